@@ -1,0 +1,466 @@
+"""``IRVisitor`` and ``IRMutator`` (02-ir.md §15).
+
+Dispatch goes through each node class's snake-case hook name
+(``TupleGetItemExpr`` -> ``visit_tuple_get_item_expr``); every binary / unary
+class delegates to ``visit_binary_expr`` / ``visit_unary_expr`` by default, so a
+subclass can override one group hook or one class hook.  Defaults call the
+overridable hooks, so overrides are seen at every depth.
+
+The mutator is copy-on-write: a handler rebuilds a node only when one of its
+children came back as a different object, otherwise it returns the original.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from ._deep import deep_recursion
+from . import expr as E
+from . import scope as S
+from . import stmt as St
+from .function import Function, Program
+from .node import Expr, IRNode, Stmt
+from .types import ShapedType, TensorType, TileType, TupleType, Type
+
+__all__ = ["IRVisitor", "IRMutator"]
+
+
+def _attr_exprs(attrs: dict) -> Iterable[Expr]:
+    for value in attrs.values():
+        if isinstance(value, Expr):
+            yield value
+        elif isinstance(value, (list, tuple)):
+            for item in value:
+                if isinstance(item, Expr):
+                    yield item
+
+
+def _install_group_defaults(cls: type, group: str, classes: tuple) -> None:
+    for klass in classes:
+        hook = klass._visit_name
+        if hook not in cls.__dict__:
+            def default(self, op, _group=group):
+                return getattr(self, _group)(op)
+            default.__name__ = hook
+            setattr(cls, hook, default)
+
+
+class IRVisitor:
+    """Read-only traversal; every hook returns ``None``."""
+
+    # -- entry points ---------------------------------------------------------------
+    def __call__(self, node: Any) -> None:
+        with deep_recursion():
+            if isinstance(node, Program):
+                self.visit_program(node)
+            elif isinstance(node, Function):
+                self.visit_function(node)
+            elif isinstance(node, Stmt):
+                self.visit_stmt(node)
+            elif isinstance(node, Expr):
+                self.visit_expr(node)
+            else:
+                raise TypeError(f"IRVisitor cannot visit {type(node).__name__}")
+
+    def visit_program(self, op: Program) -> None:
+        for func in op._functions.values():
+            self.visit_function(func)
+
+    def visit_function(self, op: Function) -> None:
+        for param in op.params:
+            self.visit_expr(param)
+        for value in _attr_exprs(op._attrs):
+            self.visit_expr(value)
+        self.visit_stmt(op.body)
+
+    def visit_expr(self, op: Expr) -> None:
+        getattr(self, op._visit_name)(op)
+
+    def visit_stmt(self, op: Stmt) -> None:
+        getattr(self, op._visit_name)(op)
+
+    # -- expressions ----------------------------------------------------------------
+    def visit_var_like(self, op: E.Var) -> None:
+        t = op.type
+        if isinstance(t, TensorType):
+            for dim in t.shape:
+                self.visit_expr(dim)
+
+    def visit_var(self, op: E.Var) -> None:
+        self.visit_var_like(op)
+
+    def visit_iter_arg(self, op: E.IterArg) -> None:
+        self.visit_var_like(op)
+        self.visit_expr(op.initValue)
+
+    def visit_const_int(self, op: E.ConstInt) -> None:
+        pass
+
+    def visit_const_float(self, op: E.ConstFloat) -> None:
+        pass
+
+    def visit_const_bool(self, op: E.ConstBool) -> None:
+        pass
+
+    def visit_call(self, op: E.Call) -> None:
+        for arg in op.args:
+            self.visit_expr(arg)
+        for value in _attr_exprs(op._attrs):
+            self.visit_expr(value)
+
+    def visit_submit(self, op: E.Submit) -> None:
+        for arg in op.args:
+            self.visit_expr(arg)
+        for dep in op.deps:
+            self.visit_expr(dep)
+        if op.core_num is not None:
+            self.visit_expr(op.core_num)
+        if op.predicate is not None:
+            self.visit_expr(op.predicate)
+        for value in _attr_exprs(op._attrs):
+            self.visit_expr(value)
+
+    def visit_make_tuple(self, op: E.MakeTuple) -> None:
+        for element in op.elements:
+            self.visit_expr(element)
+
+    def visit_tuple_get_item_expr(self, op: E.TupleGetItemExpr) -> None:
+        self.visit_expr(op.tuple)
+
+    def visit_binary_expr(self, op: E.BinaryExpr) -> None:
+        self.visit_expr(op.left)
+        self.visit_expr(op.right)
+
+    def visit_unary_expr(self, op: E.UnaryExpr) -> None:
+        self.visit_expr(op.operand)
+
+    # -- statements -----------------------------------------------------------------
+    def visit_assign_stmt(self, op: St.AssignStmt) -> None:
+        self.visit_expr(op.var)
+        self.visit_expr(op.value)
+
+    def visit_eval_stmt(self, op: St.EvalStmt) -> None:
+        self.visit_expr(op.expr)
+
+    def visit_return_stmt(self, op: St.ReturnStmt) -> None:
+        for value in op.value:
+            self.visit_expr(value)
+
+    def visit_yield_stmt(self, op: St.YieldStmt) -> None:
+        for value in op.value:
+            self.visit_expr(value)
+
+    def visit_seq_stmts(self, op: St.SeqStmts) -> None:
+        for stmt in op.stmts:
+            self.visit_stmt(stmt)
+
+    def visit_if_stmt(self, op: St.IfStmt) -> None:
+        self.visit_expr(op.condition)
+        self.visit_stmt(op.then_body)
+        if op.else_body is not None:
+            self.visit_stmt(op.else_body)
+        for var in op.return_vars:
+            self.visit_expr(var)
+
+    def visit_for_stmt(self, op: St.ForStmt) -> None:
+        self.visit_expr(op.loop_var)
+        self.visit_expr(op.start)
+        self.visit_expr(op.stop)
+        self.visit_expr(op.step)
+        for arg in op.iter_args:
+            self.visit_expr(arg)
+        self.visit_stmt(op.body)
+        for var in op.return_vars:
+            self.visit_expr(var)
+
+    def visit_while_stmt(self, op: St.WhileStmt) -> None:
+        self.visit_expr(op.condition)
+        for arg in op.iter_args:
+            self.visit_expr(arg)
+        self.visit_stmt(op.body)
+        for var in op.return_vars:
+            self.visit_expr(var)
+
+    def visit_break_stmt(self, op: St.BreakStmt) -> None:
+        pass
+
+    def visit_continue_stmt(self, op: St.ContinueStmt) -> None:
+        pass
+
+    def visit_inline_stmt(self, op: St.InlineStmt) -> None:
+        pass
+
+    def visit_scope_stmt(self, op: S.ScopeStmt) -> None:
+        """Shared default of every scope kind: attr expressions, then the body."""
+        for value in _attr_exprs(op._attrs):
+            self.visit_expr(value)
+        self.visit_stmt(op.body)
+
+    def visit_spmd_scope_stmt(self, op: S.SpmdScopeStmt) -> None:
+        self.visit_expr(op.core_num)
+        self.visit_scope_stmt(op)
+
+
+_SCOPES = (S.InCoreScopeStmt, S.ClusterScopeStmt, S.HierarchyScopeStmt, S.RuntimeScopeStmt,
+           S.GraphScopeStmt)
+_install_group_defaults(IRVisitor, "visit_binary_expr", E.BINARY_CLASSES)
+_install_group_defaults(IRVisitor, "visit_unary_expr", E.UNARY_CLASSES)
+_install_group_defaults(IRVisitor, "visit_scope_stmt", _SCOPES)
+
+
+class IRMutator:
+    """Copy-on-write rewriting.  Override ``visit_*`` and return a replacement node.
+
+    ``var_remap`` maps old Vars to replacement expressions; it is consulted by
+    ``visit_var`` and filled when a Var must be re-minted because its type changed.
+    """
+
+    def __init__(self) -> None:
+        self.var_remap: dict[E.Var, Expr] = {}
+
+    def __call__(self, node: Any) -> Any:
+        with deep_recursion():
+            if isinstance(node, Program):
+                return self.visit_program(node)
+            if isinstance(node, Function):
+                return self.visit_function(node)
+            if isinstance(node, Stmt):
+                return self.visit_stmt(node)
+            if isinstance(node, Expr):
+                return self.visit_expr(node)
+            raise TypeError(f"IRMutator cannot mutate {type(node).__name__}")
+
+    # -- entry points -------------------------------------------------------------
+    def visit_program(self, op: Program) -> Program:
+        funcs = [self.visit_function(f) for f in op._functions.values()]
+        if all(a is b for a, b in zip(funcs, op._functions.values())):
+            return op
+        return Program(funcs, op.name, op.span)
+
+    def visit_function(self, op: Function) -> Function:
+        params = tuple(self.visit_expr(p) for p in op.params)
+        for i, (old, new) in enumerate(zip(op.params, params)):
+            if not isinstance(new, E.Var):
+                raise TypeError(f"IRMutator: function '{op.name}' param {i} was mutated into "
+                                f"a {type(new).__name__}; params must stay Vars")
+        return_types = tuple(self.visit_type(t) for t in op.return_types)
+        body = self.visit_stmt(op.body)
+        attrs = self._mutate_attrs(op._attrs)
+        if (_same(params, op.params) and _same(return_types, op.return_types)
+                and body is op.body and attrs is op._attrs):
+            return op
+        return op.replace(params=params, return_types=return_types, body=body, _attrs=attrs)
+
+    def visit_expr(self, op: Expr) -> Expr:
+        return getattr(self, op._visit_name)(op)
+
+    def visit_stmt(self, op: Stmt) -> Stmt:
+        return getattr(self, op._visit_name)(op)
+
+    # -- types --------------------------------------------------------------------
+    def visit_type(self, t: Type) -> Type:
+        """Rebuild a type whose dims (or element types) changed."""
+        if isinstance(t, ShapedType):
+            shape = tuple(self.visit_expr(d) for d in t.shape)
+            if _same(shape, t.shape):
+                return t
+            if isinstance(t, TensorType):
+                return TensorType(shape, t.dtype, t.memref, t.tensor_view)
+            assert isinstance(t, TileType)
+            return TileType(shape, t.dtype, t.memref, t.tile_view, t.memory_space)
+        if isinstance(t, TupleType):
+            types = tuple(self.visit_type(x) for x in t.types)
+            return t if _same(types, t.types) else TupleType(types)
+        return t
+
+    def _mutate_attrs(self, attrs: dict) -> dict:
+        changed = False
+        out = {}
+        for key, value in attrs.items():
+            if isinstance(value, Expr):
+                new = self.visit_expr(value)
+            elif isinstance(value, (list, tuple)) and any(isinstance(v, Expr) for v in value):
+                items = [self.visit_expr(v) if isinstance(v, Expr) else v for v in value]
+                new = value if _same(items, value) else type(value)(items)
+            else:
+                new = value
+            changed = changed or new is not value
+            out[key] = new
+        return out if changed else attrs
+
+    # -- expressions --------------------------------------------------------------
+    def visit_var(self, op: E.Var) -> Expr:
+        mapped = self.var_remap.get(op)
+        if mapped is not None:
+            return mapped
+        new_type = self.visit_type(op.type)
+        if new_type is op.type:
+            return op
+        fresh = E.Var(op.name_hint, new_type, op.span)
+        self.var_remap[op] = fresh
+        return fresh
+
+    def visit_iter_arg(self, op: E.IterArg) -> Expr:
+        mapped = self.var_remap.get(op)
+        if mapped is not None:
+            return mapped
+        init = self.visit_expr(op.initValue)
+        new_type = self.visit_type(op.type)
+        if init is op.initValue and new_type is op.type:
+            return op
+        fresh = E.IterArg(op.name_hint, new_type, init, op.span)
+        self.var_remap[op] = fresh
+        return fresh
+
+    def visit_const_int(self, op: E.ConstInt) -> Expr:
+        return op
+
+    def visit_const_float(self, op: E.ConstFloat) -> Expr:
+        return op
+
+    def visit_const_bool(self, op: E.ConstBool) -> Expr:
+        return op
+
+    def visit_call(self, op: E.Call) -> Expr:
+        args = tuple(self.visit_expr(a) for a in op.args)
+        attrs = self._mutate_attrs(op._attrs)
+        new_type = self.visit_type(op.type)
+        if _same(args, op.args) and attrs is op._attrs and new_type is op.type:
+            return op
+        return op.replace(args=args, _attrs=attrs, type=new_type)
+
+    def visit_submit(self, op: E.Submit) -> Expr:
+        args = tuple(self.visit_expr(a) for a in op.args)
+        deps = tuple(self.visit_expr(d) for d in op.deps)
+        core_num = None if op.core_num is None else self.visit_expr(op.core_num)
+        predicate = None if op.predicate is None else self.visit_expr(op.predicate)
+        attrs = self._mutate_attrs(op._attrs)
+        new_type = self.visit_type(op.type)
+        if (_same(args, op.args) and _same(deps, op.deps) and core_num is op.core_num
+                and predicate is op.predicate and attrs is op._attrs and new_type is op.type):
+            return op
+        return op.replace(args=args, deps=deps, core_num=core_num, predicate=predicate,
+                          _attrs=attrs, type=new_type)
+
+    def visit_make_tuple(self, op: E.MakeTuple) -> Expr:
+        elements = tuple(self.visit_expr(e) for e in op.elements)
+        if _same(elements, op.elements):
+            return op
+        return E.MakeTuple(elements, op.span)
+
+    def visit_tuple_get_item_expr(self, op: E.TupleGetItemExpr) -> Expr:
+        tup = self.visit_expr(op.tuple)
+        if tup is op.tuple:
+            return op
+        return E.TupleGetItemExpr(tup, op.index, op.span)
+
+    def visit_binary_expr(self, op: E.BinaryExpr) -> Expr:
+        left = self.visit_expr(op.left)
+        right = self.visit_expr(op.right)
+        if left is op.left and right is op.right:
+            return op
+        return op.replace(left=left, right=right)
+
+    def visit_unary_expr(self, op: E.UnaryExpr) -> Expr:
+        operand = self.visit_expr(op.operand)
+        if operand is op.operand:
+            return op
+        return op.replace(operand=operand)
+
+    # -- statements ---------------------------------------------------------------
+    def visit_assign_stmt(self, op: St.AssignStmt) -> Stmt:
+        value = self.visit_expr(op.value)
+        var = self.visit_expr(op.var)
+        if var is op.var and value is op.value:
+            return op
+        if not isinstance(var, E.Var):
+            raise TypeError("IRMutator: an AssignStmt target must stay a Var, got "
+                            f"{type(var).__name__}")
+        return op.replace(var=var, value=value)
+
+    def visit_eval_stmt(self, op: St.EvalStmt) -> Stmt:
+        expr = self.visit_expr(op.expr)
+        return op if expr is op.expr else op.replace(expr=expr)
+
+    def visit_return_stmt(self, op: St.ReturnStmt) -> Stmt:
+        values = tuple(self.visit_expr(v) for v in op.value)
+        return op if _same(values, op.value) else op.replace(value=values)
+
+    def visit_yield_stmt(self, op: St.YieldStmt) -> Stmt:
+        values = tuple(self.visit_expr(v) for v in op.value)
+        return op if _same(values, op.value) else op.replace(value=values)
+
+    def visit_seq_stmts(self, op: St.SeqStmts) -> Stmt:
+        stmts = [self.visit_stmt(s) for s in op.stmts]
+        if _same(stmts, op.stmts):
+            return op
+        return St.SeqStmts.flatten(stmts, op.span)
+
+    def visit_if_stmt(self, op: St.IfStmt) -> Stmt:
+        cond = self.visit_expr(op.condition)
+        then_body = self.visit_stmt(op.then_body)
+        else_body = None if op.else_body is None else self.visit_stmt(op.else_body)
+        rvs = tuple(self.visit_expr(v) for v in op.return_vars)
+        if (cond is op.condition and then_body is op.then_body and else_body is op.else_body
+                and _same(rvs, op.return_vars)):
+            return op
+        return op.replace(condition=cond, then_body=then_body, else_body=else_body,
+                          return_vars=rvs)
+
+    def visit_for_stmt(self, op: St.ForStmt) -> Stmt:
+        loop_var = self.visit_expr(op.loop_var)
+        start = self.visit_expr(op.start)
+        stop = self.visit_expr(op.stop)
+        step = self.visit_expr(op.step)
+        iter_args = tuple(self.visit_expr(a) for a in op.iter_args)
+        body = self.visit_stmt(op.body)  # old->new iter_arg mapping is in var_remap
+        rvs = tuple(self.visit_expr(v) for v in op.return_vars)
+        if (loop_var is op.loop_var and start is op.start and stop is op.stop
+                and step is op.step and _same(iter_args, op.iter_args) and body is op.body
+                and _same(rvs, op.return_vars)):
+            return op
+        return op.replace(loop_var=loop_var, start=start, stop=stop, step=step,
+                          iter_args=iter_args, body=body, return_vars=rvs)
+
+    def visit_while_stmt(self, op: St.WhileStmt) -> Stmt:
+        iter_args = tuple(self.visit_expr(a) for a in op.iter_args)
+        cond = self.visit_expr(op.condition)
+        body = self.visit_stmt(op.body)
+        rvs = tuple(self.visit_expr(v) for v in op.return_vars)
+        if (cond is op.condition and _same(iter_args, op.iter_args) and body is op.body
+                and _same(rvs, op.return_vars)):
+            return op
+        return op.replace(condition=cond, iter_args=iter_args, body=body, return_vars=rvs)
+
+    def visit_break_stmt(self, op: St.BreakStmt) -> Stmt:
+        return op
+
+    def visit_continue_stmt(self, op: St.ContinueStmt) -> Stmt:
+        return op
+
+    def visit_inline_stmt(self, op: St.InlineStmt) -> Stmt:
+        return op
+
+    def visit_scope_stmt(self, op: S.ScopeStmt) -> Stmt:
+        """Shared default of every scope kind: attr expressions, then the body."""
+        attrs = self._mutate_attrs(op._attrs)
+        body = self.visit_stmt(op.body)
+        if attrs is op._attrs and body is op.body:
+            return op
+        return op.replace(_attrs=attrs, body=body)
+
+    def visit_spmd_scope_stmt(self, op: S.SpmdScopeStmt) -> Stmt:
+        core_num = self.visit_expr(op.core_num)
+        result = self.visit_scope_stmt(op)
+        if core_num is op.core_num:
+            return result
+        return result.replace(core_num=core_num)
+
+
+_install_group_defaults(IRMutator, "visit_binary_expr", E.BINARY_CLASSES)
+_install_group_defaults(IRMutator, "visit_unary_expr", E.UNARY_CLASSES)
+_install_group_defaults(IRMutator, "visit_scope_stmt", _SCOPES)
+
+
+def _same(new: Any, old: Any) -> bool:
+    return len(new) == len(old) and all(a is b for a, b in zip(new, old))

@@ -1,0 +1,1 @@
+"""``import pypto.language as pl`` (placeholder: the front end is being written)."""

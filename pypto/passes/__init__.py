@@ -1,0 +1,1 @@
+"""``pypto.passes`` (placeholder: the pass infrastructure is being written)."""
