@@ -1,15 +1,18 @@
-"""Op registry (placeholder: being written; the names below are its public API)."""
+"""The op registry (01-language.md §12, 02-ir.md §11).
+
+Ops are declared as data in ``tensor_ops``, ``tile_ops`` and ``system_ops``
+(importing this package registers them); ``create_op_call`` validates a call
+against its declaration and deduces its type.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from .registry import (ArgKind, Effect, KwargSpec, OpDef, ParamSpec, ValueKind, find_op,
+                       get_op, is_op_registered, list_ops, register_op)
+from .call import create_op_call
+from .analysis import call_write_targets, deduce_call_return_type
+from . import system_ops, tensor_ops, tile_ops  # noqa: F401  (registers the tables)
 
-__all__ = ["get_op", "is_op_registered", "create_op_call", "deduce_call_return_type",
-           "call_write_targets"]
-
-
-def _todo(*args: Any, **kwargs: Any) -> Any:
-    raise NotImplementedError("op registry not written yet")
-
-
-get_op = is_op_registered = create_op_call = deduce_call_return_type = call_write_targets = _todo
+__all__ = ["get_op", "is_op_registered", "list_ops", "find_op", "register_op",
+           "create_op_call", "deduce_call_return_type", "call_write_targets",
+           "Effect", "OpDef", "ParamSpec", "KwargSpec", "ArgKind", "ValueKind"]

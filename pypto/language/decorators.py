@@ -1,0 +1,114 @@
+"""``@pl.function``, ``@pl.program`` and ``@pl.inline``.
+
+``@pl.function`` and ``@pl.program`` parse at decoration time and return IR
+(``ir.Function`` / ``ir.Program``); errors therefore surface where the user
+defined the code, rendered against their own lines.
+"""
+
+from __future__ import annotations
+
+import ast
+import sys
+import warnings
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+from ..ir.enums import FunctionType, Level, Role
+from ..ir.function import Function, Program
+from .parser.closure import Closure
+from .parser.diagnostics import ParserSyntaxError, UnsupportedFeatureError
+from .parser.program_parser import parse_function_entity, parse_program_entity, frame_closure
+from .parser.source import SourceInfo, get_source_info
+
+__all__ = ["function", "program", "inline", "InlineFunction"]
+
+_OPTIONS_ATTR = "__pypto_function_options__"
+
+
+def _in_class_body(frame: Any) -> bool:
+    f_locals = frame.f_locals
+    return "__module__" in f_locals and "__qualname__" in f_locals \
+        and frame.f_code.co_name != "<module>"
+
+
+def function(func: Callable | None = None, *, type: FunctionType = FunctionType.Opaque,
+             level: Level | None = None, role: Role | None = None,
+             attrs: dict[str, Any] | None = None, auto_scope: bool = True,
+             strict_ssa: bool = False, **unsupported: Any) -> Any:
+    """Parse a DSL function into an ``ir.Function`` (bare or called form).
+
+    Inside a ``@pl.program`` class body the method is returned unchanged (tagged);
+    the program decorator parses it, reading the options from the source.
+    """
+    if "external_source" in unsupported:
+        raise UnsupportedFeatureError("@pl.function(external_source=...) is not supported by "
+                                      "pypto (no backend code generation)")
+    if unsupported:
+        raise TypeError(f"pl.function() got an unexpected keyword argument "
+                        f"'{next(iter(unsupported))}'")
+    options = {"type": type, "level": level, "role": role, "attrs": attrs,
+               "auto_scope": auto_scope, "strict_ssa": strict_ssa}
+    if attrs is not None:
+        warnings.warn("@pl.function(attrs=...) is deprecated; use pl.func_attr({...}) as the "
+                      "first statement of the body", DeprecationWarning, stacklevel=2)
+    caller = sys._getframe(1)
+
+    def decorate(fn: Callable) -> Any:
+        if _in_class_body(caller):
+            setattr(fn, _OPTIONS_ATTR, options)
+            return fn
+        return parse_function_entity(fn, options, frame_closure(caller))
+
+    if func is not None:
+        return decorate(func)
+    return decorate
+
+
+def program(cls: type | None = None, *, strict_ssa: bool = False) -> Any:
+    """Parse a class of ``@pl.function`` methods into an ``ir.Program``."""
+    caller = sys._getframe(1)
+
+    def decorate(klass: type) -> Program:
+        return parse_program_entity(klass, frame_closure(caller), strict_ssa=strict_ssa)
+
+    if cls is not None:
+        return decorate(cls)
+    return decorate
+
+
+@dataclass
+class InlineFunction:
+    """A ``@pl.inline`` function: spliced into DSL bodies that call it by name."""
+
+    name: str
+    node: ast.FunctionDef
+    param_names: list[str]
+    source: SourceInfo
+    closure: dict[str, Any] = field(repr=False)
+
+    @property
+    def source_file(self) -> str:
+        return self.source.filename
+
+    def __call__(self, *args: Any, **kwargs: Any) -> Any:
+        raise RuntimeError(f"@pl.inline function '{self.name}' can only be called from a DSL "
+                           "body (@pl.function / @pl.program / @pl.jit)")
+
+
+def inline(func: Callable) -> InlineFunction:
+    """Mark a helper whose body is spliced (parsed in place) into DSL callers."""
+    from .parser.program_parser import find_def, raise_with_source
+    caller = sys._getframe(1)
+    info = get_source_info(func)
+    try:
+        node = find_def(info, func.__name__, ast.FunctionDef)
+        params = [a.arg for a in node.args.args]
+        if params and params[0] == "self":
+            params = params[1:]
+    except ParserSyntaxError as err:
+        raise_with_source(err, info)
+    closure = frame_closure(caller)
+    return InlineFunction(func.__name__, node, params, info, closure)
+
+
+_ = Closure, Function

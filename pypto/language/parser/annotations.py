@@ -1,0 +1,276 @@
+"""Type annotations: ``pl.Tensor[[64, M], pl.FP32]`` & co., read from the AST.
+
+Annotations are never evaluated as a whole: the parser walks their AST and
+evaluates only leaves (dims, dtypes, layouts) against the closure.
+"""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from ...ir import types as T
+from ...ir.dtype import DataType
+from ...ir.enums import MemorySpace, ParamDirection, TensorLayout
+from ...ir.expr import ConstInt
+from ...ir.node import Expr
+from ...ir.scalar_types import scalar_type
+from ..typing import DynVar
+from .closure import MISSING
+from .diagnostics import ParserTypeError
+
+if TYPE_CHECKING:
+    from .function_parser import FunctionParser
+
+__all__ = ["parse_annotation", "parse_param_annotation", "parse_return_annotation",
+           "parse_dtype", "attr_chain"]
+
+_DTYPE_NAMES = frozenset(dt.name for dt in DataType.all())
+_TYPE_HEADS = ("Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId")
+
+
+def attr_chain(node: ast.expr) -> list[str] | None:
+    """``pl.Mem.Vec`` -> ``["pl", "Mem", "Vec"]``; None if not a plain dotted name."""
+    parts: list[str] = []
+    while isinstance(node, ast.Attribute):
+        parts.append(node.attr)
+        node = node.value
+    if not isinstance(node, ast.Name):
+        return None
+    parts.append(node.id)
+    parts.reverse()
+    return parts
+
+
+def _head(node: ast.expr) -> str | None:
+    """The DSL type name an annotation starts with (``pl.Tensor`` -> ``Tensor``)."""
+    chain = attr_chain(node)
+    if chain is None:
+        return None
+    if len(chain) == 1:
+        return chain[0] if chain[0] in _TYPE_HEADS or chain[0] == "tuple" else None
+    if len(chain) == 2 and chain[1] in _TYPE_HEADS:
+        return chain[1]
+    return None
+
+
+def _string_annotation(p: "FunctionParser", node: ast.expr) -> ast.expr:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        try:
+            parsed = ast.parse(node.value, mode="eval").body
+        except SyntaxError:
+            raise ParserTypeError(f"Invalid string annotation {node.value!r}", p.span(node)) from None
+        return _relocate(parsed, node)
+    return node
+
+
+def _relocate(parsed: ast.expr, anchor: ast.expr) -> ast.expr:
+    for sub in ast.walk(parsed):
+        if hasattr(sub, "lineno"):
+            sub.lineno = anchor.lineno  # type: ignore[attr-defined]
+            sub.col_offset = anchor.col_offset  # type: ignore[attr-defined]
+            sub.end_lineno = anchor.end_lineno  # type: ignore[attr-defined]
+            sub.end_col_offset = anchor.end_col_offset  # type: ignore[attr-defined]
+    return parsed
+
+
+def parse_param_annotation(p: "FunctionParser", node: ast.expr,
+                           allow_bare: bool = False) -> tuple[T.Type, ParamDirection]:
+    """A parameter annotation: a type, optionally wrapped in ``pl.InOut``/``pl.Out``."""
+    node = _string_annotation(p, node)
+    if isinstance(node, ast.Subscript):
+        head = _head(node.value)
+        if head in ("InOut", "Out"):
+            inner = parse_annotation(p, node.slice, allow_bare=allow_bare)
+            if isinstance(inner, T.ScalarType):
+                raise ParserTypeError(f"pl.{head}[...] cannot wrap a scalar type; scalars are "
+                                      "always passed by value", p.span(node))
+            return inner, ParamDirection.InOut if head == "InOut" else ParamDirection.Out
+    return parse_annotation(p, node, allow_bare=allow_bare), ParamDirection.In
+
+
+def parse_return_annotation(p: "FunctionParser", node: ast.expr | None) -> list[T.Type]:
+    """``-> T`` (one), ``-> tuple[T1, T2]`` (several), ``-> pl.Tuple[...]`` (one tuple)."""
+    if node is None or (isinstance(node, ast.Constant) and node.value is None):
+        return []
+    node = _string_annotation(p, node)
+    if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) \
+            and node.value.id == "tuple":
+        items = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        return [parse_annotation(p, item) for item in items]
+    return [parse_annotation(p, node)]
+
+
+def parse_annotation(p: "FunctionParser", node: ast.expr, allow_bare: bool = False) -> T.Type:
+    node = _string_annotation(p, node)
+    span = p.span(node)
+    if isinstance(node, ast.Subscript):
+        head = _head(node.value)
+        items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if head == "Tensor":
+            return _tensor(p, node, items)
+        if head == "Tile":
+            return _tile(p, node, items)
+        if head == "Scalar":
+            if len(items) != 1:
+                raise ParserTypeError("pl.Scalar[...] takes exactly one dtype", span)
+            return scalar_type(parse_dtype(p, items[0]))
+        if head in ("Tuple", "tuple"):
+            if len(items) == 1 and isinstance(items[0], ast.Tuple) and not items[0].elts:
+                return T.TupleType([])
+            return T.TupleType([parse_annotation(p, item) for item in items])
+        if head in ("InOut", "Out"):
+            raise ParserTypeError(f"pl.{head}[...] is only allowed on function parameters", span)
+        raise ParserTypeError(f"Unsupported type annotation '{ast.unparse(node)}'", span,
+                              hint="Use pl.Tensor[[...], dtype], pl.Tile[[...], dtype], "
+                                   "pl.Scalar[dtype] or pl.Tuple[...]")
+    head = _head(node)
+    if head == "TaskId":
+        return scalar_type(DataType.TASK_ID)
+    if head in ("Tensor", "Tile") and allow_bare:
+        return T.UnknownType()
+    if head in ("Tensor", "Tile", "Scalar", "Tuple") or _is_dtype_node(node):
+        what = ast.unparse(node)
+        raise ParserTypeError(f"Incomplete type annotation '{what}'", span,
+                              hint="Spell the full type: pl.Tensor[[64, 128], pl.FP32], "
+                                   "pl.Tile[[16, 16], pl.FP32], pl.Scalar[pl.INT64]")
+    raise ParserTypeError(f"Unsupported type annotation '{ast.unparse(node)}'", span,
+                          hint="Use pl.Tensor[[...], dtype], pl.Tile[[...], dtype], "
+                               "pl.Scalar[dtype] or pl.Tuple[...]")
+
+
+def _is_dtype_node(node: ast.expr) -> bool:
+    chain = attr_chain(node)
+    return chain is not None and chain[-1] in _DTYPE_NAMES
+
+
+def parse_dtype(p: "FunctionParser", node: ast.expr) -> DataType:
+    """``pl.FP32``, ``X.FP32``, ``FP32`` or a closure variable holding a DataType."""
+    chain = attr_chain(node)
+    if chain is not None and chain[-1] in _DTYPE_NAMES and (len(chain) > 1
+                                                          or p.closure.lookup(chain[0]) is MISSING):
+        return DataType(chain[-1])
+    value = p.closure.evaluate(node, p.span(node))
+    if isinstance(value, DataType):
+        return value
+    raise ParserTypeError(f"Expected a dtype such as pl.FP32, got '{ast.unparse(node)}'",
+                          p.span(node))
+
+
+def parse_shape(p: "FunctionParser", node: ast.expr) -> list[Any]:
+    """A shape: list/tuple literal or a closure value; ints, DynVars, DSL scalars, exprs."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_dim(p, elt) for elt in node.elts]
+    value = p.closure.evaluate(node, p.span(node), in_shape=True)
+    if not isinstance(value, (list, tuple)):
+        raise ParserTypeError(f"A shape must be a list, got {type(value).__name__} from "
+                              f"'{ast.unparse(node)}'", p.span(node))
+    return [_dim_value(p, v, node) for v in value]
+
+
+def _dim(p: "FunctionParser", node: ast.expr) -> Any:
+    if isinstance(node, ast.Constant) and type(node.value) is int:
+        return node.value
+    if isinstance(node, ast.Name):
+        bound = p.names.lookup(node.id)
+        if bound is not None:
+            return _dim_value(p, bound, node)
+        return _dim_value(p, p.closure.evaluate(node, p.span(node), in_shape=True), node)
+    return _dim_value(p, p.parse_expr(node, in_shape=True), node)
+
+
+def _dim_value(p: "FunctionParser", value: Any, node: ast.expr) -> Any:
+    if isinstance(value, bool):
+        raise ParserTypeError(f"A shape dimension cannot be a bool ('{ast.unparse(node)}')",
+                              p.span(node))
+    if isinstance(value, int):
+        return value
+    if isinstance(value, DynVar):
+        return p.program.dyn_var(value, p.span(node))
+    if isinstance(value, Expr):
+        if not isinstance(value.type, T.ScalarType) or not value.type.dtype.is_int():
+            raise ParserTypeError(f"A shape dimension must be an integer scalar, got "
+                                  f"'{ast.unparse(node)}' of type {value.type}", p.span(node))
+        return value
+    raise ParserTypeError(f"Unsupported shape dimension '{ast.unparse(node)}' "
+                          f"({type(value).__name__})", p.span(node))
+
+
+def _enum_slot(p: "FunctionParser", node: ast.expr) -> Any:
+    """A layout / memory-space / MemRef / view slot, evaluated against the closure."""
+    if isinstance(node, ast.Call):
+        return _view_call(p, node)
+    return p.closure.evaluate(node, p.span(node))
+
+
+def _view_call(p: "FunctionParser", node: ast.Call) -> Any:
+    """``pl.TensorView(stride=[...], ...)`` etc.: list arguments hold dims (may be dynamic)."""
+    ctor = p.closure.evaluate(node.func, p.span(node))
+    if ctor not in (T.TensorView, T.TileView, T.MemRef):
+        raise ParserTypeError(f"Unsupported call '{ast.unparse(node.func)}' in a type annotation",
+                              p.span(node))
+
+    def arg(value: ast.expr) -> Any:
+        if isinstance(value, (ast.List, ast.Tuple)):
+            return parse_shape(p, value)
+        if isinstance(value, ast.Constant):
+            return value.value
+        if isinstance(value, ast.Name) and p.names.lookup(value.id) is not None:
+            return _dim(p, value)
+        result = p.closure.evaluate(value, p.span(value), in_shape=True)
+        return _dim_value(p, result, value) if isinstance(result, DynVar) else result
+    try:
+        return ctor(*[arg(a) for a in node.args], **{k.arg: arg(k.value) for k in node.keywords})
+    except (TypeError, ValueError) as exc:
+        raise ParserTypeError(f"Invalid {ctor.__name__}: {exc}", p.span(node)) from None
+
+
+def _tensor(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.Type:
+    span = p.span(node)
+    if not 2 <= len(items) <= 4:
+        raise ParserTypeError(f"pl.Tensor[...] takes 2 to 4 items (shape, dtype, [layout or "
+                              f"view], [memref]), got {len(items)}", span)
+    shape = parse_shape(p, items[0])
+    dtype = parse_dtype(p, items[1])
+    view = memref = None
+    for item in items[2:]:
+        value = _enum_slot(p, item)
+        if isinstance(value, TensorLayout):
+            if value is TensorLayout.DN:
+                raise ParserTypeError("pl.DN is not a valid tensor layout", p.span(item),
+                                      hint="Use pl.ND or pl.NZ for tensors")
+            view = T.TensorView(layout=value)
+        elif isinstance(value, T.TensorView):
+            view = value
+        elif isinstance(value, T.MemRef):
+            memref = value
+        else:
+            raise ParserTypeError(f"Unsupported pl.Tensor slot '{ast.unparse(item)}'",
+                                  p.span(item), hint="Expected a layout (pl.NZ), a "
+                                  "pl.TensorView(...) or a pl.MemRef(...)")
+    return T.TensorType(shape, dtype, memref, view)
+
+
+def _tile(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.Type:
+    span = p.span(node)
+    if not 2 <= len(items) <= 5:
+        raise ParserTypeError(f"pl.Tile[...] takes 2 to 5 items, got {len(items)}", span)
+    shape = parse_shape(p, items[0])
+    dtype = parse_dtype(p, items[1])
+    memref = view = space = None
+    for item in items[2:]:
+        value = _enum_slot(p, item)
+        if isinstance(value, MemorySpace):
+            space = value
+        elif isinstance(value, T.MemRef):
+            memref = value
+        elif isinstance(value, T.TileView):
+            view = value
+        else:
+            raise ParserTypeError(f"Unsupported pl.Tile slot '{ast.unparse(item)}'", p.span(item),
+                                  hint="Expected a memory space (pl.Mem.Vec), a pl.MemRef(...) "
+                                       "or a pl.TileView(...)")
+    if memref is not None and space is None:
+        raise ParserTypeError("A pl.Tile with a pl.MemRef also needs a memory space "
+                              "(e.g. pl.Mem.Vec)", span)
+    return T.TileType(shape, dtype, memref, view, space)

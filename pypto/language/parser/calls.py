@@ -1,0 +1,388 @@
+"""Calls: program methods (``self.f``), ops (``pl.add``, ``pl.tensor.add``), external
+functions, ``@pl.inline`` splices, ``pl.const``, ``pl.submit``."""
+
+from __future__ import annotations
+
+import ast
+from typing import TYPE_CHECKING, Any
+
+from ...errors import InternalError
+from ...ir import expr as E
+from ...ir import types as T
+from ...ir.dtype import DataType
+from ...ir.enums import FunctionType, ParamDirection
+from ...ir.function import Function
+from ...ir.node import Expr, GlobalVar
+from ...ir.scalar_types import scalar_type
+from .annotations import attr_chain
+from .closure import MISSING
+from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError, ParserTypeError,
+                          UndefinedVariableError, UnsupportedFeatureError)
+
+if TYPE_CHECKING:
+    from .function_parser import FunctionParser
+
+__all__ = ["parse_call", "call_unified", "parse_submit", "parse_kwarg_value", "OP_NAMESPACES"]
+
+OP_NAMESPACES = ("tensor", "tile", "system")
+_DTYPE_NAMES = frozenset(dt.name for dt in DataType.all())
+# pl.<name> used as a value in an expression: DSL constructs that are not ops.
+_STATEMENT_ONLY = frozenset({
+    "range", "parallel", "unroll", "pipeline", "while_", "cond", "yield_", "at", "cluster",
+    "spmd", "graph", "scope", "manual_scope", "func_attr", "static_print", "static_assert",
+    "split", "cross_core_slot", "submit", "spmd_submit", "dynamic", "function", "program",
+    "inline", "jit"})
+
+
+def _unified_ops() -> dict:
+    from ..op_api import UNIFIED_OPS
+    return UNIFIED_OPS
+
+
+# -- argument conversion --------------------------------------------------------------
+
+def parse_op_arg(p: "FunctionParser", node: ast.expr) -> Any:
+    """Op operands: list/tuple literals stay Python lists (the op makes the MakeTuple)."""
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [parse_op_arg(p, elt) for elt in node.elts]
+    return p.parse_expr(node)
+
+
+def parse_kwarg_value(p: "FunctionParser", node: ast.expr) -> Any:
+    """Keyword values: literals and enums/dtypes stay Python values, DSL names are Exprs."""
+    if isinstance(node, ast.Constant):
+        return node.value
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [parse_kwarg_value(p, elt) for elt in node.elts]
+    if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
+            and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, (int, float)):
+        return -node.operand.value
+    if isinstance(node, ast.Dict):
+        return _attrs_dict(p, node)
+    chain = attr_chain(node)
+    if chain is not None and p.names.lookup(chain[0]) is None:
+        if len(chain) >= 2 and chain[-1] in _DTYPE_NAMES and chain[0] == "pl":
+            return DataType(chain[-1])
+        if p.closure.lookup(chain[0]) is not MISSING:
+            return p.closure.evaluate(node, p.span(node))
+    return p.parse_expr(node)
+
+
+def _attrs_dict(p: "FunctionParser", node: ast.expr) -> dict[str, Any]:
+    if not isinstance(node, ast.Dict):
+        raise ParserSyntaxError("attrs= must be a dict literal with string keys", p.span(node))
+    out: dict[str, Any] = {}
+    for key, value in zip(node.keys, node.values):
+        if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
+            raise ParserSyntaxError("attrs= keys must be string literals", p.span(node))
+        out[key.value] = parse_kwarg_value(p, value)
+    return out
+
+
+def _split_keywords(p: "FunctionParser", node: ast.Call) -> tuple[dict[str, Any], dict | None]:
+    kwargs: dict[str, Any] = {}
+    attrs = None
+    for kw in node.keywords:
+        if kw.arg is None:
+            raise UnsupportedFeatureError("**kwargs is not supported in DSL calls", p.span(kw))
+        if kw.arg == "attrs":
+            attrs = _attrs_dict(p, kw.value)
+        else:
+            kwargs[kw.arg] = parse_kwarg_value(p, kw.value)
+    return kwargs, attrs
+
+
+# -- error wrapping -------------------------------------------------------------------------
+
+def _op_module(args: list[Any]) -> str:
+    for arg in args:
+        if isinstance(arg, Expr):
+            if isinstance(arg.type, T.TensorType):
+                return "pl.tensor"
+            if isinstance(arg.type, T.TileType):
+                return "pl.tile"
+    return "pl"
+
+
+def _wrap_op_error(p: "FunctionParser", exc: Exception, op_label: str, module: str,
+                   args: list[Any], node: ast.AST) -> ParserError:
+    message = str(exc)
+    hint = None
+    if any(isinstance(a, Expr) and isinstance(a.type, T.ScalarType) for a in args) \
+            and not any(isinstance(a, Expr) and isinstance(a.type, T.ShapedType) for a in args):
+        hint = "For scalar arithmetic use plain Python operators (a + b, a * b, ...)"
+    if isinstance(exc, (TypeError, ValueError)):
+        if op_label not in message:
+            message = f"{module} operation '{op_label}': {message}"
+        return InvalidOperationError(message, p.span(node), hint=hint)
+    return InvalidOperationError(f"Error in {module} operation '{op_label}': "
+                                 f"{type(exc).__name__}: {message}", p.span(node), hint=hint)
+
+
+def call_unified(p: "FunctionParser", name: str, args: list[Any], kwargs: dict[str, Any],
+                 node: ast.AST) -> Expr:
+    fn = _unified_ops().get(name)
+    if fn is None:
+        raise InvalidOperationError(f"Unknown operation 'pl.{name}'", p.span(node))
+    try:
+        return fn(*args, span=p.span(node), **kwargs)
+    except (InternalError, AssertionError, ParserError):
+        raise
+    except Exception as exc:
+        raise _wrap_op_error(p, exc, name, _op_module(args), args, node) from None
+
+
+def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.Call) -> Expr:
+    from ...ir.ops import create_op_call
+    op_name = f"{namespace}.{name[:-1] if name.endswith('_') else name}"
+    args = [parse_op_arg(p, a) for a in node.args]
+    kwargs, attrs = _split_keywords(p, node)
+    if op_name == "tensor.dim" and p.options.func_type is FunctionType.Orchestration:
+        folded = _fold_dim(p, args)
+        if folded is not None:
+            return folded
+    try:
+        return create_op_call(op_name, args, kwargs, span=p.span(node), attrs=attrs)
+    except (InternalError, AssertionError, ParserError):
+        raise
+    except Exception as exc:
+        raise _wrap_op_error(p, exc, op_name, f"pl.{namespace}", args, node) from None
+
+
+def _fold_dim(p: "FunctionParser", args: list[Any]) -> Expr | None:
+    """``pl.dim(x, k)`` in an Orchestration body folds to x's dynamic dim Var."""
+    if len(args) != 2 or not isinstance(args[0], Expr) or not isinstance(args[1], E.ConstInt):
+        return None
+    t = args[0].type
+    if not isinstance(t, T.TensorType) or not 0 <= args[1].value < len(t.shape):
+        return None
+    dim = t.shape[args[1].value]
+    return dim if isinstance(dim, E.Var) else None
+
+
+# -- the call dispatcher ------------------------------------------------------------------
+
+def parse_call(p: "FunctionParser", node: ast.Call) -> Any:
+    func = node.func
+    if isinstance(func, ast.Attribute) and func.attr == "yield_":
+        raise ParserSyntaxError("pl.yield_() must be a statement (x = pl.yield_(...)), not part "
+                                "of an expression", p.span(node))
+    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
+            and func.value.id == "self" and p.names.lookup("self") is None:
+        return _call_method(p, func.attr, node)
+    chain = attr_chain(func)
+    if chain is not None and chain[0] == "pl" and p.names.lookup("pl") is None:
+        return _call_pl(p, chain, node)
+    if isinstance(func, ast.Name):
+        return _call_name(p, func, node)
+    raise UnsupportedFeatureError(f"Unsupported function call '{ast.unparse(func)}'",
+                                  p.span(node))
+
+
+def _call_pl(p: "FunctionParser", chain: list[str], node: ast.Call) -> Any:
+    if len(chain) == 3 and chain[1] in OP_NAMESPACES:
+        return _call_namespaced(p, chain[1], chain[2], node)
+    if len(chain) == 3 and chain[1] in _DTYPE_NAMES and chain[2] == "get_byte":
+        return E.ConstInt(DataType(chain[1]).get_byte(), DataType.INDEX, p.span(node))
+    if len(chain) != 2:
+        raise InvalidOperationError(f"Unknown operation '{'.'.join(chain)}'", p.span(node))
+    name = chain[1]
+    if name == "const":
+        return _const(p, node)
+    if name in _STATEMENT_ONLY:
+        raise InvalidOperationError(f"Unknown operation 'pl.{name}'", p.span(node),
+                                    hint=f"pl.{name} is a statement-level construct, not a "
+                                         "value")
+    if name not in _unified_ops():
+        raise InvalidOperationError(f"Unknown operation 'pl.{name}'", p.span(node))
+    args = [parse_op_arg(p, a) for a in node.args]
+    kwargs, attrs = _split_keywords(p, node)
+    if attrs is not None:
+        raise ParserSyntaxError(f"pl.{name}() does not take attrs=; use the namespaced op "
+                                f"(pl.tensor.{name} / pl.tile.{name})", p.span(node))
+    if name == "dim" and p.options.func_type is FunctionType.Orchestration:
+        folded = _fold_dim(p, args)
+        if folded is not None:
+            return folded
+    return call_unified(p, name, args, kwargs, node)
+
+
+def _const(p: "FunctionParser", node: ast.Call) -> Expr:
+    from .annotations import parse_dtype
+    span = p.span(node)
+    if len(node.args) != 2 or node.keywords:
+        raise ParserSyntaxError("pl.const takes exactly (value, dtype)", span)
+    value_node = node.args[0]
+    negate = False
+    if isinstance(value_node, ast.UnaryOp) and isinstance(value_node.op, ast.USub):
+        negate, value_node = True, value_node.operand
+    if not (isinstance(value_node, ast.Constant) and isinstance(value_node.value, (int, float))
+            and not isinstance(value_node.value, bool)):
+        raise ParserSyntaxError("pl.const needs a numeric literal value", p.span(node.args[0]))
+    value = -value_node.value if negate else value_node.value
+    dtype = parse_dtype(p, node.args[1])
+    if dtype.is_float():
+        return E.ConstFloat(float(value), dtype, span)
+    if isinstance(value, float):
+        raise ParserTypeError(f"pl.const: {value!r} is not an integer but {dtype.name} is an "
+                              "integer dtype", span)
+    if dtype is DataType.BOOL:
+        return E.ConstBool(bool(value), span)
+    return E.ConstInt(value, dtype, span)
+
+
+def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
+    span = p.span(node)
+    program = p.program
+    gvar = program.global_vars.get(name)
+    if gvar is None:
+        raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
+                                     hint=_method_hint(p))
+    args = [p.parse_expr(a) for a in node.args]
+    kwargs, attrs = _split_keywords(p, node)
+    if kwargs:
+        raise ParserSyntaxError(f"self.{name}() takes positional arguments only "
+                                f"(got {', '.join(kwargs)}=)", span)
+    return make_function_call(p, gvar, program.functions.get(name),
+                              program.param_counts.get(name), args, attrs, node)
+
+
+def _method_hint(p: "FunctionParser") -> str | None:
+    names = sorted(p.program.global_vars)
+    return f"Methods of this program: {', '.join(names)}" if names else None
+
+
+def make_function_call(p: "FunctionParser", gvar: GlobalVar, callee: Function | None,
+                       param_count: int | None, args: list[Expr], attrs: dict | None,
+                       node: ast.AST) -> Expr:
+    from ...ir.ops import deduce_call_return_type
+    span = p.span(node)
+    expected = len(callee.params) if callee is not None else param_count
+    if expected is not None and expected != len(args):
+        raise ParserTypeError(f"Function '{gvar.name}' expects {expected} argument(s), got "
+                              f"{len(args)}", span)
+    if callee is None:
+        type_: T.Type = T.UnknownType()
+    else:
+        try:
+            type_ = deduce_call_return_type(callee.params, args, callee.return_types)
+        except (TypeError, ValueError) as exc:
+            raise ParserTypeError(f"Call of '{gvar.name}': {exc}", span) from None
+    return E.Call(gvar, args, {}, attrs or {}, type_, span)
+
+
+def _call_name(p: "FunctionParser", func: ast.Name, node: ast.Call) -> Any:
+    from ..decorators import InlineFunction
+    span = p.span(node)
+    if p.names.lookup(func.id) is not None:
+        raise UnsupportedFeatureError(f"'{func.id}' is a DSL value and cannot be called", span)
+    value = p.closure.lookup(func.id)
+    if value is MISSING:
+        raise UndefinedVariableError(f"Undefined function '{func.id}'", span)
+    if isinstance(value, Function):
+        return _call_external(p, value, node)
+    if isinstance(value, InlineFunction):
+        from .inline_splice import splice_inline
+        return splice_inline(p, value, node)
+    if value is abs and len(node.args) == 1 and not node.keywords:
+        from ...ir import builders as B
+        from .expressions import scalar_builder_call
+        return scalar_builder_call(p, B.abs_, [p.parse_expr(node.args[0])], node, "abs")
+    jit_call = _jit_dependency_call(p, value, node)
+    if jit_call is not None:
+        return jit_call
+    raise UnsupportedFeatureError(f"Unsupported function call '{func.id}'", span,
+                                  hint="Inside a DSL body call pl.* ops, self.<method>(...), "
+                                       "@pl.function functions or @pl.inline functions")
+
+
+def _jit_dependency_call(p: "FunctionParser", value: Any, node: ast.Call) -> Expr | None:
+    """A ``@pl.jit.*`` function called by name (outside the specializer's rewrite)."""
+    kind = getattr(value, "_pypto_jit_kind", None)
+    if kind is None:
+        return None
+    raise UnsupportedFeatureError(
+        f"@pl.jit function '{getattr(value, '__name__', '?')}' can only be called from another "
+        "@pl.jit function", p.span(node))
+
+
+def _call_external(p: "FunctionParser", callee: Function, node: ast.Call) -> Expr:
+    """A bare-name call of an ``ir.Function`` built elsewhere: it joins the program."""
+    span = p.span(node)
+    if node.keywords:
+        raise ParserSyntaxError(f"Call of function '{callee.name}' takes positional arguments "
+                                "only", span)
+    program = p.program
+    known = program.externals.get(callee.name)
+    if known is not None and known is not callee:
+        raise ParserSyntaxError(f"Conflicting external functions named '{callee.name}'", span,
+                                hint="Two different functions with the same name are called; "
+                                     "rename one of them")
+    if program.in_program and callee.name in program.global_vars and known is None:
+        raise ParserSyntaxError(f"Conflicting external functions: '{callee.name}' is also a "
+                                "method of this program", span)
+    program.externals[callee.name] = callee
+    args = [p.parse_expr(a) for a in node.args]
+    return make_function_call(p, GlobalVar(callee.name), callee, None, args, None, node)
+
+
+# -- pl.submit / pl.spmd_submit ---------------------------------------------------------------
+
+def parse_submit(p: "FunctionParser", node: ast.Call) -> Expr:
+    """``out, tid = pl.submit(self.k, *args, deps=[...], ...)`` -> a typed ``ir.Submit``."""
+    span = p.span(node)
+    chain = attr_chain(node.func) or []
+    spmd = chain[-1] == "spmd_submit"
+    if not node.args or not (isinstance(node.args[0], ast.Attribute)
+                             and isinstance(node.args[0].value, ast.Name)
+                             and node.args[0].value.id == "self"):
+        raise ParserSyntaxError(f"pl.{chain[-1]} needs a kernel as first argument "
+                                "(pl.submit(self.kernel, ...))", span)
+    name = node.args[0].attr
+    gvar = p.program.global_vars.get(name)
+    if gvar is None:
+        raise UndefinedVariableError(f"Function '{name}' not defined in program",
+                                     p.span(node.args[0]))
+    args = [p.parse_expr(a) for a in node.args[1:]]
+    options: dict[str, Any] = {}
+    attrs: dict[str, Any] = {}
+    for kw in node.keywords:
+        if kw.arg == "deps":
+            if not isinstance(kw.value, (ast.List, ast.Tuple)):
+                raise ParserSyntaxError("deps= must be a list of task ids", p.span(kw.value))
+            options["deps"] = [p.parse_expr(d) for d in kw.value.elts]
+        elif kw.arg in ("core_num", "predicate"):
+            options[kw.arg] = p.parse_expr(kw.value)
+        elif kw.arg in ("sync_start", "allow_early_resolve"):
+            if not (isinstance(kw.value, ast.Constant) and isinstance(kw.value.value, bool)):
+                raise ParserSyntaxError(f"{kw.arg}= must be True or False", p.span(kw.value))
+            options[kw.arg] = kw.value.value
+        elif kw.arg == "attrs":
+            attrs = _attrs_dict(p, kw.value)
+        elif kw.arg == "dumps":
+            attrs["dump_vars"] = [p.parse_expr(d) for d in getattr(kw.value, "elts", [])]
+        else:
+            raise ParserSyntaxError(f"Unknown keyword argument '{kw.arg}' in pl.{chain[-1]}()",
+                                    p.span(kw))
+    if spmd and "core_num" not in options:
+        raise ParserSyntaxError("pl.spmd_submit() requires core_num=", span)
+    predicate = options.get("predicate")
+    if predicate is not None and not (isinstance(predicate.type, T.ScalarType)
+                                      and predicate.type.dtype is DataType.BOOL):
+        raise ParserTypeError("pl.submit predicate= must be a Bool scalar", span)
+    callee = p.program.functions.get(name)
+    if callee is not None:
+        call = make_function_call(p, gvar, callee, None, args, None, node)
+        results = list(call.type.types) if isinstance(call.type, T.TupleType) and \
+            len(callee.return_types) != 1 else ([] if not callee.return_types else [call.type])
+    else:
+        results = []
+    type_ = T.TupleType(results + [scalar_type(DataType.TASK_ID)])
+    return E.Submit(gvar, args, options.get("deps", []), type_, span,
+                    core_num=options.get("core_num"), sync_start=options.get("sync_start", False),
+                    allow_early_resolve=options.get("allow_early_resolve", False),
+                    predicate=predicate, attrs=attrs)
+
+
+__all__ += ["make_function_call", "parse_op_arg", "ParamDirection"]

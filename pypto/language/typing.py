@@ -1,0 +1,112 @@
+"""Annotation types of the DSL: ``pl.Tensor[[64], pl.FP32]``, ``pl.InOut[...]``, ...
+
+The parser reads annotations from the AST and never evaluates them; these
+classes only make ``def`` statements evaluate without error at Python level
+(``pl.Tensor[...]`` returns an annotation record) and give ``@pl.jit`` users
+something to write for bare tensor parameters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+__all__ = ["Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId", "DynVar", "dynamic",
+           "AnnotationRecord", "RUNTIME"]
+
+
+class AnnotationRecord:
+    """What ``pl.Tensor[...]`` evaluates to at Python level (inert)."""
+
+    __slots__ = ("kind", "args")
+
+    def __init__(self, kind: str, args: Any) -> None:
+        self.kind = kind
+        self.args = args if isinstance(args, tuple) else (args,)
+
+    def __repr__(self) -> str:
+        return f"pl.{self.kind}[{', '.join(map(repr, self.args))}]"
+
+
+class _AnnotationMeta(type):
+    def __getitem__(cls, args: Any) -> AnnotationRecord:
+        return AnnotationRecord(cls.__name__, args)
+
+    def __repr__(cls) -> str:
+        return f"pl.{cls.__name__}"
+
+
+class Tensor(metaclass=_AnnotationMeta):
+    """``pl.Tensor[[d0, d1], dtype(, layout | pl.TensorView(...))(, pl.MemRef(...))]``"""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("pl.Tensor is an annotation; use pl.create_tensor(...) inside a "
+                        "@pl.function body to make a tensor")
+
+
+class Tile(metaclass=_AnnotationMeta):
+    """``pl.Tile[[d0, d1], dtype(, memory space, pl.MemRef(...), pl.TileView(...))]``"""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("pl.Tile is an annotation; use pl.create_tile(...) or pl.load(...) "
+                        "inside a @pl.function body")
+
+
+class Scalar(metaclass=_AnnotationMeta):
+    """``pl.Scalar[dtype]``"""
+
+
+class Tuple(metaclass=_AnnotationMeta):
+    """``pl.Tuple[T1, T2]``: one tuple-typed value."""
+
+
+class InOut(metaclass=_AnnotationMeta):
+    """``pl.InOut[T]``: a parameter the function reads and writes."""
+
+
+class Out(metaclass=_AnnotationMeta):
+    """``pl.Out[T]``: a parameter the function only writes."""
+
+
+class TaskId(metaclass=_AnnotationMeta):
+    """``pl.TaskId``: the ``Scalar[TASK_ID]`` returned by ``pl.submit``."""
+
+
+class DynVar:
+    """A named dynamic dimension (``M = pl.dynamic("M")``).
+
+    The parser maps each name to one ``ir.Var("M", Scalar[INDEX])`` per program
+    (or per standalone function), so the same name is the same variable.
+    """
+
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        if not isinstance(name, str) or not name.isidentifier():
+            raise ValueError(f"pl.dynamic() needs an identifier name, got {name!r}")
+        self.name = name
+
+    def __repr__(self) -> str:
+        return f'pl.dynamic("{self.name}")'
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, DynVar) and other.name == self.name
+
+    def __hash__(self) -> int:
+        return hash(("DynVar", self.name))
+
+
+def dynamic(name: str) -> DynVar:
+    """Declare a dynamic dimension usable in shapes: ``M = pl.dynamic("M")``."""
+    return DynVar(name)
+
+
+class _RuntimeMarker:
+    """``pl.RUNTIME``: in ``@pl.jit`` signature mode, leaves a scalar unspecialised."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "pl.RUNTIME"
+
+
+RUNTIME = _RuntimeMarker()
