@@ -155,6 +155,16 @@ class Program(IRNode):
     def get_global_var(self, name: str) -> GlobalVar | None:
         return self._global_vars.get(name)
 
+    def replace(self, **changes: Any) -> "Program":
+        """Rebuilt through the constructor so the GlobalVar table and ordering stay valid."""
+        unknown = set(changes) - {"functions", "name", "span"}
+        if unknown:
+            raise TypeError(f"Program.replace: unknown field '{sorted(unknown)[0]}'")
+        functions = changes.get("functions", self._functions.values())
+        if isinstance(functions, Mapping):
+            functions = functions.values()
+        return Program(functions, changes.get("name", self.name), changes.get("span", self.span))
+
     def with_functions(self, functions: Iterable[Function]) -> "Program":
         """A program with the same name and span holding ``functions``."""
         return Program(functions, self.name, self.span)

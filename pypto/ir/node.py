@@ -100,6 +100,9 @@ class IRNode:
         cls = type(self)
         slots = cls._all_slots
         for key in list(changes):
+            value = changes[key]
+            if type(value) is list:  # sequence fields are tuples (immutability)
+                changes[key] = value = tuple(value)
             if key not in slots:
                 private = "_" + key
                 if private not in slots:

@@ -16,6 +16,8 @@ __all__ = ["ScopeStmt", "InCoreScopeStmt", "ClusterScopeStmt", "HierarchyScopeSt
 
 _set = object.__setattr__
 _U = FieldKind.USUAL
+# Structural field order shared by every scope kind (02-ir.md §7); kind-specific fields follow.
+_COMMON = (("name_hint", _U), ("body", _U), ("attrs", _U))
 
 # Canonical order of reserved scope attrs (the printer and parser follow it).
 SCOPE_ATTR_KEYS = ("manual_dep_edges", "arg_direction_overrides_vars", "dump_vars",
@@ -49,7 +51,7 @@ class InCoreScopeStmt(ScopeStmt):
 
     __slots__ = ("split",)
     scope_kind = ScopeKind.InCore
-    _fields = (("name_hint", _U), ("split", _U), ("attrs", _U), ("body", _U))
+    _fields = _COMMON + (("split", _U),)
 
     def __init__(self, split: SplitMode = SplitMode.NONE, name_hint: str = "", *,
                  body: Stmt, span: Span | None = None, attrs: Mapping | None = None) -> None:
@@ -63,7 +65,7 @@ class ClusterScopeStmt(ScopeStmt):
 
     __slots__ = ()
     scope_kind = ScopeKind.Cluster
-    _fields = (("name_hint", _U), ("attrs", _U), ("body", _U))
+    _fields = _COMMON
 
     def __init__(self, name_hint: str = "", *, body: Stmt, span: Span | None = None,
                  attrs: Mapping | None = None) -> None:
@@ -75,7 +77,7 @@ class HierarchyScopeStmt(ScopeStmt):
 
     __slots__ = ("level", "role")
     scope_kind = ScopeKind.Hierarchy
-    _fields = (("name_hint", _U), ("level", _U), ("role", _U), ("attrs", _U), ("body", _U))
+    _fields = _COMMON + (("level", _U), ("role", _U))
 
     def __init__(self, level: Level, role: Role | None = None, name_hint: str = "", *,
                  body: Stmt, span: Span | None = None, attrs: Mapping | None = None) -> None:
@@ -92,8 +94,7 @@ class SpmdScopeStmt(ScopeStmt):
 
     __slots__ = ("core_num", "sync_start")
     scope_kind = ScopeKind.Spmd
-    _fields = (("name_hint", _U), ("core_num", _U), ("sync_start", _U), ("attrs", _U),
-               ("body", _U))
+    _fields = _COMMON + (("core_num", _U), ("sync_start", _U))
 
     def __init__(self, core_num: Expr | int, sync_start: bool = False, name_hint: str = "", *,
                  body: Stmt, span: Span | None = None, attrs: Mapping | None = None) -> None:
@@ -111,7 +112,7 @@ class RuntimeScopeStmt(ScopeStmt):
 
     __slots__ = ("manual",)
     scope_kind = ScopeKind.Runtime
-    _fields = (("name_hint", _U), ("manual", _U), ("attrs", _U), ("body", _U))
+    _fields = _COMMON + (("manual", _U),)
 
     def __init__(self, manual: bool = False, name_hint: str = "", *, body: Stmt,
                  span: Span | None = None, attrs: Mapping | None = None) -> None:
@@ -129,7 +130,7 @@ class GraphScopeStmt(ScopeStmt):
 
     __slots__ = ()
     scope_kind = ScopeKind.Graph
-    _fields = (("name_hint", _U), ("attrs", _U), ("body", _U))
+    _fields = _COMMON
 
     def __init__(self, name_hint: str, *, body: Stmt, span: Span | None = None,
                  attrs: Mapping | None = None) -> None:

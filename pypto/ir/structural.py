@@ -6,6 +6,12 @@ a two-way binding map: definition fields (``FieldKind.DEF``) always bind
 otherwise require the very same object (or an existing binding).  So two
 independently parsed copies of a program compare equal in the default strict
 mode, because every variable is bound where it is defined.
+
+Below the top level there is deliberately no "same object => equal" shortcut:
+skipping a shared subtree would skip the bindings of the Vars inside it, so
+``x + a`` would equal ``x + x`` under auto-mapping and equal nodes could hash
+differently.  Pairs already found equal are memoised instead, which keeps shared
+subtrees (DAGs) linear; this is sound because bindings are only ever added.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ __all__ = ["structural_equal", "structural_hash", "assert_structural_equal"]
 _DEF, _IGNORE = FieldKind.DEF, FieldKind.IGNORE
 _INDEX, _INT64 = DataType.INDEX, DataType.INT64
 _MASK = (1 << 64) - 1
+_COMPOUND = (IRNode, Type, tuple, list, dict, _Value)  # field values that extend the path
 
 
 class _Mismatch(Exception):
@@ -53,33 +60,35 @@ def _fmt(value: Any) -> str:
     return repr(value) if isinstance(value, str) else str(value)
 
 
+def _dict_keys(mapping: dict) -> list:
+    """Canonical key order, so Var bindings inside attrs do not depend on insertion order."""
+    return sorted(mapping) if len(mapping) > 1 else list(mapping)
+
+
 class _Equal:
-    __slots__ = ("l2r", "r2l", "auto")
+    __slots__ = ("l2r", "r2l", "auto", "done")
 
     def __init__(self, auto: bool) -> None:
         self.l2r: dict[Var, Var] = {}
         self.r2l: dict[Var, Var] = {}
-        self.auto = auto
+        self.auto = auto  # the caller's mode; DEF fields force auto-mapping locally
+        self.done: set[tuple[int, int, bool]] = set()
 
     # -- dispatch ---------------------------------------------------------------
     def value(self, lhs: Any, rhs: Any, auto: bool, canon: bool = False) -> None:
-        if lhs is rhs:
-            return
         if isinstance(lhs, IRNode):
             if not isinstance(rhs, IRNode):
-                raise _Mismatch("Node presence/kind mismatch", left_desc=_desc(lhs),
-                                right_desc=_desc(rhs))
+                self._presence_or_kind(lhs, rhs)
             self.node(lhs, rhs, auto, canon)
         elif isinstance(lhs, Type):
             self.type(lhs, rhs, auto, canon)
-        elif isinstance(lhs, tuple):
+        elif isinstance(lhs, (tuple, list)):
             self.seq(lhs, rhs, auto)
         elif isinstance(lhs, dict):
             self.mapping(lhs, rhs, auto)
         elif lhs is None or rhs is None:
-            name = type(rhs if lhs is None else lhs).__name__
-            raise _Mismatch(f"{name} optional presence mismatch", left_desc=_desc(lhs),
-                            right_desc=_desc(rhs))
+            if lhs is not rhs:
+                self._presence_or_kind(lhs, rhs)
         elif isinstance(lhs, Op):
             if not isinstance(rhs, Op) or lhs.name != rhs.name:
                 raise _Mismatch(f"Op name mismatch ({_desc(lhs)} != {_desc(rhs)})")
@@ -88,75 +97,87 @@ class _Equal:
                 raise _Mismatch(f"{type(lhs).__name__} mismatch ({_fmt(lhs)} != {_fmt(rhs)})")
         elif isinstance(lhs, _Value):
             self.record(lhs, rhs, auto)
-        elif isinstance(lhs, list):
-            self.seq(tuple(lhs), tuple(rhs) if isinstance(rhs, list) else rhs, auto)
-        else:
-            if type(lhs) is not type(rhs) or lhs != rhs:
-                raise _Mismatch(f"value mismatch ({_fmt(lhs)} != {_fmt(rhs)})")
+        elif type(lhs) is not type(rhs) or lhs != rhs:
+            if isinstance(rhs, _COMPOUND):
+                self._presence_or_kind(lhs, rhs)
+            raise _Mismatch(f"value mismatch ({_fmt(lhs)} != {_fmt(rhs)})")
+
+    @staticmethod
+    def _presence_or_kind(lhs: Any, rhs: Any) -> None:
+        if lhs is None or rhs is None:
+            name = type(rhs if lhs is None else lhs).__name__
+            raise _Mismatch(f"{name} optional presence mismatch", left_desc=_desc(lhs),
+                            right_desc=_desc(rhs))
+        raise _Mismatch(f"value kind mismatch ({type(lhs).__name__} != {type(rhs).__name__})",
+                        left_desc=_desc(lhs), right_desc=_desc(rhs))
 
     def node(self, lhs: IRNode, rhs: IRNode, auto: bool, canon: bool = False) -> None:
-        if lhs is rhs:
-            return
         cls = type(lhs)
-        if cls is not type(rhs) and cls.__name__ != type(rhs).__name__:
+        if cls is not type(rhs):
             raise _Mismatch(f"Node type mismatch ({cls.__name__} != {type(rhs).__name__})",
                             lhs, rhs)
         if isinstance(lhs, Var):
             self.var(lhs, rhs, auto, canon)  # type: ignore[arg-type]
             return
-        if cls is Program:
-            self.mapping(lhs._functions, rhs._functions, auto, program=True)  # type: ignore
+        key = (id(lhs), id(rhs), auto)
+        if key in self.done:
             return
-        skip_name = cls is Program or cls is SeqStmts
-        is_const_int = cls is ConstInt
-        is_for = cls is ForStmt
-        for name, kind in cls._fields:
-            if kind is _IGNORE:
-                continue
-            try:
-                self.value(getattr(lhs, name), getattr(rhs, name), auto or kind is _DEF,
-                           is_const_int or (is_for and name == "loop_var"))
-            except _Mismatch as exc:
-                if not skip_name:
-                    exc.parts.append("." + name)
-                if exc.lhs is None and exc.reason.startswith("Node presence"):
-                    exc.lhs, exc.rhs = lhs, rhs
-                raise
+        if cls is Program:
+            self.program(lhs, rhs, auto)  # type: ignore[arg-type]
+        else:
+            add_name = cls is not SeqStmts
+            is_const_int = cls is ConstInt
+            is_for = cls is ForStmt
+            for name, kind in cls._fields:
+                if kind is _IGNORE:
+                    continue
+                a, b = getattr(lhs, name), getattr(rhs, name)
+                try:
+                    self.value(a, b, auto or kind is _DEF,
+                               is_const_int or (is_for and name == "loop_var"))
+                except _Mismatch as exc:
+                    # A differing scalar field (int, str, enum, op name) is reported at its
+                    # node, e.g. ``stop`` for ``ConstInt(8)`` vs ``ConstInt(9)`` (§13.6).
+                    if add_name and (isinstance(a, _COMPOUND) or isinstance(b, _COMPOUND)):
+                        exc.parts.append("." + name)
+                    raise
+        self.done.add(key)
 
     def var(self, lhs: Var, rhs: Var, auto: bool, canon: bool) -> None:
         mapped_r = self.l2r.get(lhs)
         mapped_l = self.r2l.get(rhs)
-        if auto:
-            if mapped_r is not None or mapped_l is not None:
-                if mapped_r is not rhs or mapped_l is not lhs:
-                    raise _Mismatch("Variable mapping inconsistent", left_desc=_vdesc(lhs),
-                                    right_desc=_vdesc(rhs))
-            else:
-                try:
-                    self.type(lhs.type, rhs.type, True, canon)
-                except _Mismatch as exc:
-                    raise _Mismatch(f"Variable type mismatch ({exc.reason})",
-                                    left_desc=f"{_vdesc(lhs)}: {_pr(lhs.type)}",
-                                    right_desc=f"{_vdesc(rhs)}: {_pr(rhs.type)}") from None
-                self.l2r[lhs] = rhs
-                self.r2l[rhs] = lhs
-        elif mapped_r is not None or mapped_l is not None:
-            if mapped_r is not rhs or mapped_l is not lhs:
-                raise _Mismatch("Variable mapping inconsistent", left_desc=_vdesc(lhs),
-                                right_desc=_vdesc(rhs))
-        elif lhs is not rhs:
+        if mapped_r is not None or mapped_l is not None:
+            if mapped_r is rhs and mapped_l is lhs:
+                return
+            # Strict mode names a one-sided binding a pointer mismatch (§13.3).
+            both = mapped_r is not None and mapped_l is not None
+            reason = ("Variable mapping inconsistent" if auto or both
+                      else "Variable pointer mismatch")
+            raise _Mismatch(reason, left_desc=_vdesc(lhs), right_desc=_vdesc(rhs))
+        if not auto and lhs is not rhs:
             raise _Mismatch("Variable pointer mismatch", left_desc=_vdesc(lhs),
                             right_desc=_vdesc(rhs))
+        # First encounter of this pair: bind it (identical objects too, so a Var cannot
+        # later be bound to something else), after checking what a binding implies.
+        try:
+            self.type(lhs.type, rhs.type, True, canon)
+        except _Mismatch as exc:
+            raise _Mismatch(f"Variable type mismatch ({exc.reason})",
+                            left_desc=f"{_vdesc(lhs)}: {_pr(lhs.type)}",
+                            right_desc=f"{_vdesc(rhs)}: {_pr(rhs.type)}") from None
+        self.l2r[lhs] = rhs
+        self.r2l[rhs] = lhs
         if isinstance(lhs, IterArg):
+            # The init is a use in the enclosing scope: compared in the caller's mode.
             try:
-                self.value(lhs.initValue, rhs.initValue, auto)  # type: ignore[attr-defined]
+                self.value(lhs.initValue, rhs.initValue, self.auto)  # type: ignore[attr-defined]
             except _Mismatch as exc:
                 exc.parts.append(".initValue")
                 raise
 
-    def seq(self, lhs: tuple, rhs: Any, auto: bool) -> None:
-        if not isinstance(rhs, tuple):
-            raise _Mismatch(f"value mismatch ({_fmt(lhs)} != {_fmt(rhs)})")
+    def seq(self, lhs: tuple | list, rhs: Any, auto: bool) -> None:
+        if not isinstance(rhs, (tuple, list)):
+            self._presence_or_kind(lhs, rhs)
         if len(lhs) != len(rhs):
             raise _Mismatch(f"Vector size mismatch ({len(lhs)} items != {len(rhs)} items)")
         value = self.value
@@ -167,22 +188,27 @@ class _Equal:
                 exc.parts.append(f"[{i}]")
                 raise
 
-    def mapping(self, lhs: dict, rhs: Any, auto: bool, program: bool = False) -> None:
+    def program(self, lhs: Program, rhs: Program, auto: bool) -> None:
+        left, right = lhs._functions, rhs._functions
+        if len(left) != len(right):
+            raise _Mismatch(f"Map size mismatch ({len(left)} != {len(right)})")
+        for (ka, va), (kb, vb) in zip(left.items(), right.items()):
+            if ka != kb:
+                raise _Mismatch(f"Map key mismatch ({ka!r} != {kb!r})")
+            try:
+                self.node(va, vb, auto)
+            except _Mismatch as exc:
+                exc.parts.append(f"[{ka!r}]")
+                raise
+
+    def mapping(self, lhs: dict, rhs: Any, auto: bool) -> None:
+        """attrs / kwargs: order-insensitive."""
         if not isinstance(rhs, dict):
-            raise _Mismatch(f"value mismatch ({_fmt(lhs)} != {_fmt(rhs)})")
+            self._presence_or_kind(lhs, rhs)
         if len(lhs) != len(rhs):
-            raise _Mismatch(f"Map size mismatch ({len(lhs)} != {len(rhs)})")
-        if program:
-            for (ka, va), (kb, vb) in zip(lhs.items(), rhs.items()):
-                if ka != kb:
-                    raise _Mismatch(f"Map key mismatch ({ka!r} != {kb!r})")
-                try:
-                    self.value(va, vb, auto)
-                except _Mismatch as exc:
-                    exc.parts.append(f"[{ka!r}]")
-                    raise
-            return
-        for key in lhs:  # attrs / kwargs: order-insensitive
+            raise _Mismatch(f"Map size mismatch ({len(lhs)} != {len(rhs)})",
+                            left_desc=str(sorted(lhs)), right_desc=str(sorted(rhs)))
+        for key in _dict_keys(lhs):
             if key not in rhs:
                 raise _Mismatch(f"Map key mismatch (key {key!r} missing on the right)")
             try:
@@ -205,8 +231,6 @@ class _Equal:
 
     # -- types -----------------------------------------------------------------
     def type(self, lhs: Type, rhs: Any, auto: bool, canon: bool = False) -> None:
-        if lhs is rhs:
-            return
         if not isinstance(rhs, Type) or type(lhs) is not type(rhs):
             raise _Mismatch(f"Type name mismatch ({type(lhs).__name__} != "
                             f"{type(rhs).__name__})", left_desc=_pr(lhs), right_desc=_pr(rhs))
@@ -283,19 +307,19 @@ def _pr(value: Any) -> str:
 
 
 def _compare(lhs: Any, rhs: Any, auto: bool) -> None:
+    if lhs is rhs:
+        return
     eq = _Equal(auto)
     with deep_recursion():
         if isinstance(lhs, Type) or isinstance(rhs, Type):
             if not (isinstance(lhs, Type) and isinstance(rhs, Type)):
-                raise _Mismatch("Type name mismatch")
+                raise _Mismatch(f"Type name mismatch ({type(lhs).__name__} != "
+                                f"{type(rhs).__name__})")
             eq.type(lhs, rhs, auto)
-        else:
-            if lhs is None or rhs is None:
-                if lhs is not rhs:
-                    raise _Mismatch("Node presence mismatch", left_desc=_desc(lhs),
-                                    right_desc=_desc(rhs))
-                return
+        elif isinstance(lhs, IRNode) and isinstance(rhs, IRNode):
             eq.node(lhs, rhs, auto)
+        else:
+            eq.value(lhs, rhs, auto)
 
 
 def structural_equal(lhs: Any, rhs: Any, enable_auto_mapping: bool = False) -> bool:
@@ -312,25 +336,27 @@ def assert_structural_equal(lhs: Any, rhs: Any, enable_auto_mapping: bool = Fals
     try:
         _compare(lhs, rhs, enable_auto_mapping)
     except _Mismatch as exc:
-        path = "".join(reversed(exc.parts)).lstrip(".")
-        lines = [f"Structural equality assertion failed at: {path}" if path
-                 else "Structural equality assertion failed"]
-        if exc.lhs is not None and exc.rhs is not None:
-            for title, node in (("Left-hand side:", exc.lhs), ("Right-hand side:", exc.rhs)):
-                lines += ["", title]
-                lines += ["  " + line for line in _pr(node).splitlines()]
-            lines.append("")
-        else:
-            if exc.left_desc is not None or exc.right_desc is not None:
-                lines.append("")
-            if exc.left_desc is not None:
-                lines.append(f"Left: {exc.left_desc}")
-            if exc.right_desc is not None:
-                lines.append(f"Right: {exc.right_desc}")
-            if exc.left_desc is None and exc.right_desc is None:
-                lines.append("")
-        lines.append(f"Reason: {exc.reason}")
-        raise ValueError("\n".join(lines)) from None
+        raise ValueError(_message(exc)) from None
+
+
+def _message(exc: _Mismatch) -> str:
+    path = "".join(reversed(exc.parts)).lstrip(".")
+    lines = [f"Structural equality assertion failed at: {path}" if path
+             else "Structural equality assertion failed"]
+    if exc.lhs is not None and exc.rhs is not None:
+        for title, node in (("Left-hand side:", exc.lhs), ("Right-hand side:", exc.rhs)):
+            lines += ["", title]
+            lines += ["  " + line for line in _pr(node).splitlines()]
+    if exc.left_desc is not None or exc.right_desc is not None:
+        lines.append("")
+        if exc.left_desc is not None:
+            lines.append(f"Left: {exc.left_desc}")
+        if exc.right_desc is not None:
+            lines.append(f"Right: {exc.right_desc}")
+    else:
+        lines.append("")
+    lines.append(f"Reason: {exc.reason}")
+    return "\n".join(lines)
 
 
 # -- hashing --------------------------------------------------------------------------
@@ -350,12 +376,15 @@ def _name_hash(name: str) -> int:
 
 
 class _Hasher:
-    __slots__ = ("tokens", "counter", "memo")
+    """Mirror of ``_Equal``: whatever it compares is hashed, in the same order."""
 
-    def __init__(self) -> None:
+    __slots__ = ("tokens", "counter", "memo", "auto")
+
+    def __init__(self, auto: bool) -> None:
         self.tokens: dict[Var, int] = {}
         self.counter = 0
         self.memo: dict[tuple[int, bool], int] = {}
+        self.auto = auto
 
     def value(self, value: Any, auto: bool, canon: bool = False) -> int:
         if isinstance(value, IRNode):
@@ -369,8 +398,9 @@ class _Hasher:
             return seed
         if isinstance(value, dict):
             acc = _name_hash("map") ^ len(value)
-            for key, item in value.items():  # commutative: order-insensitive
-                acc = (acc + _combine(_name_hash(str(key)), self.value(item, auto))) & _MASK
+            for key in _dict_keys(value):  # commutative fold: order-insensitive
+                item = self.value(value[key], auto)
+                acc = (acc + _combine(_name_hash(str(key)), item)) & _MASK
             return acc
         if value is None:
             return 0x51ED
@@ -404,13 +434,17 @@ class _Hasher:
             return found
         cls = type(node)
         seed = _name_hash(cls.__name__)
-        is_const_int = cls is ConstInt
-        is_for = cls is ForStmt
-        for name, kind in cls._fields:
-            if kind is _IGNORE:
-                continue
-            seed = _combine(seed, self.value(getattr(node, name), auto or kind is _DEF,
-                                             is_const_int or (is_for and name == "loop_var")))
+        if cls is Program:
+            for name, func in node._functions.items():  # type: ignore[attr-defined]
+                seed = _combine(_combine(seed, _name_hash(name)), self.node(func, auto))
+        else:
+            is_const_int = cls is ConstInt
+            is_for = cls is ForStmt
+            for name, kind in cls._fields:
+                if kind is _IGNORE:
+                    continue
+                seed = _combine(seed, self.value(getattr(node, name), auto or kind is _DEF,
+                                                 is_const_int or (is_for and name == "loop_var")))
         self.memo[key] = seed
         return seed
 
@@ -424,7 +458,7 @@ class _Hasher:
                 token = _combine(0x57A1C, var.unique_id)
             token = _combine(token, self.type(var.type, auto, canon))
             if isinstance(var, IterArg):
-                token = _combine(token, self.value(var.initValue, auto))
+                token = _combine(token, self.value(var.initValue, self.auto))
             self.tokens[var] = token
         return token
 
@@ -451,12 +485,6 @@ class _Hasher:
 
 def structural_hash(node: Any, enable_auto_mapping: bool = False) -> int:
     """An unsigned 64-bit hash consistent with ``structural_equal`` in the same mode."""
-    hasher = _Hasher()
+    hasher = _Hasher(enable_auto_mapping)
     with deep_recursion():
-        if isinstance(node, Program):
-            seed = _name_hash("Program")
-            for name, func in node._functions.items():
-                seed = _combine(_combine(seed, _name_hash(name)),
-                                hasher.node(func, enable_auto_mapping))
-            return seed
         return hasher.value(node, enable_auto_mapping)

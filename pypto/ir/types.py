@@ -173,7 +173,7 @@ class _Value:
         if type(other) is not type(self):
             return NotImplemented
         from .structural import structural_equal
-        return all(structural_equal(getattr(self, f), getattr(other, f)) for f in self._fields)
+        return structural_equal(self, other)
 
     def __hash__(self) -> int:
         return hash(type(self).__name__)

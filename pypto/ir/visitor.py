@@ -35,6 +35,13 @@ def _attr_exprs(attrs: dict) -> Iterable[Expr]:
                     yield item
 
 
+def _bad_node(walker: Any, op: Any, base: type) -> None:
+    """Dispatch failed: ``op`` is not an IR node of a known class."""
+    what = base.__name__
+    raise TypeError(f"{type(walker).__name__}.visit_{what.lower()}: expected an IR {what}, "
+                    f"got {type(op).__name__}")
+
+
 def _install_group_defaults(cls: type, group: str, classes: tuple) -> None:
     for klass in classes:
         hook = klass._visit_name
@@ -63,21 +70,31 @@ class IRVisitor:
                 raise TypeError(f"IRVisitor cannot visit {type(node).__name__}")
 
     def visit_program(self, op: Program) -> None:
-        for func in op._functions.values():
-            self.visit_function(func)
+        with deep_recursion():
+            for func in op._functions.values():
+                self.visit_function(func)
 
     def visit_function(self, op: Function) -> None:
-        for param in op.params:
-            self.visit_expr(param)
-        for value in _attr_exprs(op._attrs):
-            self.visit_expr(value)
-        self.visit_stmt(op.body)
+        with deep_recursion():
+            for param in op.params:
+                self.visit_expr(param)
+            for value in _attr_exprs(op._attrs):
+                self.visit_expr(value)
+            self.visit_stmt(op.body)
 
     def visit_expr(self, op: Expr) -> None:
-        getattr(self, op._visit_name)(op)
+        try:
+            hook = getattr(self, op._visit_name)
+        except AttributeError:
+            _bad_node(self, op, Expr)
+        hook(op)
 
     def visit_stmt(self, op: Stmt) -> None:
-        getattr(self, op._visit_name)(op)
+        try:
+            hook = getattr(self, op._visit_name)
+        except AttributeError:
+            _bad_node(self, op, Stmt)
+        hook(op)
 
     # -- expressions ----------------------------------------------------------------
     def visit_var_like(self, op: E.Var) -> None:
@@ -232,36 +249,42 @@ class IRMutator:
 
     # -- entry points -------------------------------------------------------------
     def visit_program(self, op: Program) -> Program:
-        funcs = [self.visit_function(f) for f in op._functions.values()]
-        if all(a is b for a, b in zip(funcs, op._functions.values())):
+        with deep_recursion():
+            funcs = [self.visit_function(f) for f in op._functions.values()]
+        if _same(funcs, list(op._functions.values())):
             return op
         return Program(funcs, op.name, op.span)
 
     def visit_function(self, op: Function) -> Function:
-        params = tuple(self.visit_expr(p) for p in op.params)
-        for i, (old, new) in enumerate(zip(op.params, params)):
-            if not isinstance(new, E.Var):
-                raise TypeError(f"IRMutator: function '{op.name}' param {i} was mutated into "
-                                f"a {type(new).__name__}; params must stay Vars")
-        return_types = tuple(self.visit_type(t) for t in op.return_types)
-        body = self.visit_stmt(op.body)
-        attrs = self._mutate_attrs(op._attrs)
+        with deep_recursion():
+            params = _def_vars(self, op.params, f"Function '{op.name}'", "params")
+            return_types = tuple([self.visit_type(t) for t in op.return_types])
+            body = self.visit_stmt(op.body)
+            attrs = self._mutate_attrs(op._attrs)
         if (_same(params, op.params) and _same(return_types, op.return_types)
                 and body is op.body and attrs is op._attrs):
             return op
         return op.replace(params=params, return_types=return_types, body=body, _attrs=attrs)
 
     def visit_expr(self, op: Expr) -> Expr:
-        return getattr(self, op._visit_name)(op)
+        try:
+            hook = getattr(self, op._visit_name)
+        except AttributeError:
+            _bad_node(self, op, Expr)
+        return hook(op)
 
     def visit_stmt(self, op: Stmt) -> Stmt:
-        return getattr(self, op._visit_name)(op)
+        try:
+            hook = getattr(self, op._visit_name)
+        except AttributeError:
+            _bad_node(self, op, Stmt)
+        return hook(op)
 
     # -- types --------------------------------------------------------------------
     def visit_type(self, t: Type) -> Type:
         """Rebuild a type whose dims (or element types) changed."""
         if isinstance(t, ShapedType):
-            shape = tuple(self.visit_expr(d) for d in t.shape)
+            shape = tuple([self.visit_expr(d) for d in t.shape])
             if _same(shape, t.shape):
                 return t
             if isinstance(t, TensorType):
@@ -269,11 +292,13 @@ class IRMutator:
             assert isinstance(t, TileType)
             return TileType(shape, t.dtype, t.memref, t.tile_view, t.memory_space)
         if isinstance(t, TupleType):
-            types = tuple(self.visit_type(x) for x in t.types)
+            types = tuple([self.visit_type(x) for x in t.types])
             return t if _same(types, t.types) else TupleType(types)
         return t
 
     def _mutate_attrs(self, attrs: dict) -> dict:
+        if not attrs:
+            return attrs
         changed = False
         out = {}
         for key, value in attrs.items():
@@ -322,7 +347,7 @@ class IRMutator:
         return op
 
     def visit_call(self, op: E.Call) -> Expr:
-        args = tuple(self.visit_expr(a) for a in op.args)
+        args = tuple([self.visit_expr(a) for a in op.args])
         attrs = self._mutate_attrs(op._attrs)
         new_type = self.visit_type(op.type)
         if _same(args, op.args) and attrs is op._attrs and new_type is op.type:
@@ -330,8 +355,8 @@ class IRMutator:
         return op.replace(args=args, _attrs=attrs, type=new_type)
 
     def visit_submit(self, op: E.Submit) -> Expr:
-        args = tuple(self.visit_expr(a) for a in op.args)
-        deps = tuple(self.visit_expr(d) for d in op.deps)
+        args = tuple([self.visit_expr(a) for a in op.args])
+        deps = tuple([self.visit_expr(d) for d in op.deps])
         core_num = None if op.core_num is None else self.visit_expr(op.core_num)
         predicate = None if op.predicate is None else self.visit_expr(op.predicate)
         attrs = self._mutate_attrs(op._attrs)
@@ -343,7 +368,7 @@ class IRMutator:
                           _attrs=attrs, type=new_type)
 
     def visit_make_tuple(self, op: E.MakeTuple) -> Expr:
-        elements = tuple(self.visit_expr(e) for e in op.elements)
+        elements = tuple([self.visit_expr(e) for e in op.elements])
         if _same(elements, op.elements):
             return op
         return E.MakeTuple(elements, op.span)
@@ -370,12 +395,9 @@ class IRMutator:
     # -- statements ---------------------------------------------------------------
     def visit_assign_stmt(self, op: St.AssignStmt) -> Stmt:
         value = self.visit_expr(op.value)
-        var = self.visit_expr(op.var)
+        var = _def_vars(self, (op.var,), "AssignStmt", "var")[0]
         if var is op.var and value is op.value:
             return op
-        if not isinstance(var, E.Var):
-            raise TypeError("IRMutator: an AssignStmt target must stay a Var, got "
-                            f"{type(var).__name__}")
         return op.replace(var=var, value=value)
 
     def visit_eval_stmt(self, op: St.EvalStmt) -> Stmt:
@@ -383,11 +405,11 @@ class IRMutator:
         return op if expr is op.expr else op.replace(expr=expr)
 
     def visit_return_stmt(self, op: St.ReturnStmt) -> Stmt:
-        values = tuple(self.visit_expr(v) for v in op.value)
+        values = tuple([self.visit_expr(v) for v in op.value])
         return op if _same(values, op.value) else op.replace(value=values)
 
     def visit_yield_stmt(self, op: St.YieldStmt) -> Stmt:
-        values = tuple(self.visit_expr(v) for v in op.value)
+        values = tuple([self.visit_expr(v) for v in op.value])
         return op if _same(values, op.value) else op.replace(value=values)
 
     def visit_seq_stmts(self, op: St.SeqStmts) -> Stmt:
@@ -400,7 +422,7 @@ class IRMutator:
         cond = self.visit_expr(op.condition)
         then_body = self.visit_stmt(op.then_body)
         else_body = None if op.else_body is None else self.visit_stmt(op.else_body)
-        rvs = tuple(self.visit_expr(v) for v in op.return_vars)
+        rvs = _def_vars(self, op.return_vars, "IfStmt", "return_vars")
         if (cond is op.condition and then_body is op.then_body and else_body is op.else_body
                 and _same(rvs, op.return_vars)):
             return op
@@ -408,13 +430,13 @@ class IRMutator:
                           return_vars=rvs)
 
     def visit_for_stmt(self, op: St.ForStmt) -> Stmt:
-        loop_var = self.visit_expr(op.loop_var)
+        loop_var = _def_vars(self, (op.loop_var,), "ForStmt", "loop_var")[0]
         start = self.visit_expr(op.start)
         stop = self.visit_expr(op.stop)
         step = self.visit_expr(op.step)
-        iter_args = tuple(self.visit_expr(a) for a in op.iter_args)
+        iter_args = _def_vars(self, op.iter_args, "ForStmt", "iter_args", E.IterArg)
         body = self.visit_stmt(op.body)  # old->new iter_arg mapping is in var_remap
-        rvs = tuple(self.visit_expr(v) for v in op.return_vars)
+        rvs = _def_vars(self, op.return_vars, "ForStmt", "return_vars")
         if (loop_var is op.loop_var and start is op.start and stop is op.stop
                 and step is op.step and _same(iter_args, op.iter_args) and body is op.body
                 and _same(rvs, op.return_vars)):
@@ -423,10 +445,10 @@ class IRMutator:
                           iter_args=iter_args, body=body, return_vars=rvs)
 
     def visit_while_stmt(self, op: St.WhileStmt) -> Stmt:
-        iter_args = tuple(self.visit_expr(a) for a in op.iter_args)
+        iter_args = _def_vars(self, op.iter_args, "WhileStmt", "iter_args", E.IterArg)
         cond = self.visit_expr(op.condition)
         body = self.visit_stmt(op.body)
-        rvs = tuple(self.visit_expr(v) for v in op.return_vars)
+        rvs = _def_vars(self, op.return_vars, "WhileStmt", "return_vars")
         if (cond is op.condition and _same(iter_args, op.iter_args) and body is op.body
                 and _same(rvs, op.return_vars)):
             return op
@@ -451,10 +473,9 @@ class IRMutator:
 
     def visit_spmd_scope_stmt(self, op: S.SpmdScopeStmt) -> Stmt:
         core_num = self.visit_expr(op.core_num)
-        result = self.visit_scope_stmt(op)
-        if core_num is op.core_num:
-            return result
-        return result.replace(core_num=core_num)
+        if core_num is not op.core_num:
+            op = op.replace(core_num=core_num)  # then the group hook sees the updated scope
+        return self.visit_scope_stmt(op)
 
 
 _install_group_defaults(IRMutator, "visit_binary_expr", E.BINARY_CLASSES)
@@ -463,4 +484,20 @@ _install_group_defaults(IRMutator, "visit_scope_stmt", _SCOPES)
 
 
 def _same(new: Any, old: Any) -> bool:
-    return len(new) == len(old) and all(a is b for a, b in zip(new, old))
+    if len(new) != len(old):
+        return False
+    for a, b in zip(new, old):
+        if a is not b:
+            return False
+    return True
+
+
+def _def_vars(mutator: IRMutator, old: tuple, owner: str, field: str,
+              kind: type = E.Var) -> tuple:
+    """Mutate the Vars of a definition field; they must stay Vars (IterArgs for iter_args)."""
+    new = tuple([mutator.visit_expr(v) for v in old])
+    for i, var in enumerate(new):
+        if var is not old[i] and not isinstance(var, kind):
+            raise TypeError(f"IRMutator: {owner} field '{field}' must hold {kind.__name__}s, "
+                            f"but item {i} was mutated into a {type(var).__name__}")
+    return new
