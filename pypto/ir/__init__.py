@@ -35,3 +35,5 @@ from .ops import (call_write_targets, create_op_call, deduce_call_return_type, g
 from .utils import (collect_def_vars, deep_clone, find_yield_stmt, flatten_to_stmts,
                     get_last_yield_stmt, substitute_expr, substitute_stmt)
 from .builder import IRBuilder
+from .pass_manager import OptimizationStrategy, PassDumpLevel, PassManager
+from . import instruments

@@ -1,0 +1,147 @@
+"""``Pass``: a named Program transform with declared properties (03-passes.md §2).
+
+A *program* pass maps ``Program -> Program``.  A *function* pass maps each
+function independently; the Program is rebuilt (same name and span) only when
+some function came back as a different object, otherwise the input Program
+object is returned.
+
+Calling a pass runs the active ``PassContext``'s instrument hooks around the
+transform and nothing else: automatic verification belongs to ``PassPipeline``.
+"""
+
+from __future__ import annotations
+
+import enum
+from typing import Any, Callable, Iterable
+
+from ..errors import InternalError
+from ..ir.function import Function, Program
+from .properties import IRProperty, IRPropertySet
+
+__all__ = ["PassKind", "Pass"]
+
+
+class PassKind(enum.Enum):
+    PROGRAM = "program"
+    FUNCTION = "function"
+
+
+def _property_set(owner: str, field: str, value: Any) -> IRPropertySet:
+    if value is None:
+        return IRPropertySet()
+    if isinstance(value, IRPropertySet):
+        return value.copy()
+    if isinstance(value, IRProperty):
+        return IRPropertySet((value,))
+    if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
+        raise TypeError(f"{owner}: '{field}' expects an IRPropertySet or a list of IRProperty, "
+                        f"got {type(value).__name__}")
+    items = list(value)
+    for item in items:
+        if not isinstance(item, IRProperty):
+            raise TypeError(f"{owner}: '{field}' expects IRProperty items, "
+                            f"got {type(item).__name__}")
+    return IRPropertySet(items)
+
+
+def _pass_kind(name: str, kind: Any) -> PassKind:
+    if isinstance(kind, PassKind):
+        return kind
+    for member in PassKind:
+        if kind == member.value:
+            return member
+    raise ValueError(f"Pass '{name}': kind must be 'program' or 'function', got {kind!r}")
+
+
+class Pass:
+    """A named transform plus its required / produced / invalidated properties.
+
+    ``transform`` takes a Program (``kind="program"``) or a Function
+    (``kind="function"``) and returns the transformed node.
+    """
+
+    __slots__ = ("_name", "_transform", "_required", "_produced", "_invalidated", "_kind")
+
+    def __init__(self, name: str, transform: Callable[[Any], Any], *,
+                 required: Iterable[IRProperty] | IRPropertySet | None = None,
+                 produced: Iterable[IRProperty] | IRPropertySet | None = None,
+                 invalidated: Iterable[IRProperty] | IRPropertySet | None = None,
+                 kind: PassKind | str = PassKind.PROGRAM) -> None:
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"Pass: 'name' expects a non-empty str, got {name!r}")
+        if not callable(transform):
+            raise TypeError(f"Pass '{name}': 'transform' must be callable, "
+                            f"got {type(transform).__name__}")
+        owner = f"Pass '{name}'"
+        self._name = name
+        self._transform = transform
+        self._required = _property_set(owner, "required", required)
+        self._produced = _property_set(owner, "produced", produced)
+        self._invalidated = _property_set(owner, "invalidated", invalidated)
+        self._kind = _pass_kind(name, kind)
+
+    # -- accessors (sets are copied: a Pass never changes after construction) --------
+    def get_name(self) -> str:
+        return self._name
+
+    @property
+    def name(self) -> str:
+        return self._name
+
+    @property
+    def kind(self) -> PassKind:
+        return self._kind
+
+    def get_required_properties(self) -> IRPropertySet:
+        return self._required.copy()
+
+    def get_produced_properties(self) -> IRPropertySet:
+        return self._produced.copy()
+
+    def get_invalidated_properties(self) -> IRPropertySet:
+        return self._invalidated.copy()
+
+    # -- running ----------------------------------------------------------------------
+    def __call__(self, program: Program) -> Program:
+        if not isinstance(program, Program):
+            raise TypeError(f"Pass '{self._name}' expects an ir.Program, "
+                            f"got {type(program).__name__}")
+        from .context import PassContext
+        context = PassContext.current()
+        instruments = context.get_instruments() if context is not None else []
+        for instrument in instruments:
+            instrument.run_before_pass(self, program)
+        result = self._run_transform(program)
+        for instrument in instruments:
+            instrument.run_after_pass(self, result)
+        return result
+
+    def _run_transform(self, program: Program) -> Program:
+        if self._kind is PassKind.FUNCTION:
+            return self._map_functions(program)
+        result = self._transform(program)
+        if result is None:
+            raise InternalError(f"Pass '{self._name}' returned null program")
+        if not isinstance(result, Program):
+            raise InternalError(f"Pass '{self._name}' returned a {type(result).__name__} "
+                                "instead of a Program")
+        return result
+
+    def _map_functions(self, program: Program) -> Program:
+        originals = list(program._functions.values())
+        results: list[Function] = []
+        for func in originals:
+            new = self._transform(func)
+            if new is None:
+                raise InternalError(f"Pass '{self._name}' returned null function "
+                                    f"for '{func.name}'")
+            if not isinstance(new, Function):
+                raise InternalError(f"Pass '{self._name}' returned a {type(new).__name__} "
+                                    f"instead of a Function for '{func.name}'")
+            results.append(new)
+        if all(new is old for new, old in zip(results, originals)):
+            return program
+        return program.with_functions(results)
+
+    def __repr__(self) -> str:
+        return f"Pass({self._name!r}, kind={self._kind.value})"

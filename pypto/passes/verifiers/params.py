@@ -1,0 +1,142 @@
+"""OutParamNotShadowed and InOutUseValid verifiers (parameter-direction rules).
+
+* OutParamNotShadowed: an ``Out``/``InOut`` param is never re-bound to a
+  tensor-creating op.  Before SSA the re-binding assigns the param Var itself;
+  after SSA it assigns a new version of the same source name, so both count.
+* InOutUseValid: a Var passed to an ``Out``/``InOut`` param of a user-function
+  call is not read after that call (read the call's result).  Group bodies are
+  skipped, and returning a param is not a read: outlined functions return their
+  written params explicitly ("param-explicit" returns).
+"""
+
+from __future__ import annotations
+
+from ...ir import expr as E
+from ...ir import scope as S
+from ...ir import stmt as St
+from ...ir.enums import FunctionType, ParamDirection
+from ...ir.function import Function, Program
+from ...ir.node import Expr, GlobalVar, Stmt
+from ..diagnostic import Diagnostic
+from ..names import base_name
+from ..verifier_registry import PropertyVerifier
+from .def_use import DefUseWalker
+from .walk import error, functions_of, iter_stmts
+
+__all__ = ["OutParamNotShadowedVerifier", "InOutUseValidVerifier", "TENSOR_CREATING_OPS"]
+
+TENSOR_CREATING_OPS = ("tensor.create", "tensor.full")
+_WRITTEN = (ParamDirection.Out, ParamDirection.InOut)
+
+
+class OutParamNotShadowedVerifier(PropertyVerifier):
+    rule_name = "OutParamNotShadowed"
+
+    def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        for func in functions_of(program):
+            written = {p: d for p, d in zip(func.params, func.param_directions) if d in _WRITTEN}
+            if not written:
+                continue
+            by_base = {base_name(p.name_hint): p for p in written}
+            for stmt in iter_stmts(func.body):
+                if not (isinstance(stmt, St.AssignStmt) and isinstance(stmt.value, E.Call)):
+                    continue
+                op_name = stmt.value.op.name
+                if isinstance(stmt.value.op, GlobalVar) or op_name not in TENSOR_CREATING_OPS:
+                    continue
+                param = stmt.var if stmt.var in written else by_base.get(
+                    base_name(stmt.var.name_hint))
+                if param is None:
+                    continue
+                diagnostics.append(error(
+                    self.rule_name, 0,
+                    f"{written[param].name} parameter '{param.name_hint}' of function "
+                    f"'{func.name}' is shadowed by a new tensor from '{op_name}'; write into "
+                    "the parameter instead", stmt.span))
+
+
+class _InOutUseWalker(DefUseWalker):
+    def __init__(self, program: Program, func: Function, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(func)
+        self.program = program
+        self.diagnostics = diagnostics
+        self.params = set(func.params)
+        # Var -> (direction, param name, callee name) of the call that wrote it
+        self.consumed: dict[E.Var, tuple[ParamDirection, str, str]] = {}
+
+    def on_define(self, var: E.Var, stmt: Stmt | None) -> None:
+        self.consumed.pop(var, None)  # re-bound: later reads see the new value
+
+    def on_use(self, var: E.Var, stmt: Stmt) -> None:
+        found = self.consumed.pop(var, None)
+        if found is None:
+            return
+        direction, param_name, callee = found
+        self.diagnostics.append(error(
+            "InOutUseValid", 0,
+            f"Variable '{var.name_hint}' is read after being passed to {direction.name} "
+            f"parameter '{param_name}' of '{callee}' in function '{self.func.name}'; use the "
+            "call's result instead", stmt.span))
+
+    def use(self, expr: Expr, stmt: Stmt) -> None:
+        # Post-order: a call's arguments are read before the call writes them.
+        stack: list[tuple[Expr, bool]] = [(expr, False)]
+        while stack:
+            node, done = stack.pop()
+            if isinstance(node, E.Var):
+                self.on_use(node, stmt)
+            elif done:
+                self._mark_written(node)
+            else:
+                stack.append((node, True))
+                stack.extend((child, False) for child in reversed(_operands(node)))
+
+    def _mark_written(self, node: Expr) -> None:
+        if not (isinstance(node, (E.Call, E.Submit)) and isinstance(node.op, GlobalVar)):
+            return
+        callee = self.program.get_function(node.op.name)
+        if callee is None:
+            return
+        for arg, param, direction in zip(node.args, callee.params, callee.param_directions):
+            if direction in _WRITTEN and isinstance(arg, E.Var):
+                self.consumed[arg] = (direction, param.name_hint, callee.name)
+
+    def visit_values(self, stmt: St.ReturnStmt | St.YieldStmt) -> None:
+        for value in stmt.value:
+            if isinstance(stmt, St.ReturnStmt) and isinstance(value, E.Var) \
+                    and value in self.params:
+                continue  # a param-explicit return names the written buffer itself
+            self.use(value, stmt)
+
+    def visit_scope(self, stmt: S.ScopeStmt) -> None:
+        if isinstance(stmt, S.SpmdScopeStmt):
+            self.use(stmt.core_num, stmt)
+        self.visit(stmt.body)  # scope attrs (dump/dep lists) are metadata, not reads
+
+
+def _operands(node: Expr) -> list[Expr]:
+    """Operands that are real reads (call attrs are metadata)."""
+    if isinstance(node, E.Call):
+        return list(node.args)
+    if isinstance(node, E.Submit):
+        return [*node.args, *node.deps,
+                *(x for x in (node.core_num, node.predicate) if x is not None)]
+    if isinstance(node, E.BinaryExpr):
+        return [node.left, node.right]
+    if isinstance(node, E.UnaryExpr):
+        return [node.operand]
+    if isinstance(node, E.MakeTuple):
+        return list(node.elements)
+    if isinstance(node, E.TupleGetItemExpr):
+        return [node.tuple]
+    return []
+
+
+class InOutUseValidVerifier(PropertyVerifier):
+    rule_name = "InOutUseValid"
+
+    def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        for func in functions_of(program):
+            if func.func_type is FunctionType.Group:
+                continue
+            _InOutUseWalker(program, func, diagnostics).run()
