@@ -40,18 +40,9 @@ def flatten_to_stmts(stmt: Stmt | None) -> list[Stmt]:
 
 
 def child_stmts(node: IRNode) -> list[Stmt]:
-    """The statements directly held by ``node``'s fields, in field order.
-
-    Read generically from ``_fields`` so a new statement kind needs no change here.
-    """
-    out: list[Stmt] = []
-    for name, _kind in type(node)._fields:
-        value = getattr(node, name)
-        if isinstance(value, Stmt):
-            out.append(value)
-        elif isinstance(value, tuple):
-            out.extend(item for item in value if isinstance(item, Stmt))
-    return out
+    """The statements directly held by ``node`` (bodies and branches), in field order."""
+    from .walk import stmt_children
+    return stmt_children(node) if isinstance(node, Stmt) else []
 
 
 def collect_def_vars(node: Stmt | Function) -> list[Var]:

@@ -16,7 +16,7 @@ from .function import Function
 from .node import Expr, Stmt
 from .types import ShapedType, TupleType, Type
 
-__all__ = ["attr_exprs", "expr_children", "iter_var_uses", "type_vars", "trailing_yield", "iter_stmts", "stmt_exprs", "iter_exprs", "iter_calls", "def_sites", "collect_definitions"]
+__all__ = ["attr_exprs", "expr_children", "iter_var_uses", "type_vars", "trailing_yield", "iter_stmts", "stmt_exprs", "iter_exprs", "iter_calls", "def_sites", "collect_definitions", "stmt_children"]
 
 
 def attr_exprs(attrs: dict) -> list[Expr]:
@@ -173,3 +173,14 @@ def collect_definitions(func: Function) -> set[E.Var]:
     for stmt in iter_stmts(func.body):
         defined.update(def_sites(stmt))
     return defined
+
+
+def stmt_children(stmt: Stmt) -> list[Stmt]:
+    """The statements directly held by ``stmt`` (bodies and branches), in field order."""
+    if isinstance(stmt, St.SeqStmts):
+        return list(stmt.stmts)
+    if isinstance(stmt, St.IfStmt):
+        return [stmt.then_body] if stmt.else_body is None else [stmt.then_body, stmt.else_body]
+    if isinstance(stmt, (St.ForStmt, St.WhileStmt, S.ScopeStmt)):
+        return [stmt.body]
+    return []

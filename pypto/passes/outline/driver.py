@@ -1,0 +1,61 @@
+"""Running an outliner over a program, and the preconditions every outliner checks."""
+
+from __future__ import annotations
+
+from typing import Callable
+
+from ...ir.function import Function, Program
+from ...ir.walk import iter_stmts
+from ..diagnostic import errors_of
+from ..properties import IRProperty
+from .outliner import OutlineConfig, ScopeOutliner
+
+__all__ = ["outline_program", "require_ssa", "find_scopes"]
+
+
+def find_scopes(func: Function, kind: type) -> list:
+    """Every scope of class ``kind`` in ``func`` (one linear scan)."""
+    return [stmt for stmt in iter_stmts(func.body) if isinstance(stmt, kind)]
+
+
+def require_ssa(func: Function, pass_name: str, what: str) -> None:
+    """A pass that needs SSA form names the function instead of producing nonsense."""
+    from ..verifier_registry import PropertyVerifierRegistry
+    diagnostics = errors_of(PropertyVerifierRegistry.verify(
+        IRProperty.SSAForm, Program([func], "", func.span)))
+    if diagnostics:
+        first = diagnostics[0].message.split("\n", 1)[0]
+        raise ValueError(f"{pass_name} requires SSA form, but function '{func.name}' (which "
+                         f"holds {what}) is not in SSA form: {first}. Run ConvertToSSA first "
+                         f"(at {diagnostics[0].span})")
+
+
+def outline_program(program: Program, config: OutlineConfig,
+                    processes: Callable[[Function], bool],
+                    finish: Callable[[Function, list[Function]], Function] | None = None,
+                    reserved: set[str] | None = None,
+                    lookup_program: Program | None = None) -> tuple[Program, list[Function]]:
+    """Outline ``config.target`` scopes in every function ``processes`` accepts.
+
+    Functions are visited in name order, so the alphabetically first keeps a
+    contested name.  Returns the new program (the input object when nothing was
+    outlined) and the functions created.
+    """
+    outliner = ScopeOutliner(config, lookup_program or program,
+                             set(program._functions) if reserved is None else reserved)
+    functions: list[Function] = []
+    created: list[Function] = []
+    for func in program._functions.values():
+        if not processes(func) or not find_scopes(func, config.target):
+            functions.append(func)
+            continue
+        require_ssa(func, config.pass_name, f"a {config.target.__name__}")
+        new_func, outlined = outliner.outline_function(func)
+        if finish is not None:
+            new_func = finish(new_func, outlined)
+        functions.append(new_func)
+        functions.extend(outlined)
+        created.extend(outlined)
+    if not created:
+        return program, []
+    return program.with_functions(functions), created

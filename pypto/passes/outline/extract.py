@@ -1,0 +1,259 @@
+"""Outlining one scope: its function and its call site (03-passes.md §10.3, §10.5).
+
+Given a scope whose nested targets are already outlined, this decides the
+outputs (definitions used after the scope, plus store targets), hoists
+scalar outputs a device kernel cannot return, derives captures and parameter
+directions, and builds the outlined ``Function`` with param-explicit returns.
+The caller (``_Context``) places the call and binds the results.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ...errors import InternalError
+from ...ir import expr as E
+from ...ir import scope as S
+from ...ir import stmt as St
+from ...ir.dtype import DataType
+from ...ir.enums import ParamDirection
+from ...ir.function import Function
+from ...ir.node import Expr, Stmt
+from ...ir.ops import deduce_call_return_type
+from ...ir.scalar_types import scalar_type
+from ...ir.types import ScalarType, TensorType, TupleType
+from ...ir.visitor import IRMutator
+from .facts import BodyFacts, visible_definitions
+from .hoist import hoist_scalar_outputs
+
+if TYPE_CHECKING:
+    from .outliner import _Context, _FunctionState
+
+__all__ = ["ScopeExtraction", "Output", "extract_scope"]
+
+_DISPATCH_KEYS = ("task_id_var", "manual_dep_edges", "allow_early_resolve", "predicate")
+
+
+@dataclass
+class Output:
+    var: E.Var                    # the original Var (bound again at the call site)
+    is_store_target: bool = False
+
+
+@dataclass
+class ScopeExtraction:
+    scope: S.ScopeStmt
+    function: Function
+    captures: list[E.Var]
+    outputs: list[Output]
+    hoisted: list[Stmt]
+    aliases_of: dict[E.Var, list[E.Var]] = field(default_factory=dict)
+    task_id: E.Var | None = None
+    is_submit: bool = False
+    pass_name: str = ""
+
+    @property
+    def span(self) -> Any:
+        return self.scope.span
+
+    def make_call(self, args: list[Expr], ctx: "_Context") -> Expr:
+        func = self.function
+        from ...ir.node import GlobalVar
+        results = deduce_call_return_type(func.params, args, func.return_types)
+        attrs = self._call_attrs(ctx)
+        scope = self.scope
+        if not self.is_submit:
+            return E.Call(GlobalVar(func.name), args, {}, attrs, results, self.span)
+        result_types = list(results.types) if isinstance(results, TupleType) else [results]
+        if not func.return_types:
+            result_types = []
+        type_ = TupleType(result_types + [scalar_type(DataType.TASK_ID)])
+        dispatch = scope._attrs
+        deps = [ctx.subst(d) for d in dispatch.get("manual_dep_edges", ())]
+        predicate = ctx.subst(dispatch.get("predicate"))
+        core_num = attrs.pop("core_num", None)
+        sync_start = bool(attrs.pop("sync_start", False))
+        return E.Submit(GlobalVar(func.name), args, deps, type_, self.span, core_num=core_num,
+                        sync_start=sync_start,
+                        allow_early_resolve=bool(dispatch.get("allow_early_resolve", False)),
+                        predicate=predicate, attrs=attrs)
+
+    def _call_attrs(self, ctx: "_Context") -> dict[str, Any]:
+        scope = self.scope
+        attrs: dict[str, Any] = {}
+        dumps = scope._attrs.get("dump_vars")
+        if dumps:
+            attrs["dump_vars"] = [ctx.subst(v) for v in dumps]
+        no_dep = scope._attrs.get("arg_direction_overrides_vars")
+        if no_dep:
+            positions = {c: i for i, c in enumerate(self.captures)}
+            indices = []
+            for var in no_dep:
+                if var not in positions:
+                    if isinstance(var.type, TensorType):
+                        raise ValueError(
+                            f"{self.pass_name}: no_dep_args names '{var.name_hint}', which the "
+                            f"scope outlined as '{self.function.name}' does not use")
+                    continue
+                indices.append(positions[var])
+            attrs["arg_direction_overrides"] = sorted(indices)
+        for key, value in ctx.state.outliner.config.call_attrs(scope).items():
+            attrs[key] = ctx.subst(value) if isinstance(value, Expr) else value
+        return attrs
+
+
+class _StoreBinder(IRMutator):
+    """Binds each store into an exported target: ``store(.., t)`` -> ``t__store = ...``."""
+
+    def __init__(self, targets: set[E.Var], names: Any) -> None:
+        super().__init__()
+        self.targets = targets
+        self.names = names
+        self.bound: set[E.Var] = set()
+
+    def _target_of(self, expr: Expr) -> E.Var | None:
+        if isinstance(expr, E.Call) and expr.op.name == "tile.store" and len(expr.args) > 2:
+            target = expr.args[2]
+            if isinstance(target, E.Var) and target in self.targets:
+                return target
+        return None
+
+    def _binding(self, target: E.Var, value: Expr, span: Any) -> St.AssignStmt:
+        from ..names import base_name
+        name = self.names.fixed(f"{base_name(target.name_hint)}__store")
+        return St.AssignStmt(E.Var(name, value.type, span), value, span)
+
+    def visit_eval_stmt(self, op: St.EvalStmt) -> Stmt:
+        target = self._target_of(op.expr)
+        if target is None:
+            return super().visit_eval_stmt(op)
+        return self._binding(target, op.expr, op.span)
+
+    def visit_assign_stmt(self, op: St.AssignStmt) -> Stmt:
+        target = self._target_of(op.value)
+        if target is None:
+            return super().visit_assign_stmt(op)
+        return St.SeqStmts.flatten([op, self._binding(target, op.var, op.span)], op.span)
+
+
+def _is_scalar_output(var: E.Var) -> bool:
+    t = var.type
+    return isinstance(t, ScalarType) and t.dtype is not DataType.TASK_ID
+
+
+def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: Stmt,
+                  nested_renamed: dict[E.Var, None], *, fallback: bool,
+                  inside_non_target_scope: bool) -> ScopeExtraction:
+    config = state.outliner.config
+    index = state.index
+    symbols = state.symbols
+    visible = visible_definitions(body)
+
+    # -- outputs: definitions still used after the scope (§10.2-10.3) -------------
+    if fallback:
+        used = {v for v in visible if not inside_non_target_scope and not _is_scalar_output(v)}
+    else:
+        used = {v for v in visible if index.used_after(v, scope)}
+    hoisted: list[Stmt] = []
+    if config.hoist_scalar_outputs:
+        live_scalars = [v for v in visible if v in used and _is_scalar_output(v)]
+        if live_scalars:
+            body, hoisted = hoist_scalar_outputs(body, live_scalars, config.pass_name,
+                                                 state.func.name, name)
+            moved = {s.var for s in hoisted}  # type: ignore[attr-defined]
+            visible = [v for v in visible if v not in moved]
+            used -= moved
+    facts = BodyFacts(body, symbols.__contains__, symbols.type_vars.__contains__,
+                      state.outliner.program)
+    captures = list(facts.captures)
+    captured = set(captures)
+    store_targets: list[E.Var] = []
+    if config.export_store_targets:
+        store_targets = [t for t in facts.store_targets if t in captured]
+        store_targets += [t for t in nested_renamed if t in captured and t not in store_targets]
+    aliases_of: dict[E.Var, list[E.Var]] = {}
+    regular: list[E.Var] = []
+    for var in visible:
+        if var not in used:
+            continue
+        target = facts.alias.get(var)
+        if config.export_store_targets and target is not None and target in captured:
+            aliases_of.setdefault(target, []).append(var)  # renamed to the call's value
+            if target not in store_targets:
+                store_targets.append(target)
+            continue
+        regular.append(var)
+    outputs = [Output(v) for v in regular] + [Output(t, True) for t in store_targets]
+
+    # -- parameters and their directions (§10.5) -----------------------------------
+    exported = set(store_targets)
+    directions = [_direction(c, facts, exported) for c in captures]
+    mutator = IRMutator()
+    remap = mutator.var_remap
+    # Scalars first: tensor params' dims may mention captured scalars (never the reverse).
+    for capture in sorted(captures, key=lambda c: not isinstance(c.type, ScalarType)):
+        remap[capture] = E.Var(capture.name_hint, mutator.visit_type(capture.type), scope.span)
+    param_of = {c: remap[c] for c in captures}
+    params = [param_of[c] for c in captures]
+    for var in regular:
+        remap[var] = E.Var(var.name_hint, mutator.visit_type(var.type), var.span)
+
+    # -- the body of the outlined function ------------------------------------------
+    if store_targets:
+        body = _StoreBinder(exported, state.var_names)(body)
+    body = mutator(body)
+    returned: list[Expr] = []
+    for output in outputs:
+        var = output.var
+        if output.is_store_target:
+            returned.append(param_of[var])
+            continue
+        root = facts.root(var)
+        if isinstance(var.type, TensorType) and root in param_of and root.type == var.type:
+            returned.append(param_of[root])
+        else:
+            returned.append(remap[var])
+    if config.reorder_returns_by_param:
+        outputs, returned = _reorder_by_param(outputs, returned, params, directions)
+    stmts = [body]
+    if returned:
+        stmts.append(St.ReturnStmt(returned, scope.span))
+    func_type, level, role = config.signature(scope)
+    try:
+        function = Function(name, list(zip(params, directions)), [r.type for r in returned],
+                            St.SeqStmts.flatten(stmts, scope.span), scope.span, type=func_type,
+                            level=level, role=role, attrs=config.function_attrs(scope))
+    except ValueError as exc:
+        raise InternalError(f"{config.pass_name}: building '{name}': {exc}") from exc
+    is_submit = any(key in scope._attrs for key in _DISPATCH_KEYS)
+    task_id = scope._attrs.get("task_id_var")
+    if is_submit and task_id is None:
+        task_id = E.Var(state.var_names.mint("tid", "ssa"), scalar_type(DataType.TASK_ID),
+                        scope.span)
+    return ScopeExtraction(scope, function, captures, outputs, hoisted, aliases_of,
+                           task_id if is_submit else None, is_submit, config.pass_name)
+
+
+def _direction(capture: E.Var, facts: BodyFacts, exported: set[E.Var]) -> ParamDirection:
+    read = capture in facts.read
+    direction = ParamDirection.In
+    if capture in exported or capture in facts.builtin_written:
+        direction = ParamDirection.InOut if read else ParamDirection.Out
+    if capture in facts.callee_written:
+        direction = (ParamDirection.InOut if read or capture in facts.callee_read
+                     else ParamDirection.Out)
+    return direction
+
+
+def _reorder_by_param(outputs: list[Output], returned: list[Expr], params: list[E.Var],
+                      directions: list[ParamDirection]) -> tuple[list[Output], list[Expr]]:
+    """InCore: when every result is a distinct written param, return them in param order."""
+    position = {p: i for i, p in enumerate(params)}
+    indices = [position.get(r) if isinstance(r, E.Var) else None for r in returned]
+    if not indices or any(i is None for i in indices) or len(set(indices)) != len(indices):
+        return outputs, returned
+    if any(directions[i] is ParamDirection.In for i in indices):  # type: ignore[index]
+        return outputs, returned
+    order = sorted(range(len(indices)), key=lambda k: indices[k])  # type: ignore[arg-type,return-value]
+    return [outputs[k] for k in order], [returned[k] for k in order]

@@ -1,0 +1,178 @@
+"""One walk over a function that every outlining decision is answered from.
+
+The outliner must know, at a target scope, which of its definitions are still
+used after it.  Recomputing "what is referenced later" at every position would
+be O(M^2) on a block of M statements (03-passes.md §10.2, §12.2 step 2).
+Instead this index numbers every statement in pre-order once and records, per
+Var, the last position that references it.  In SSA form a value defined inside
+a scope can only be referenced later in the order of execution, so
+
+    v is used after scope S  <=>  last_ref[v] > end[S]
+
+and the question costs O(1).  The same walk records which statements contain a
+target scope (so statements without one are never descended) and where
+store targets are written inside target scopes (to know which loops and ifs
+must carry a store target's renamed value).
+"""
+
+from __future__ import annotations
+
+import bisect
+from typing import Iterable
+
+from ...ir import expr as E
+from ...ir import scope as S
+from ...ir import stmt as St
+from ...ir._deep import deep_recursion
+from ...ir.function import Function
+from ...ir.node import Expr, Stmt
+from ...ir.types import ShapedType, TupleType, Type
+from ...ir.walk import stmt_children as _children
+from .walk import expr_vars, stmt_def_vars, stmt_own_exprs
+
+__all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
+
+
+def type_dim_vars(t: Type) -> Iterable[E.Var]:
+    """Vars occurring inside a type (dynamic dims, scalar-dependent dims)."""
+    stack = [t]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, ShapedType):
+            for dim in item.shape:
+                yield from expr_vars(dim)
+        elif isinstance(item, TupleType):
+            stack.extend(item.types)
+
+
+class VarCollector:
+    """The function's symbol table: params first, then every Var at a definition site.
+
+    ``names`` is the function's set of variable names (the outliner's "local
+    names"); ``type_vars`` are Vars that only occur inside types (dynamic dims),
+    which stay free in outlined functions instead of being captured.
+    """
+
+    def __init__(self, func: Function) -> None:
+        self.vars: dict[E.Var, None] = dict.fromkeys(func.params)
+        self.type_vars: set[E.Var] = set()
+        for param in func.params:
+            self.type_vars.update(type_dim_vars(param.type))
+        for t in func.return_types:
+            self.type_vars.update(type_dim_vars(t))
+        stack: list[Stmt] = [func.body]
+        while stack:
+            stmt = stack.pop()
+            for var in stmt_def_vars(stmt):
+                self.vars[var] = None
+                self.type_vars.update(type_dim_vars(var.type))
+            stack.extend(_children(stmt))
+        self.names: set[str] = {v.name_hint for v in self.vars}
+
+    def __contains__(self, var: object) -> bool:
+        return var in self.vars
+
+
+class FunctionIndex:
+    """Pre-order positions, last references and target-scope containment of one body."""
+
+    def __init__(self, body: Stmt, target: type, track_stores: bool) -> None:
+        self.target = target
+        self.pos: dict[int, int] = {}
+        self.end: dict[int, int] = {}
+        self.last_ref: dict[E.Var, int] = {}
+        self.def_pos: dict[E.Var, int] = {}
+        self._refs_upto: list[int] = []  # number of Var references at positions <= p
+        self.contains: set[int] = set()  # ids of statements that are or contain a target
+        # (position, Var) of tile.store targets written inside a target scope, by position
+        self._store_positions: list[int] = []
+        self._store_vars: list[E.Var] = []
+        self._track_stores = track_stores
+        self._counter = 0
+        self._target_depth = 0
+        with deep_recursion():
+            self._walk(body)
+
+    # -- queries ---------------------------------------------------------------------
+    def used_after(self, var: E.Var, stmt: Stmt) -> bool:
+        """Is ``var`` referenced after ``stmt`` (in SSA execution order)?"""
+        return self.last_ref.get(var, -1) > self.end[id(stmt)]
+
+    def has_target(self, stmt: Stmt) -> bool:
+        return id(stmt) in self.contains
+
+    def stored_targets_in(self, stmt: Stmt) -> list[E.Var]:
+        """Store targets written by target scopes inside ``stmt``, in first-store order."""
+        lo = bisect.bisect_left(self._store_positions, self.pos[id(stmt)])
+        hi = bisect.bisect_right(self._store_positions, self.end[id(stmt)])
+        return list(dict.fromkeys(self._store_vars[lo:hi]))
+
+    def defined_inside(self, var: E.Var, stmt: Stmt) -> bool:
+        """Is ``var`` defined within ``stmt`` (params and free Vars never are)?"""
+        position = self.def_pos.get(var)
+        return position is not None and self.pos[id(stmt)] <= position <= self.end[id(stmt)]
+
+    def anything_referenced_between(self, after_stmt: Stmt, until_stmt: Stmt) -> bool:
+        """Does any Var reference sit after ``after_stmt`` and inside ``until_stmt``?"""
+        lo, hi = self.end[id(after_stmt)], self.end[id(until_stmt)]
+        return hi > lo and self._refs_upto[hi] > self._refs_upto[lo]
+
+    # -- the walk ----------------------------------------------------------------------
+    def _walk(self, stmt: Stmt) -> bool:
+        position = self._counter
+        self._counter += 1
+        self.pos[id(stmt)] = position
+        last_ref = self.last_ref
+        count = 0
+        for var in stmt_def_vars(stmt):
+            last_ref[var] = position
+            self.def_pos.setdefault(var, position)
+            count += 1
+        is_target = isinstance(stmt, self.target)
+        for expr in stmt_own_exprs(stmt):
+            for var in expr_vars(expr):
+                last_ref[var] = position
+                count += 1
+            if self._track_stores and self._target_depth:
+                self._record_stores(expr, position)
+        refs = self._refs_upto
+        refs.append((refs[-1] if refs else 0) + count)
+        found = is_target
+        if is_target:
+            self._target_depth += 1
+        for child in _children(stmt):
+            found = self._walk(child) or found
+        if is_target:
+            self._target_depth -= 1
+        self.end[id(stmt)] = self._counter - 1
+        if found:
+            self.contains.add(id(stmt))
+        return found
+
+    def _record_stores(self, expr: Expr, position: int) -> None:
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            if isinstance(node, E.Call):
+                if node.op.name == "tile.store" and len(node.args) > 2 \
+                        and isinstance(node.args[2], E.Var):
+                    self._store_positions.append(position)
+                    self._store_vars.append(node.args[2])
+                stack.extend(node.args)
+            elif isinstance(node, (E.BinaryExpr, E.UnaryExpr, E.MakeTuple,
+                                   E.TupleGetItemExpr, E.Submit)):
+                stack.extend(_expr_operands(node))
+
+
+def _expr_operands(node: Expr) -> list[Expr]:
+    if isinstance(node, E.BinaryExpr):
+        return [node.left, node.right]
+    if isinstance(node, E.UnaryExpr):
+        return [node.operand]
+    if isinstance(node, E.MakeTuple):
+        return list(node.elements)
+    if isinstance(node, E.TupleGetItemExpr):
+        return [node.tuple]
+    if isinstance(node, E.Submit):
+        return list(node.args)
+    return []
