@@ -26,7 +26,7 @@ __all__ = ["parse_annotation", "parse_param_annotation", "parse_return_annotatio
            "parse_dtype", "attr_chain"]
 
 _DTYPE_NAMES = frozenset(dt.name for dt in DataType.all())
-_TYPE_HEADS = ("Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId")
+_TYPE_HEADS = ("Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId", "UnknownType")
 
 
 def attr_chain(node: ast.expr) -> list[str] | None:
@@ -78,6 +78,9 @@ def parse_param_annotation(p: "FunctionParser", node: ast.expr,
                            allow_bare: bool = False) -> tuple[T.Type, ParamDirection]:
     """A parameter annotation: a type, optionally wrapped in ``pl.InOut``/``pl.Out``."""
     node = _string_annotation(p, node)
+    record = _alias_record(p, node)
+    if record is not None:
+        return _record_type(p, record, node, allow_direction=True)
     if isinstance(node, ast.Subscript):
         head = _head(node.value)
         if head in ("InOut", "Out"):
@@ -104,6 +107,9 @@ def parse_return_annotation(p: "FunctionParser", node: ast.expr | None) -> list[
 def parse_annotation(p: "FunctionParser", node: ast.expr, allow_bare: bool = False) -> T.Type:
     node = _string_annotation(p, node)
     span = p.span(node)
+    record = _alias_record(p, node)
+    if record is not None:
+        return _record_type(p, record, node, allow_direction=False)[0]
     if isinstance(node, ast.Subscript):
         head = _head(node.value)
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
@@ -127,6 +133,8 @@ def parse_annotation(p: "FunctionParser", node: ast.expr, allow_bare: bool = Fal
     head = _head(node)
     if head == "TaskId":
         return scalar_type(DataType.TASK_ID)
+    if head == "UnknownType":  # printed for the result of a call to a not-yet-parsed method
+        return T.UnknownType()
     if head in ("Tensor", "Tile") and allow_bare:
         return T.UnknownType()
     if head in ("Tensor", "Tile", "Scalar", "Tuple") or _is_dtype_node(node):
@@ -274,3 +282,70 @@ def _tile(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.
         raise ParserTypeError("A pl.Tile with a pl.MemRef also needs a memory space "
                               "(e.g. pl.Mem.Vec)", span)
     return T.TileType(shape, dtype, memref, view, space)
+
+
+# -- type aliases: `T = pl.Tensor[[64], pl.FP32]` in the closure, `x: T` in a signature --------
+
+def _alias_record(p: "FunctionParser", node: ast.expr) -> Any:
+    """The AnnotationRecord a plain name annotation refers to, if it is an alias."""
+    if not isinstance(node, (ast.Name, ast.Attribute)) or _head(node) is not None:
+        return None
+    chain = attr_chain(node)
+    if chain is None or p.names.lookup(chain[0]) is not None \
+            or p.closure.lookup(chain[0]) is MISSING:
+        return None
+    from ..typing import AnnotationRecord
+    try:
+        value = p.closure.evaluate(node, p.span(node))
+    except ParserTypeError:
+        return None
+    return value if isinstance(value, AnnotationRecord) else None
+
+
+def _record_type(p: "FunctionParser", record: Any, node: ast.expr,
+                 allow_direction: bool) -> tuple[T.Type, ParamDirection]:
+    """Convert an evaluated annotation (``pl.Tensor[[64], pl.FP32]``) to an IR type."""
+    from ..typing import AnnotationRecord
+    kind, args = record.kind, record.args
+    span = p.span(node)
+    if kind in ("InOut", "Out"):
+        if not allow_direction:
+            raise ParserTypeError(f"pl.{kind}[...] is only allowed on function parameters", span)
+        inner, _ = _record_type(p, args[0], node, False)
+        if isinstance(inner, T.ScalarType):
+            raise ParserTypeError(f"pl.{kind}[...] cannot wrap a scalar type", span)
+        return inner, ParamDirection.InOut if kind == "InOut" else ParamDirection.Out
+    if kind == "Scalar" and len(args) == 1 and isinstance(args[0], DataType):
+        return scalar_type(args[0]), ParamDirection.In
+    if kind == "Tuple":
+        return T.TupleType([_record_type(p, a, node, False)[0] for a in args
+                            if isinstance(a, AnnotationRecord)]), ParamDirection.In
+    if kind in ("Tensor", "Tile") and len(args) >= 2 and isinstance(args[1], DataType) \
+            and isinstance(args[0], (list, tuple)):
+        shape = [_dim_value(p, dim, node) for dim in args[0]]
+        extras = list(args[2:])
+        if kind == "Tensor":
+            view = memref = None
+            for extra in extras:
+                if isinstance(extra, TensorLayout):
+                    view = T.TensorView(layout=extra)
+                elif isinstance(extra, T.TensorView):
+                    view = extra
+                elif isinstance(extra, T.MemRef):
+                    memref = extra
+                else:
+                    raise ParserTypeError(f"Unsupported pl.Tensor slot {extra!r}", span)
+            return T.TensorType(shape, args[1], memref, view), ParamDirection.In
+        space = memref = view = None
+        for extra in extras:
+            if isinstance(extra, MemorySpace):
+                space = extra
+            elif isinstance(extra, T.MemRef):
+                memref = extra
+            elif isinstance(extra, T.TileView):
+                view = extra
+            else:
+                raise ParserTypeError(f"Unsupported pl.Tile slot {extra!r}", span)
+        return T.TileType(shape, args[1], memref, view, space), ParamDirection.In
+    raise ParserTypeError(f"Unsupported type annotation alias '{ast.unparse(node)}' "
+                          f"({record!r})", span)
