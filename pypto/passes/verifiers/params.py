@@ -108,6 +108,27 @@ class _InOutUseWalker(DefUseWalker):
                 continue  # a param-explicit return names the written buffer itself
             self.use(value, stmt)
 
+    def visit_if(self, stmt: St.IfStmt) -> None:
+        """Branches are alternatives: a buffer written in ``then`` may be read in ``else``
+        (the outliners' if-carry yields the incoming value there); after the if, a
+        buffer written in either branch counts as written."""
+        self.use(stmt.condition, stmt)
+        entry = dict(self.consumed)
+        self.push()
+        self.visit(stmt.then_body)
+        branch_defs = self.pop()
+        after_then = self.consumed
+        self.consumed = dict(entry)
+        if stmt.else_body is not None:
+            self.push()
+            self.visit(stmt.else_body)
+            branch_defs = branch_defs + self.pop()
+        self.consumed.update(after_then)
+        if self.plain_if_leaks and not stmt.return_vars:
+            self.reveal(branch_defs)
+        for var in stmt.return_vars:
+            self.define(var, stmt)
+
     def visit_scope(self, stmt: S.ScopeStmt) -> None:
         if isinstance(stmt, S.SpmdScopeStmt):
             self.use(stmt.core_num, stmt)
