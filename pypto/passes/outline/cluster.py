@@ -14,6 +14,7 @@ from typing import Any
 
 from ...errors import InternalError
 from ...ir import expr as E
+from ...ir.dtype import DataType
 from ...ir.enums import FunctionType
 from ...ir.function import Function, Program
 from ...ir.node import Expr, Stmt
@@ -28,8 +29,15 @@ __all__ = ["transform", "CLUSTER_CONFIG", "SPMD_CONFIG"]
 _PROCESSED = (FunctionType.Opaque, FunctionType.Orchestration, FunctionType.Graph)
 
 
+def _attr_value(expr: Expr) -> Any:
+    """Call attrs hold plain ints for INDEX literals: that is what ``4`` reparses to."""
+    if isinstance(expr, E.ConstInt) and expr.dtype is DataType.INDEX:
+        return expr.value
+    return expr
+
+
 def _launch_attrs(scope: SpmdScopeStmt) -> dict[str, Any]:
-    attrs: dict[str, Any] = {"core_num": scope.core_num}
+    attrs: dict[str, Any] = {"core_num": _attr_value(scope.core_num)}
     if scope.sync_start:
         attrs["sync_start"] = True
     return attrs
@@ -97,7 +105,7 @@ class _LaunchSpecMover(IRMutator):
                     f"pl.spmd() block count references '{var.name_hint}', which is defined "
                     "inside the enclosing pl.cluster(); compute it before `with pl.cluster():`")
         attrs = dict(op._attrs)
-        attrs["core_num"] = core_num
+        attrs["core_num"] = _attr_value(core_num)
         if scope.sync_start:
             attrs["sync_start"] = True
         return op.replace(_attrs=attrs)
