@@ -134,6 +134,9 @@ class _StoreBinder(IRMutator):
         target = self._target_of(op.value)
         if target is None:
             return super().visit_assign_stmt(op)
+        from ..names import STORE_SUFFIX
+        if op.var.name_hint.endswith(STORE_SUFFIX):
+            return op  # already the store binding (an earlier outliner made it)
         return St.SeqStmts.flatten([op, self._binding(target, op.var, op.span)], op.span)
 
 

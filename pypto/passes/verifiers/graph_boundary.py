@@ -186,7 +186,7 @@ def _check_call_sites(program: Program, diagnostics: list[Diagnostic]) -> None:
                     diagnostics.append(error(RULE, 11, f"{where} has explicit deps", stmt.span))
                 if call.predicate is not None:
                     diagnostics.append(error(RULE, 11, f"{where} has a predicate", stmt.span))
-            if core_num is not None and not isinstance(core_num, E.ConstInt):
+            if core_num is not None and not isinstance(core_num, (int, E.ConstInt)):
                 diagnostics.append(error(RULE, 12, f"{where}: core_num is not a compile-time "
                                                    "constant", stmt.span))
 
