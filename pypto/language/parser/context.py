@@ -110,6 +110,7 @@ class RegionFrame:
     construct: str  # "at", "cluster", "spmd", "graph", "scope"
     name: str
     span: Span
+    device_task: bool = True  # becomes one device task (pl.at below CHIP, cluster, spmd)
 
 
 @dataclass

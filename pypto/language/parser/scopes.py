@@ -192,7 +192,11 @@ def _at(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem)
     task_id = _task_id(p, item)
     attrs = _finish_attrs(p, args, attrs, task_id, slot_num)
     span = p.span(node)
-    body = _body(p, node, RegionFrame("at", f"pl.at(level=pl.Level.{level.name})", span))
+    # A region at CHIP or above is orchestration, not one device task: a pl.graph may sit
+    # inside it (HOST > graph > CORE_GROUP is the pipeline's canonical shape, 03 §16).
+    device_task = level_to_linqu_level(level) < level_to_linqu_level(Level.CHIP)
+    body = _body(p, node, RegionFrame("at", f"pl.at(level=pl.Level.{level.name})", span,
+                                      device_task))
     if level is Level.CORE_GROUP:
         p.emit(Sc.InCoreScopeStmt(split, name_hint, body=body, span=span, attrs=attrs))
     else:
@@ -378,7 +382,7 @@ def _graph(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withit
                      "graph",
                 note=f"the enclosing region {region.name} starts at "
                      f"{region.span.filename}:{region.span.begin_line}")
-        if region.construct in ("at", "cluster", "spmd"):
+        if region.construct in ("at", "cluster", "spmd") and region.device_task:
             raise ParserSyntaxError(
                 f"pl.graph(\"{name}\") cannot be nested inside `pl.{region.construct}`", p.span(node),
                 hint=f"A graph region records a topology of tasks, while {region.name} becomes a "

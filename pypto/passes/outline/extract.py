@@ -140,6 +140,17 @@ class _StoreBinder(IRMutator):
         return St.SeqStmts.flatten([op, self._binding(target, op.var, op.span)], op.span)
 
 
+def _direct_definitions(body: Stmt) -> set[E.Var]:
+    stmts = body.stmts if isinstance(body, St.SeqStmts) else (body,)
+    out: set[E.Var] = set()
+    for stmt in stmts:
+        if isinstance(stmt, St.AssignStmt):
+            out.add(stmt.var)
+        elif isinstance(stmt, (St.ForStmt, St.WhileStmt, St.IfStmt)):
+            out.update(stmt.return_vars)
+    return out
+
+
 def _is_scalar_output(var: E.Var) -> bool:
     t = var.type
     return isinstance(t, ScalarType) and t.dtype is not DataType.TASK_ID
@@ -155,7 +166,11 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
 
     # -- outputs: definitions still used after the scope (§10.2-10.3) -------------
     if fallback:
-        used = {v for v in visible if not inside_non_target_scope and not _is_scalar_output(v)}
+        # Nothing after the scope reads anything (§10.2 fallback): export the body's own
+        # non-scalar definitions -- its direct statements, not those of nested regions,
+        # which are that region's business.
+        own = _direct_definitions(body)
+        used = {v for v in own if not inside_non_target_scope and not _is_scalar_output(v)}
     else:
         used = {v for v in visible if index.used_after(v, scope)}
     hoisted: list[Stmt] = []

@@ -23,7 +23,7 @@ from ...ir.ops import call_write_targets
 from ...ir.ops.registry import Effect
 from .walk import attr_exprs
 
-__all__ = ["BodyFacts", "visible_definitions"]
+__all__ = ["BodyFacts", "visible_definitions", "returned_params"]
 
 # Call attrs whose Vars are bookkeeping, not reads.
 _NON_READ_ATTRS = ("dump_vars", "arg_direction_overrides_vars")
@@ -240,7 +240,7 @@ class BodyFacts:
         callee = self._callee(call)
         if callee is None:
             return None
-        returned = _returned_params(callee)
+        returned = returned_params(callee)
         return returned[position] if position < len(returned) else None
 
     def _loop_lineage(self, stmt: St.ForStmt | St.WhileStmt) -> None:
@@ -261,7 +261,7 @@ def _attr_vars(value: object) -> list[E.Var]:
 _RETURNED_CACHE: dict[int, tuple[Function, list[int | None]]] = {}
 
 
-def _returned_params(func: Function) -> list[int | None]:
+def returned_params(func: Function) -> list[int | None]:
     """For each return value of ``func``: the index of the param it is (through aliases).
 
     ``o2 = tile.store(t, [0], o); return o2`` returns param ``o``.  Computed once

@@ -97,8 +97,13 @@ class _InOutUseWalker(DefUseWalker):
         callee = self.program.get_function(node.op.name)
         if callee is None:
             return
-        for arg, param, direction in zip(node.args, callee.params, callee.param_directions):
-            if direction in _WRITTEN and isinstance(arg, E.Var):
+        # Only a buffer the callee hands back has a "call's result" to use instead; a
+        # written param the callee does not return (e.g. a HOST function made by
+        # OutlineHierarchyScopes) is legitimately read through its own name afterwards.
+        returned = _returned_param_indices(callee)
+        for index, (arg, param, direction) in enumerate(
+                zip(node.args, callee.params, callee.param_directions)):
+            if direction in _WRITTEN and isinstance(arg, E.Var) and index in returned:
                 self.consumed[arg] = (direction, param.name_hint, callee.name)
 
     def visit_values(self, stmt: St.ReturnStmt | St.YieldStmt) -> None:
@@ -133,6 +138,11 @@ class _InOutUseWalker(DefUseWalker):
         if isinstance(stmt, S.SpmdScopeStmt):
             self.use(stmt.core_num, stmt)
         self.visit(stmt.body)  # scope attrs (dump/dep lists) are metadata, not reads
+
+
+def _returned_param_indices(callee: Function) -> set[int]:
+    from ..outline.facts import returned_params
+    return {i for i in returned_params(callee) if i is not None}
 
 
 def _operands(node: Expr) -> list[Expr]:

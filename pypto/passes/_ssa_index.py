@@ -1,0 +1,253 @@
+"""The pre-pass of ConvertToSSA: one walk that numbers positions and records, per
+source Var, its definitions and its last read; then, per compound statement
+(``for`` / ``while`` / ``if``), the *candidate* Vars that may need a loop carry,
+an escaping iter_arg or an if-merge phi there.
+
+Positions follow execution order (pre-order; a compound's return vars are
+defined at its exit, a ``while`` condition is read after its body).  A
+statement's "needed after" set is the suffix of reads behind it: Var ``v`` is
+needed after compound ``C`` iff its last read lies at or beyond ``C``'s
+boundary -- an O(1) test.
+
+Candidates are found by walking up from each definition (a walk per definition
+stops at the first compound already marked for that Var), so the work is
+proportional to the number of (compound, Var) pairs that the conversion turns
+into iter_args and phis, not to (statements x nesting depth):
+
+* a definition after the Var's first definition marks its enclosing compounds
+  up to the one holding the first definition (there the Var already exists);
+  reaching an ``if`` whose then-branch holds the first definition and whose
+  else-branch holds this one marks the ``if`` (a value new in both branches);
+* the first definition of a Var that is read after its loop marks every
+  compound up to the outermost loop it escapes from (with the value promoted
+  to an iter_arg there, it exists throughout that loop's body).
+
+The conversion filters candidates against its live version map, so a candidate
+that turns out to need nothing costs O(1).
+"""
+
+from __future__ import annotations
+
+from typing import Iterator
+
+from ..ir import expr as E
+from ..ir import scope as S
+from ..ir import stmt as St
+from ..ir.function import Function
+from ..ir.node import Expr, Stmt
+
+__all__ = ["SSAIndex", "build_index", "COMPOUND_TYPES"]
+
+COMPOUND_TYPES = (St.ForStmt, St.WhileStmt, St.IfStmt)
+
+
+def expr_vars(expr: Expr) -> Iterator[E.Var]:
+    """Every Var read by ``expr`` (iterative; an IterArg use does not read its init)."""
+    stack: list[Expr] = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, E.Var):
+            yield node
+        elif isinstance(node, E.Call):
+            stack.extend(node.args)
+            stack.extend(_attr_exprs(node._attrs))
+        elif isinstance(node, E.BinaryExpr):
+            stack.append(node.left)
+            stack.append(node.right)
+        elif isinstance(node, E.UnaryExpr):
+            stack.append(node.operand)
+        elif isinstance(node, E.MakeTuple):
+            stack.extend(node.elements)
+        elif isinstance(node, E.TupleGetItemExpr):
+            stack.append(node.tuple)
+        elif isinstance(node, E.Submit):
+            stack.extend(node.args)
+            stack.extend(node.deps)
+            if node.core_num is not None:
+                stack.append(node.core_num)
+            if node.predicate is not None:
+                stack.append(node.predicate)
+            stack.extend(_attr_exprs(node._attrs))
+
+
+def _attr_exprs(attrs: dict) -> list[Expr]:
+    out: list[Expr] = []
+    for value in attrs.values():
+        if isinstance(value, Expr):
+            out.append(value)
+        elif isinstance(value, (list, tuple)):
+            out.extend(item for item in value if isinstance(item, Expr))
+    return out
+
+
+class SSAIndex:
+    """Positions, definitions, last reads and candidates of one function.
+
+    Compound statements are dict keys (statement hashes are identities).
+    """
+
+    def __init__(self) -> None:
+        self.enter: dict[Stmt, int] = {}
+        self.boundary: dict[Stmt, int] = {}     # first position "after" the compound
+        self.then_end: dict[Stmt, int] = {}     # if: positions below are the then-branch
+        self.parent: dict[Stmt, Stmt | None] = {}
+        self.under_scope: dict[Stmt, bool] = {}
+        # Nearest ancestor-or-self loop that is not inside any scope (the loops a
+        # value may escape from: a loop inside a scope never promotes a value).
+        self.escape_loop: dict[Stmt, Stmt | None] = {}
+        self.defs: dict[E.Var, list[tuple[int, Stmt | None]]] = {}
+        self.last_read: dict[E.Var, int] = {}
+        self.candidates: dict[Stmt, dict[E.Var, None]] = {}
+
+    def needed_after(self, var: E.Var, compound: Stmt) -> bool:
+        return self.last_read.get(var, -1) >= self.boundary[compound]
+
+    def first_def_pos(self, var: E.Var) -> int:
+        found = self.defs.get(var)
+        return found[0][0] if found else -1
+
+    def candidates_of(self, compound: Stmt) -> list[E.Var]:
+        found = self.candidates.get(compound)
+        return list(found) if found else []
+
+
+class _Indexer:
+    def __init__(self, index: SSAIndex) -> None:
+        self.index = index
+        self.pos = 0
+
+    def _read(self, expr: Expr) -> None:
+        last_read = self.index.last_read
+        for var in expr_vars(expr):
+            last_read[var] = self.pos
+
+    def _define(self, var: E.Var, pos: int, anchor: Stmt | None) -> None:
+        self.index.defs.setdefault(var, []).append((pos, anchor))
+
+    def _open(self, stmt: Stmt, anchor: Stmt | None, scoped: bool) -> None:
+        index = self.index
+        index.enter[stmt] = self.pos
+        index.parent[stmt] = anchor
+        index.under_scope[stmt] = scoped
+        outer = index.escape_loop.get(anchor) if anchor is not None else None
+        is_free_loop = not scoped and not isinstance(stmt, St.IfStmt)
+        index.escape_loop[stmt] = stmt if is_free_loop else outer
+
+    def walk(self, stmt: Stmt, anchor: Stmt | None, scoped: bool) -> None:
+        index = self.index
+        if isinstance(stmt, St.SeqStmts):
+            for child in stmt.stmts:
+                self.walk(child, anchor, scoped)
+        elif isinstance(stmt, St.AssignStmt):
+            self._read(stmt.value)
+            self._define(stmt.var, self.pos, anchor)
+            self.pos += 1
+        elif isinstance(stmt, St.EvalStmt):
+            self._read(stmt.expr)
+            self.pos += 1
+        elif isinstance(stmt, (St.ReturnStmt, St.YieldStmt)):
+            for value in stmt.value:
+                self._read(value)
+            self.pos += 1
+        elif isinstance(stmt, St.IfStmt):
+            self._open(stmt, anchor, scoped)
+            self._read(stmt.condition)
+            self.pos += 1
+            self.walk(stmt.then_body, stmt, scoped)
+            index.then_end[stmt] = self.pos
+            self.pos += 1
+            if stmt.else_body is not None:
+                self.walk(stmt.else_body, stmt, scoped)
+            self._close(stmt, stmt.return_vars, anchor)
+        elif isinstance(stmt, St.ForStmt):
+            self._open(stmt, anchor, scoped)
+            for bound in (stmt.start, stmt.stop, stmt.step):
+                self._read(bound)
+            for arg in stmt.iter_args:
+                self._read(arg.initValue)
+            for var in (stmt.loop_var, *stmt.iter_args):
+                self._define(var, self.pos, stmt)
+            self.pos += 1
+            self.walk(stmt.body, stmt, scoped)
+            self._close(stmt, stmt.return_vars, anchor)
+        elif isinstance(stmt, St.WhileStmt):
+            self._open(stmt, anchor, scoped)
+            for arg in stmt.iter_args:
+                self._read(arg.initValue)
+            for var in stmt.iter_args:
+                self._define(var, self.pos, stmt)
+            self.pos += 1
+            self.walk(stmt.body, stmt, scoped)
+            # The condition is evaluated again after every iteration of the body.
+            self._read(stmt.condition)
+            index.boundary[stmt] = self.pos
+            self.pos += 1
+            self._close(stmt, stmt.return_vars, anchor)
+        elif isinstance(stmt, S.ScopeStmt):
+            if isinstance(stmt, S.SpmdScopeStmt):
+                self._read(stmt.core_num)
+            for value in _attr_exprs(stmt._attrs):
+                self._read(value)
+            self.pos += 1
+            self.walk(stmt.body, anchor, True)
+        else:  # break / continue / inline source
+            self.pos += 1
+
+    def _close(self, stmt: Stmt, return_vars: tuple, anchor: Stmt | None) -> None:
+        self.index.boundary.setdefault(stmt, self.pos)
+        for var in return_vars:
+            self._define(var, self.pos, anchor)
+        self.pos += 1
+
+
+def _mark(index: SSAIndex, compound: Stmt, var: E.Var) -> bool:
+    """Record ``var`` as a candidate of ``compound``; False if it already was."""
+    found = index.candidates.get(compound)
+    if found is None:
+        index.candidates[compound] = {var: None}
+        return True
+    if var in found:
+        return False
+    found[var] = None
+    return True
+
+
+def _mark_candidates(index: SSAIndex) -> None:
+    enter, parent = index.enter, index.parent
+    for var, defs in index.defs.items():
+        first_pos, first_anchor = defs[0]
+        # The loops the first value escapes from: read after them, not inside a scope.
+        outermost = None
+        loop = index.escape_loop.get(first_anchor) if first_anchor is not None else None
+        while loop is not None and index.needed_after(var, loop):
+            outermost = loop
+            above = parent[loop]
+            loop = index.escape_loop.get(above) if above is not None else None
+        if outermost is not None:
+            node = first_anchor
+            while node is not None:
+                _mark(index, node, var)
+                if node is outermost:
+                    break
+                node = parent[node]
+        for pos, anchor in defs[1:]:
+            node = anchor
+            while node is not None:
+                if enter[node] <= first_pos:  # holds the first definition
+                    if (isinstance(node, St.IfStmt)
+                            and first_pos < index.then_end[node] < pos):
+                        _mark(index, node, var)
+                    break
+                if not _mark(index, node, var):
+                    break
+                node = parent[node]
+
+
+def build_index(func: Function) -> SSAIndex:
+    """Index ``func`` (call under ``deep_recursion()``: the walk recurses per nesting level)."""
+    index = SSAIndex()
+    for param in func.params:
+        index.defs.setdefault(param, []).append((-1, None))
+    _Indexer(index).walk(func.body, None, False)
+    _mark_candidates(index)
+    return index

@@ -1,0 +1,352 @@
+"""ConvertToSSA (03-passes.md §8): give every definition its own Var.
+
+The parser reuses one Var per source name; this pass keeps a version map
+(source Var -> current version) while walking each function once in execution
+order:
+
+* every definition mints ``base__ssa_vN`` (parameters included); loop
+  variables ``i__idx_vN``, loop-carried iter_args ``x__iter_vN``, loop return
+  vars ``x__rv_vN``, if-merge phis ``x__phi_vN`` -- ``N`` counts per source Var
+  across all roles;
+* a loop carries every Var it re-assigns that existed before it, and promotes to
+  an iter_arg every Var first assigned in its body that is read after it
+  ("escaping"); both lists are sorted by name and appended after the loop's own
+  iter_args / return vars / yield values;
+* an ``if`` merges (phi) every Var whose version differs between its branches or
+  that both branches define; a missing else yields the values from before;
+* scopes are transparent: their attrs are substituted before the body and what
+  the body defines stays visible afterwards.  A loop inside a scope never
+  promotes a value.
+
+Loop bodies and if branches open a frame of the version map; what a frame
+defines is dropped when it closes unless carried out by a return var or phi.
+
+HOST-level SubWorker functions (verbatim source bodies) are returned unchanged.
+Complexity: one index walk (``_ssa_index``) plus one conversion walk; work at a
+compound statement is proportional to the iter_args / phis it receives.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from ..errors import InternalError
+from ..ir import expr as E
+from ..ir import scope as S
+from ..ir import stmt as St
+from ..ir._deep import deep_recursion
+from ..ir.enums import ParamDirection, Role, level_to_linqu_level
+from ..ir.function import Function
+from ..ir.node import Expr, Stmt
+from ..ir.span import Span
+from ..ir.types import ShapedType, TupleType, Type
+from ..ir.utils import flatten_to_stmts
+from ..ir.visitor import IRMutator
+from ._ssa_index import SSAIndex, build_index
+from ._ssa_scopes import Frames, ScopedBindings
+from .names import auto_name, base_name
+
+__all__ = ["transform", "PASS_NAME"]
+
+PASS_NAME = "ConvertToSSA"
+
+
+def _is_host_subworker(func: Function) -> bool:
+    return (func.role is Role.SubWorker and func.level is not None
+            and level_to_linqu_level(func.level) >= 3)
+
+
+class _Substituter(IRMutator):
+    """Replaces every Var read by its current version (types included)."""
+
+    def __init__(self, converter: "_Converter") -> None:
+        super().__init__()
+        self._current = converter.current
+
+    def visit_var(self, op: E.Var) -> Expr:
+        return self._current(op)
+
+    def visit_iter_arg(self, op: E.IterArg) -> Expr:
+        return self._current(op)
+
+
+class _Converter:
+    def __init__(self, func: Function) -> None:
+        self.func = func
+        self.index: SSAIndex = build_index(func)
+        self.frames = Frames()
+        self.versions: ScopedBindings[E.Var, E.Var] = ScopedBindings(self.frames)
+        # Most recent visible version per type: an escaping value's fallback init.
+        self.by_type: ScopedBindings[Type, E.Var] = ScopedBindings(self.frames)
+        self.latest: dict[E.Var, E.Var] = {}
+        self.counters: dict[E.Var, int] = {}
+        self.subst = _Substituter(self)
+        self.out_param_by_type: dict[Type, E.Var] = {}
+        for param, direction in zip(func.params, func.param_directions):
+            if direction is not ParamDirection.In:
+                self.out_param_by_type.setdefault(param.type, param)
+
+    # -- versions -------------------------------------------------------------------
+    def current(self, var: E.Var) -> E.Var:
+        """The visible version of ``var``; else its last version (a use outside the
+        scope of its definition, which the SSA verifier reports); else ``var`` (free)."""
+        found = self.versions.lookup(var)
+        if found is None:
+            found = self.latest.get(var, var)
+        return found
+
+    def _fail(self, message: str, span: Span) -> ValueError:
+        return ValueError(f"{PASS_NAME}: in function '{self.func.name}': {message} [{span}]")
+
+    def mint(self, source: E.Var, role: str, type_: Type, span: Span,
+             init: Expr | None = None) -> E.Var:
+        version = self.counters.get(source, 0)
+        self.counters[source] = version + 1
+        try:
+            name = auto_name(source.name_hint, role, version)
+        except ValueError as exc:
+            raise self._fail(f"cannot version variable '{source.name_hint}': {exc}",
+                             source.span) from None
+        new = E.Var(name, type_, span) if init is None else E.IterArg(name, type_, init, span)
+        self.latest[source] = new
+        return new
+
+    def bind(self, source: E.Var, version: E.Var) -> None:
+        self.versions.bind(source, version)
+        self.by_type.bind(version.type, version)
+
+    def define(self, source: E.Var, role: str, type_: Type, span: Span,
+               init: Expr | None = None) -> E.Var:
+        new = self.mint(source, role, type_, span, init)
+        self.bind(source, new)
+        return new
+
+    def expr(self, expr: Expr) -> Expr:
+        return self.subst.visit_expr(expr)
+
+    def type(self, type_: Type) -> Type:
+        return self.subst.visit_type(type_)
+
+    # -- function ---------------------------------------------------------------------
+    def run(self) -> Function:
+        func = self.func
+        params = [self.define(p, "ssa", self.type(p.type), p.span) for p in func.params]
+        return_types = tuple([self.type(t) for t in func.return_types])
+        body = St.SeqStmts.flatten(self.block(func.body), func.body.span)
+        return func.replace(params=tuple(params), return_types=return_types, body=body)
+
+    # -- statements -------------------------------------------------------------------
+    def block(self, body: Stmt) -> list[Stmt]:
+        stmts = flatten_to_stmts(body)
+        last = len(stmts) - 1
+        out: list[Stmt] = []
+        for i, stmt in enumerate(stmts):
+            if isinstance(stmt, St.YieldStmt) and i != last:
+                raise InternalError(f"{PASS_NAME}: in function '{self.func.name}': a yield "
+                                    f"is not the last statement of its body [{stmt.span}]")
+            out.append(self.stmt(stmt))
+        return out
+
+    def stmt(self, stmt: Stmt) -> Stmt:
+        if isinstance(stmt, St.AssignStmt):
+            value = self.expr(stmt.value)
+            if isinstance(value, E.Var) or isinstance(value.type, (ShapedType, TupleType)):
+                var_type = value.type
+            else:
+                var_type = self.type(stmt.var.type)
+            var = self.define(stmt.var, "ssa", var_type, stmt.var.span)
+            return stmt.replace(var=var, value=value)
+        if isinstance(stmt, St.EvalStmt):
+            expr = self.expr(stmt.expr)
+            return stmt if expr is stmt.expr else stmt.replace(expr=expr)
+        if isinstance(stmt, (St.ReturnStmt, St.YieldStmt)):
+            values = tuple([self.expr(v) for v in stmt.value])
+            return stmt.replace(value=values)
+        if isinstance(stmt, St.ForStmt):
+            return self.for_stmt(stmt)
+        if isinstance(stmt, St.WhileStmt):
+            return self.while_stmt(stmt)
+        if isinstance(stmt, St.IfStmt):
+            return self.if_stmt(stmt)
+        if isinstance(stmt, S.ScopeStmt):
+            return self.scope_stmt(stmt)
+        if isinstance(stmt, St.SeqStmts):
+            return St.SeqStmts.flatten(self.block(stmt), stmt.span)
+        return stmt  # break / continue / inline source
+
+    def scope_stmt(self, stmt: S.ScopeStmt) -> Stmt:
+        # Scopes are transparent: the attrs are read on entry, and whatever the body
+        # defines stays visible after it (no frame).
+        changes: dict = {"attrs": self.subst._mutate_attrs(stmt._attrs)}
+        if isinstance(stmt, S.SpmdScopeStmt):
+            changes["core_num"] = self.expr(stmt.core_num)
+        changes["body"] = St.SeqStmts.flatten(self.block(stmt.body), stmt.body.span)
+        return stmt.replace(**changes)
+
+    # -- loops ------------------------------------------------------------------------
+    def _sorted(self, variables: Iterable[E.Var]) -> list[E.Var]:
+        first = self.index.first_def_pos
+        return sorted(variables, key=lambda v: (v.name_hint, first(v)))
+
+    def _loop_values(self, loop: St.ForStmt | St.WhileStmt,
+                     own: tuple[E.Var, ...]) -> tuple[list[E.Var], list[E.Var]]:
+        """(carried, escaping) source Vars of ``loop``, each sorted by name."""
+        index = self.index
+        own_ids = {id(v) for v in own}
+        may_escape = not index.under_scope[loop]
+        carried: list[E.Var] = []
+        escaping: list[E.Var] = []
+        for var in index.candidates_of(loop):
+            if id(var) in own_ids:
+                continue
+            if self.versions.lookup(var) is not None:
+                carried.append(var)
+            elif may_escape and index.needed_after(var, loop):
+                escaping.append(var)
+        return self._sorted(carried), self._sorted(escaping)
+
+    def _escape_init(self, var: E.Var) -> Expr:
+        """Seed of an escaping value: an Out/InOut param of its type, else a visible
+        Var of its type, else an unversioned placeholder."""
+        var_type = self.type(var.type)
+        param = self.out_param_by_type.get(var_type)
+        if param is not None:
+            return self.current(param)
+        found = self.by_type.lookup(var_type)
+        if found is not None:
+            return found
+        return E.Var(base_name(var.name_hint), var_type, var.span)
+
+    def _loop_header(self, loop: St.ForStmt | St.WhileStmt, inits: list[Expr],
+                     carried: list[E.Var], escaping: list[E.Var],
+                     seeds: list[Expr]) -> list[E.IterArg]:
+        """Open the body frame and define the loop's iter_args (own ones first)."""
+        iter_args = [self.define(arg, "iter", self.type(arg.type), arg.span, init)
+                     for arg, init in zip(loop.iter_args, inits)]
+        for var, seed in zip(carried + escaping, seeds):
+            iter_args.append(self.define(var, "iter", seed.type, loop.span, seed))
+        return iter_args
+
+    def _loop_exit(self, loop: St.ForStmt | St.WhileStmt, body: list[Stmt],
+                   added: list[E.Var], iter_args: list[E.IterArg]) -> tuple[Stmt, list[E.Var]]:
+        """Close the body frame: extend the yield, then define the return vars."""
+        tails = [self.current(v) for v in added]
+        self.frames.pop()
+        kind = type(loop).__name__
+        body = self._finish_body(body, tails, bool(loop.iter_args), loop, kind)
+        return_vars = [self.define(rv, "rv", self.type(rv.type), rv.span)
+                       for rv in loop.return_vars]
+        own = len(loop.iter_args)
+        for var, arg in zip(added, iter_args[own:]):
+            return_vars.append(self.define(var, "rv", arg.type, loop.span))
+        return St.SeqStmts.flatten(body, loop.body.span), return_vars
+
+    def for_stmt(self, loop: St.ForStmt) -> Stmt:
+        start, stop, step = (self.expr(loop.start), self.expr(loop.stop), self.expr(loop.step))
+        inits = [self.expr(arg.initValue) for arg in loop.iter_args]
+        carried, escaping = self._loop_values(loop, (loop.loop_var, *loop.iter_args))
+        seeds = [self.current(v) for v in carried] + [self._escape_init(v) for v in escaping]
+        self.frames.push()
+        loop_var = self.define(loop.loop_var, "idx", self.type(loop.loop_var.type),
+                               loop.loop_var.span)
+        iter_args = self._loop_header(loop, inits, carried, escaping, seeds)
+        body = self.block(loop.body)
+        body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args)
+        return loop.replace(loop_var=loop_var, start=start, stop=stop, step=step,
+                            iter_args=tuple(iter_args), body=body_stmt,
+                            return_vars=tuple(return_vars))
+
+    def while_stmt(self, loop: St.WhileStmt) -> Stmt:
+        inits = [self.expr(arg.initValue) for arg in loop.iter_args]
+        carried, escaping = self._loop_values(loop, tuple(loop.iter_args))
+        seeds = [self.current(v) for v in carried] + [self._escape_init(v) for v in escaping]
+        self.frames.push()
+        iter_args = self._loop_header(loop, inits, carried, escaping, seeds)
+        condition = self.expr(loop.condition)  # evaluated in the body's scope
+        body = self.block(loop.body)
+        body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args)
+        return loop.replace(condition=condition, iter_args=tuple(iter_args), body=body_stmt,
+                            return_vars=tuple(return_vars))
+
+    # -- if ---------------------------------------------------------------------------
+    def _branch(self, body: Stmt, candidates: list[E.Var]) -> tuple[list[Stmt], list]:
+        self.frames.push()
+        stmts = self.block(body)
+        versions = [self.versions.lookup(v) for v in candidates]
+        self.frames.pop()
+        return stmts, versions
+
+    def if_stmt(self, stmt: St.IfStmt) -> Stmt:
+        condition = self.expr(stmt.condition)
+        candidates = self.index.candidates_of(stmt)
+        before = [self.versions.lookup(v) for v in candidates]
+        then_body, then_versions = self._branch(stmt.then_body, candidates)
+        if stmt.else_body is not None:
+            else_body, else_versions = self._branch(stmt.else_body, candidates)
+        else:
+            else_body, else_versions = None, before
+        merged = [(v, t, e, b) for v, t, e, b in zip(candidates, then_versions, else_versions,
+                                                     before)
+                  if t is not None and e is not None and t is not e]
+        merged.sort(key=lambda item: (item[0].name_hint, self.index.first_def_pos(item[0])))
+        has_own = bool(stmt.return_vars)
+        then_body = self._finish_body(then_body, [t for _, t, _, _ in merged], has_own, stmt,
+                                      "IfStmt then-branch")
+        if else_body is not None:
+            else_body = self._finish_body(else_body, [e for _, _, e, _ in merged], has_own,
+                                          stmt, "IfStmt else-branch")
+        elif has_own:
+            raise self._fail(f"an if with {len(stmt.return_vars)} return value(s) has no else "
+                             "branch", stmt.span)
+        elif merged:
+            else_body = [St.YieldStmt([b for _, _, _, b in merged], stmt.span)]
+        return_vars = [self.define(rv, "rv", self.type(rv.type), rv.span)
+                       for rv in stmt.return_vars]
+        for var, then_version, _, _ in merged:
+            return_vars.append(self.define(var, "phi", then_version.type, stmt.span))
+        return stmt.replace(
+            condition=condition,
+            then_body=St.SeqStmts.flatten(then_body, stmt.then_body.span),
+            else_body=None if else_body is None else St.SeqStmts.flatten(
+                else_body, stmt.else_body.span if stmt.else_body is not None else stmt.span),
+            return_vars=tuple(return_vars))
+
+    # -- yields -----------------------------------------------------------------------
+    def _finish_body(self, body: list[Stmt], extra: list[Expr], must_yield: bool,
+                     owner: Stmt, what: str) -> list[Stmt]:
+        """Append ``extra`` to the yield that ends ``body`` (created if needed)."""
+        extended = _extend_trailing_yield(body, extra)
+        if extended is not None:
+            return extended
+        if must_yield:
+            raise self._fail(f"{what} with return values does not end with pl.yield_(...)",
+                             owner.span)
+        if extra:
+            body = body + [St.YieldStmt(list(extra), owner.span)]
+        return body
+
+
+def _extend_trailing_yield(body: list[Stmt], extra: list[Expr]) -> list[Stmt] | None:
+    """``body`` with ``extra`` appended to its trailing yield (runtime scopes are
+    transparent), or ``None`` when it does not end with a yield."""
+    if not body:
+        return None
+    last = body[-1]
+    if isinstance(last, St.YieldStmt):
+        if not extra:
+            return body
+        return body[:-1] + [last.replace(value=last.value + tuple(extra))]
+    if isinstance(last, S.RuntimeScopeStmt):
+        inner = _extend_trailing_yield(flatten_to_stmts(last.body), extra)
+        if inner is None:
+            return None
+        return body[:-1] + [last.replace(body=St.SeqStmts.flatten(inner, last.body.span))]
+    return None
+
+
+def transform(func: Function) -> Function:
+    """``func`` in SSA form (HOST-level SubWorker functions are returned unchanged)."""
+    if _is_host_subworker(func):
+        return func
+    with deep_recursion():
+        return _Converter(func).run()

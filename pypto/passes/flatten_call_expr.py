@@ -1,0 +1,187 @@
+"""FlattenCallExpr (03-passes.md §9): three-address form.
+
+A ``Call`` inside a call argument, a binary/unary operand, an if/while condition,
+a for bound, a return value or a yield value is bound to a fresh ``t__tmp_vN``
+(one counter per function) by an ``AssignStmt`` emitted right before the
+statement that evaluates it: before an if/for/while/scope statement for its
+header expressions, inside a body (e.g. before the yield) for the statements of
+that body.  Calls are hoisted left to right, innermost first.  A Call at the
+root of an assignment value or an evaluated expression stays where it is.
+
+One walk over the statements and their expressions, so O(N).
+"""
+
+from __future__ import annotations
+
+from ..ir import expr as E
+from ..ir import scope as S
+from ..ir import stmt as St
+from ..ir._deep import deep_recursion
+from ..ir.function import Function
+from ..ir.node import Expr, Stmt
+from ..ir.utils import flatten_to_stmts
+from .names import auto_name
+
+__all__ = ["transform", "TEMP_BASE"]
+
+TEMP_BASE = "t"
+
+
+class _Flattener:
+    def __init__(self) -> None:
+        self._counter = 0
+        # Replaced loop-carried IterArgs (an init held a nested call): old -> new.
+        self._remap: dict[E.Var, E.Var] = {}
+
+    # -- expressions ----------------------------------------------------------------
+    def _hoist(self, call: E.Call, out: list[Stmt]) -> E.Var:
+        temp = E.Var(auto_name(TEMP_BASE, "tmp", self._counter), call.type, call.span)
+        self._counter += 1
+        out.append(St.AssignStmt(temp, call, call.span))
+        return temp
+
+    def expr(self, node: Expr, out: list[Stmt], hoist_root: bool) -> Expr:
+        """``node`` with its nested calls bound to temps appended to ``out``.
+
+        ``hoist_root``: a Call at ``node`` itself is nested too (it sits in an
+        argument, an operand, a condition, a bound, or a return/yield value).
+        """
+        if isinstance(node, E.Var):
+            return self._remap.get(node, node)
+        if isinstance(node, E.Call):
+            args = tuple([self.expr(a, out, True) for a in node.args])
+            if not _same(args, node.args):
+                node = node.replace(args=args)
+            return self._hoist(node, out) if hoist_root else node
+        if isinstance(node, E.BinaryExpr):
+            left = self.expr(node.left, out, True)
+            right = self.expr(node.right, out, True)
+            if left is node.left and right is node.right:
+                return node
+            return node.replace(left=left, right=right)
+        if isinstance(node, E.UnaryExpr):
+            operand = self.expr(node.operand, out, True)
+            return node if operand is node.operand else node.replace(operand=operand)
+        if isinstance(node, E.MakeTuple):
+            elements = tuple([self.expr(e, out, hoist_root) for e in node.elements])
+            return node if _same(elements, node.elements) else E.MakeTuple(elements, node.span)
+        if isinstance(node, E.TupleGetItemExpr):
+            tup = self.expr(node.tuple, out, hoist_root)
+            return node if tup is node.tuple else E.TupleGetItemExpr(tup, node.index, node.span)
+        if isinstance(node, E.Submit):
+            # A task launch stays at its root; calls in its arguments are nested.
+            args = tuple([self.expr(a, out, True) for a in node.args])
+            return node if _same(args, node.args) else node.replace(args=args)
+        return node
+
+    def _exprs(self, values: tuple, out: list[Stmt], hoist_root: bool) -> tuple:
+        return tuple([self.expr(v, out, hoist_root) for v in values])
+
+    def _attrs(self, attrs: dict, out: list[Stmt]) -> dict:
+        changed = False
+        new_attrs = {}
+        for key, value in attrs.items():
+            if isinstance(value, Expr):
+                new = self.expr(value, out, False)
+            elif isinstance(value, (list, tuple)) and any(isinstance(v, Expr) for v in value):
+                items = [self.expr(v, out, False) if isinstance(v, Expr) else v for v in value]
+                new = value if _same(items, value) else type(value)(items)
+            else:
+                new = value
+            changed = changed or new is not value
+            new_attrs[key] = new
+        return new_attrs if changed else attrs
+
+    def _iter_args(self, iter_args: tuple, out: list[Stmt]) -> tuple:
+        new_args = []
+        for arg in iter_args:
+            init = self.expr(arg.initValue, out, False)
+            if init is arg.initValue:
+                new_args.append(arg)
+                continue
+            fresh = E.IterArg(arg.name_hint, arg.type, init, arg.span)
+            self._remap[arg] = fresh
+            new_args.append(fresh)
+        return tuple(new_args)
+
+    # -- statements -----------------------------------------------------------------
+    def body(self, body: Stmt) -> Stmt:
+        stmts = flatten_to_stmts(body)
+        out: list[Stmt] = []
+        changed = False
+        for stmt in stmts:
+            start = len(out)
+            self.stmt(stmt, out)
+            changed = changed or len(out) != start + 1 or out[-1] is not stmt
+        if not changed:
+            return body
+        return St.SeqStmts.flatten(out, body.span)
+
+    def stmt(self, stmt: Stmt, out: list[Stmt]) -> None:
+        """Append ``stmt``'s hoisted temps, then ``stmt`` itself (rebuilt if needed)."""
+        if isinstance(stmt, St.AssignStmt):
+            value = self.expr(stmt.value, out, False)
+            out.append(stmt if value is stmt.value else stmt.replace(value=value))
+        elif isinstance(stmt, St.EvalStmt):
+            expr = self.expr(stmt.expr, out, False)
+            out.append(stmt if expr is stmt.expr else stmt.replace(expr=expr))
+        elif isinstance(stmt, (St.ReturnStmt, St.YieldStmt)):
+            values = self._exprs(stmt.value, out, True)
+            out.append(stmt if _same(values, stmt.value) else stmt.replace(value=values))
+        elif isinstance(stmt, St.IfStmt):
+            condition = self.expr(stmt.condition, out, True)
+            then_body = self.body(stmt.then_body)
+            else_body = None if stmt.else_body is None else self.body(stmt.else_body)
+            if (condition is stmt.condition and then_body is stmt.then_body
+                    and else_body is stmt.else_body):
+                out.append(stmt)
+            else:
+                out.append(stmt.replace(condition=condition, then_body=then_body,
+                                        else_body=else_body))
+        elif isinstance(stmt, St.ForStmt):
+            start, stop, step = self._exprs((stmt.start, stmt.stop, stmt.step), out, True)
+            iter_args = self._iter_args(stmt.iter_args, out)
+            body = self.body(stmt.body)
+            if (start is stmt.start and stop is stmt.stop and step is stmt.step
+                    and _same(iter_args, stmt.iter_args) and body is stmt.body):
+                out.append(stmt)
+            else:
+                out.append(stmt.replace(start=start, stop=stop, step=step, iter_args=iter_args,
+                                        body=body))
+        elif isinstance(stmt, St.WhileStmt):
+            iter_args = self._iter_args(stmt.iter_args, out)
+            condition = self.expr(stmt.condition, out, True)
+            body = self.body(stmt.body)
+            if (condition is stmt.condition and _same(iter_args, stmt.iter_args)
+                    and body is stmt.body):
+                out.append(stmt)
+            else:
+                out.append(stmt.replace(condition=condition, iter_args=iter_args, body=body))
+        elif isinstance(stmt, S.ScopeStmt):
+            changes = {}
+            if isinstance(stmt, S.SpmdScopeStmt):
+                core_num = self.expr(stmt.core_num, out, False)
+                if core_num is not stmt.core_num:
+                    changes["core_num"] = core_num
+            attrs = self._attrs(stmt._attrs, out)
+            if attrs is not stmt._attrs:
+                changes["attrs"] = attrs
+            body = self.body(stmt.body)
+            if body is not stmt.body:
+                changes["body"] = body
+            out.append(stmt.replace(**changes) if changes else stmt)
+        elif isinstance(stmt, St.SeqStmts):
+            out.append(self.body(stmt))
+        else:  # break / continue / inline source: nothing to evaluate
+            out.append(stmt)
+
+
+def _same(new: tuple | list, old: tuple | list) -> bool:
+    return len(new) == len(old) and all(a is b for a, b in zip(new, old))
+
+
+def transform(func: Function) -> Function:
+    """``func`` in three-address form (the same object when no call is nested)."""
+    with deep_recursion():
+        body = _Flattener().body(func.body)
+    return func if body is func.body else func.replace(body=body)
