@@ -26,6 +26,7 @@ class FunctionNames:
     def __init__(self, reserved: set[str], local_var_names: set[str]) -> None:
         self.reserved = reserved
         self.local = set(local_var_names)
+        self._next_suffix: dict[str, int] = {}  # stem -> first k worth trying
 
     def claim(self, candidate: str, func_name: str) -> str:
         taken_local = candidate in self.local
@@ -42,9 +43,12 @@ class FunctionNames:
     def _first_free(self, stem: str, include_bare: bool) -> str:
         if include_bare and not self._taken(stem):
             return stem
-        k = 0
+        # Names are only ever added, so the search resumes where it stopped last time:
+        # R regions sharing one name cost O(R), not O(R^2).
+        k = self._next_suffix.get(stem, 0)
         while self._taken(f"{stem}_{k}"):
             k += 1
+        self._next_suffix[stem] = k + 1
         return f"{stem}_{k}"
 
     def _taken(self, name: str) -> bool:
