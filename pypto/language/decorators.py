@@ -8,6 +8,7 @@ defined the code, rendered against their own lines.
 from __future__ import annotations
 
 import ast
+import inspect
 import sys
 import warnings
 from dataclasses import dataclass, field
@@ -16,7 +17,7 @@ from typing import Any, Callable
 from ..ir.enums import FunctionType, Level, Role
 from ..ir.function import Function, Program
 from .parser.closure import Closure
-from .parser.diagnostics import ParserSyntaxError, UnsupportedFeatureError
+from .parser.diagnostics import ParserSyntaxError
 from .parser.program_parser import parse_function_entity, parse_program_entity, frame_closure
 from .parser.source import SourceInfo, get_source_info
 
@@ -31,6 +32,11 @@ def _in_class_body(frame: Any) -> bool:
         and frame.f_code.co_name != "<module>"
 
 
+def _expect_kind(target: Any, check: Callable[[Any], bool], decorator: str, what: str) -> None:
+    if not check(target):
+        raise TypeError(f"{decorator} decorates {what}, got {target.__class__.__name__}")
+
+
 def function(func: Callable | None = None, *, type: FunctionType = FunctionType.Opaque,
              level: Level | None = None, role: Role | None = None,
              attrs: dict[str, Any] | None = None, auto_scope: bool = True,
@@ -40,20 +46,24 @@ def function(func: Callable | None = None, *, type: FunctionType = FunctionType.
     Inside a ``@pl.program`` class body the method is returned unchanged (tagged);
     the program decorator parses it, reading the options from the source.
     """
-    if "external_source" in unsupported:
-        raise UnsupportedFeatureError("@pl.function(external_source=...) is not supported by "
-                                      "pypto (no backend code generation)")
+    if func is not None and not callable(func):
+        raise TypeError(f"pl.function() takes keyword arguments only, got a positional "
+                        f"{func.__class__.__name__}")  # 'type' is a parameter here
+    # external_source= is rejected while parsing, where the keyword has a span.
+    external_source = unsupported.pop("external_source", None) is not None
     if unsupported:
         raise TypeError(f"pl.function() got an unexpected keyword argument "
                         f"'{next(iter(unsupported))}'")
     options = {"type": type, "level": level, "role": role, "attrs": attrs,
-               "auto_scope": auto_scope, "strict_ssa": strict_ssa}
+               "auto_scope": auto_scope, "strict_ssa": strict_ssa,
+               "external_source": external_source}
     if attrs is not None:
         warnings.warn("@pl.function(attrs=...) is deprecated; use pl.func_attr({...}) as the "
                       "first statement of the body", DeprecationWarning, stacklevel=2)
     caller = sys._getframe(1)
 
     def decorate(fn: Callable) -> Any:
+        _expect_kind(fn, inspect.isfunction, "pl.function", "a def")
         if _in_class_body(caller):
             setattr(fn, _OPTIONS_ATTR, options)
             return fn
@@ -69,6 +79,7 @@ def program(cls: type | None = None, *, strict_ssa: bool = False) -> Any:
     caller = sys._getframe(1)
 
     def decorate(klass: type) -> Program:
+        _expect_kind(klass, inspect.isclass, "pl.program", "a class")
         return parse_program_entity(klass, frame_closure(caller), strict_ssa=strict_ssa)
 
     if cls is not None:
@@ -97,11 +108,14 @@ class InlineFunction:
 
 def inline(func: Callable) -> InlineFunction:
     """Mark a helper whose body is spliced (parsed in place) into DSL callers."""
-    from .parser.program_parser import find_def, raise_with_source
+    from .parser.program_parser import entity_definition, raise_with_source
+    _expect_kind(func, inspect.isfunction, "pl.inline", "a def")
     caller = sys._getframe(1)
-    info = get_source_info(func)
+    info, node = entity_definition(func)
     try:
-        node = find_def(info, func.__name__, ast.FunctionDef)
+        if node is None:
+            from .parser.program_parser import find_def
+            node = find_def(info, func.__name__, ast.FunctionDef)
         params = [a.arg for a in node.args.args]
         if params and params[0] == "self":
             params = params[1:]

@@ -18,10 +18,11 @@ from .context import ProgramContext
 from .diagnostics import ParserError, ParserSyntaxError, UnsupportedFeatureError
 from .enum_args import ENUM_KEYWORDS, read_bool, read_enum
 from .function_parser import FunctionOptions, FunctionParser
-from .source import SourceInfo, get_source_info
+from .source import SourceInfo, get_source_info, locate_entity
 
 __all__ = ["parse_function_entity", "parse_program_entity", "frame_closure", "find_def",
-           "raise_with_source", "text_mode", "decorator_keywords"]
+           "raise_with_source", "text_mode", "decorator_keywords", "entity_source",
+           "current_source_map", "entity_definition"]
 
 _state = threading.local()
 
@@ -57,6 +58,33 @@ def frame_closure(frame: Any) -> dict[str, Any]:
     if frame.f_locals is not frame.f_globals:
         closure.update(frame.f_locals)
     return closure
+
+
+def entity_source(obj: Any) -> SourceInfo:
+    """Source of a decorated entity; under ``pl.parse(..., source_map=...)`` (``@pl.jit``)
+    the map's ``wrap`` makes spans and snippets point at the user's original file."""
+    return entity_definition(obj)[0]
+
+
+def entity_definition(obj: Any, kind: type | None = None) -> tuple[SourceInfo, Any]:
+    """``(SourceInfo, def/class node)`` of a decorated entity.
+
+    The fast path reuses one parse of the whole file for every entity in it; the
+    slow path (no file text: ``python -c``, odd loaders) retrieves the entity's own
+    source and parses just that.
+    """
+    found = locate_entity(obj)
+    if found is not None:
+        info, node = found
+    else:
+        info = get_source_info(obj)
+        node = None
+    source_map = current_source_map()
+    if source_map is not None:
+        info = source_map.wrap(info)
+    if node is None and kind is not None:
+        node = find_def(info, obj.__name__, kind)
+    return info, node
 
 
 def raise_with_source(err: ParserError, info: SourceInfo) -> None:
@@ -163,6 +191,17 @@ def _options_from_kwargs(options: dict[str, Any]) -> FunctionOptions:
     return result
 
 
+def _definition_or_raise(obj: Any, kind: type) -> tuple[SourceInfo, Any]:
+    try:
+        return entity_definition(obj, kind)
+    except ParserError as err:
+        if getattr(err, "source_lines", None) is None:
+            found = locate_entity(obj)
+            if found is not None:
+                err.source_lines = list(found[0].file_lines)
+        raise
+
+
 def _guarded(info: SourceInfo, action: Callable[[], Any]) -> Any:
     try:
         return action()
@@ -175,15 +214,24 @@ def _guarded(info: SourceInfo, action: Callable[[], Any]) -> Any:
 def parse_function_entity(fn: Callable, options: dict[str, Any],
                           closure: dict[str, Any]) -> Function:
     """``@pl.function`` outside a class: parse now and return the ``ir.Function``."""
-    info = get_source_info(fn)
     parsed_options = _options_from_kwargs(options)
+    info, node = _definition_or_raise(fn, ast.FunctionDef)
 
     def run() -> Function:
-        node = find_def(info, fn.__name__, ast.FunctionDef)
+        if options.get("external_source"):
+            _reject_external_source(info, node)
         context = ProgramContext(name=fn.__name__)
         parser = FunctionParser(info, Closure(closure, _in_text_mode()), context, parsed_options)
         return parser.parse_function(node)
     return _guarded(info, run)
+
+
+def _reject_external_source(info: SourceInfo, node: ast.FunctionDef) -> None:
+    call = decorator_keywords(node)
+    keyword = next((kw for kw in call.keywords if kw.arg == "external_source"), None) \
+        if call is not None else None
+    raise UnsupportedFeatureError("@pl.function(external_source=...) is not supported by pypto "
+                                  "(no backend code generation)", info.span(keyword or node))
 
 
 def _method_nodes(cls_node: ast.ClassDef) -> list[ast.FunctionDef]:
@@ -229,10 +277,9 @@ def _dependency_order(methods: list[ast.FunctionDef]) -> list[ast.FunctionDef]:
 
 
 def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = False) -> Program:
-    info = get_source_info(cls)
+    info, node = _definition_or_raise(cls, ast.ClassDef)
 
     def run() -> Program:
-        node = find_def(info, cls.__name__, ast.ClassDef)
         methods = _method_nodes(node)
         if not methods:
             raise ParserSyntaxError(f"Class '{cls.__name__}' contains no @pl.function decorated "
@@ -261,7 +308,9 @@ def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = 
                                         "method of this program", info.span(node))
             functions.append(external)
         first = node.decorator_list[0] if node.decorator_list else node
+        # The decorator expression starts after its '@'; the class keyword sits at the
+        # indentation, which is where the '@' is.
         span = Span(info.filename, first.lineno + info.line_offset,
-                    first.col_offset + 1 + info.col_offset)
+                    node.col_offset + 1 + info.col_offset)
         return Program(functions, cls.__name__, span)
     return _guarded(info, run)

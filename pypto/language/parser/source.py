@@ -20,7 +20,7 @@ from ...ir.span import Span
 from .diagnostics import ParserSyntaxError
 
 __all__ = ["SourceInfo", "get_source_info", "register_source", "registered_source",
-           "unregister_source"]
+           "unregister_source", "locate_entity", "seed_module_ast", "forget_module_ast"]
 
 # Python numbers lines at \r\n, \r and \n only; str.splitlines() also splits at \x0c etc.
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -310,3 +310,76 @@ def _pick_definition(candidates: list, first_line: Optional[int], is_class: bool
     matches = [node for node in candidates
                if _first_line(node) <= first_line <= (node.end_lineno or node.lineno)]
     return matches[-1] if matches else None
+
+
+# -- fast path: one parse per file, shared by every decorated entity in it --------------------
+
+class _ModuleIndex:
+    """The parsed whole file: definitions by first line, and one file-wide SourceInfo.
+
+    A file holding N decorated functions is parsed once, not N times (inspect
+    re-tokenizes the file per lookup).  Keyed on the ``linecache`` list object,
+    so an edited file (a new list) is re-parsed.
+    """
+
+    __slots__ = ("lines", "info", "functions", "classes")
+
+    def __init__(self, filename: str, lines: list[str], tree: ast.Module | None = None) -> None:
+        text = "".join(lines)
+        if tree is None:
+            tree = ast.parse(text, filename)
+        self.lines = lines
+        self.info = SourceInfo(filename, text, 0, 0, [line.rstrip("\r\n") for line in lines])
+        self.functions: dict[int, ast.AST] = {}
+        self.classes: dict[str, list[ast.ClassDef]] = {}
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                self.functions[_first_line(node)] = node
+            elif isinstance(node, ast.ClassDef):
+                self.classes.setdefault(node.name, []).append(node)
+
+
+_MODULE_INDEX: dict[str, _ModuleIndex] = {}
+
+
+def seed_module_ast(filename: str, tree: ast.Module) -> None:
+    """Let ``pl.parse`` share the AST it already built for a registered text."""
+    lines = linecache.cache.get(filename, (None, None, None))[2]
+    if lines:
+        _MODULE_INDEX[filename] = _ModuleIndex(filename, lines, tree)
+
+
+def forget_module_ast(filename: str) -> None:
+    _MODULE_INDEX.pop(filename, None)
+
+
+def locate_entity(obj: Any) -> Optional[tuple[SourceInfo, ast.AST]]:
+    """``(file-wide SourceInfo, def/class node)`` from a cached parse of the whole file,
+    or ``None`` when the file text is not available (then use ``get_source_info``)."""
+    target = obj.__func__ if isinstance(obj, (staticmethod, classmethod)) else obj
+    if not (inspect.isclass(target) or inspect.isfunction(target)):
+        return None
+    filename, first_line = _definition_site(target)
+    if not filename or first_line is None:
+        return None
+    lines = linecache.getlines(filename)
+    if not lines:
+        return None
+    index = _MODULE_INDEX.get(filename)
+    if index is None or index.lines is not lines:
+        try:
+            index = _ModuleIndex(filename, lines)
+        except (SyntaxError, ValueError):
+            return None
+        if len(_MODULE_INDEX) > 64:
+            _MODULE_INDEX.clear()
+        _MODULE_INDEX[filename] = index
+    if inspect.isfunction(target):
+        node = index.functions.get(first_line)
+        if node is None or node.name != target.__name__:
+            return None
+    else:
+        node = _pick_definition(index.classes.get(target.__name__, []), first_line, True)
+        if node is None:
+            return None
+    return index.info, node

@@ -16,12 +16,13 @@ import types
 import warnings
 from typing import Any
 
+from ...errors import InternalError
 from ...ir.function import Function, Program
 from ...ir.span import Span
 from .diagnostics import ParserError, ParserSyntaxError
 from .enum_args import ENUM_KEYWORDS, read_enum
 from .program_parser import _is_function_decorator, text_mode
-from .source import SourceInfo, registered_source
+from .source import SourceInfo, forget_module_ast, registered_source, seed_module_ast
 
 __all__ = ["parse", "loads", "parse_program", "loads_program"]
 
@@ -61,7 +62,11 @@ def parse(code: str, filename: str = "<string>", source_map: Any = None) -> Func
         except ParserError as err:
             err.with_source_lines(info.file_lines)
             raise
-        namespace = _run(compiled, filename, info, source_map)
+        seed_module_ast(filename, tree)  # the decorators reuse this parse
+        try:
+            namespace = _run(compiled, filename, info, source_map)
+        finally:
+            forget_module_ast(filename)
     return _single_result(namespace, filename)
 
 
@@ -76,8 +81,8 @@ def _run(compiled: Any, filename: str, info: SourceInfo, source_map: Any) -> dic
     try:
         with text_mode(source_map):
             exec(compiled, namespace)  # noqa: S102 - the text is the user's program
-    except ParserError:
-        raise
+    except (ParserError, InternalError, AssertionError):
+        raise  # parser errors are already located; bugs must stay loud (§14.2)
     except Exception as exc:
         line = _line_in(exc, filename)
         if line is None:
