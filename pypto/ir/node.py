@@ -13,6 +13,7 @@ constructor (through ``object.__setattr__``); ``node.x = ...`` raises
 from __future__ import annotations
 
 import enum
+import collections.abc as _abc
 from typing import Any, ClassVar, Iterable
 
 from .span import Span
@@ -53,7 +54,9 @@ def check_type(owner: str, field: str, value: Any, expected: type | tuple[type, 
 def as_tuple(owner: str, field: str, items: Any, expected: type | tuple[type, ...],
              expected_text: str) -> tuple:
     """Copy a sequence argument into a tuple, checking every element's type."""
-    if isinstance(items, (str, bytes)) or not isinstance(items, Iterable):
+    kind = type(items)
+    if kind is not tuple and kind is not list and (
+            isinstance(items, (str, bytes)) or not isinstance(items, _abc.Iterable)):
         raise TypeError(f"{owner}: field '{field}' expects a list of {expected_text}, "
                         f"got {type(items).__name__}")
     out = tuple(items)
@@ -131,6 +134,22 @@ class IRNode:
 
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
         printer.text(self.as_python())
+
+    def _repr_html_(self) -> str:
+        """Jupyter display: the DSL text, highlighted when Pygments is importable.
+
+        Styles are inlined (``noclasses``) because a notebook has no Pygments
+        stylesheet; without Pygments the text is shown escaped in a ``<pre>``.
+        """
+        text = self.as_python()
+        try:
+            from pygments import highlight
+            from pygments.formatters import HtmlFormatter
+            from pygments.lexers import PythonLexer
+        except ImportError:
+            import html
+            return f'<pre class="pypto-ir">{html.escape(text)}</pre>'
+        return highlight(text, PythonLexer(), HtmlFormatter(noclasses=True, cssclass="pypto-ir"))
 
 
 class Expr(IRNode):

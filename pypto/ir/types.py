@@ -3,6 +3,7 @@ hash structurally, so equal types are interchangeable dict keys."""
 
 from __future__ import annotations
 
+import collections.abc as _abc
 from typing import Any, ClassVar, Iterable, Sequence
 
 from .dtype import DataType
@@ -87,7 +88,9 @@ def _shape_item(owner: str, i: int, dim: Any):
 
 
 def shape_of(owner: str, shape: Iterable[Any]) -> tuple:
-    if isinstance(shape, (str, bytes)) or not isinstance(shape, Iterable):
+    kind = type(shape)
+    if kind is not tuple and kind is not list and (
+            isinstance(shape, (str, bytes)) or not isinstance(shape, _abc.Iterable)):
         raise TypeError(f"{owner}: field 'shape' expects a list of int or Expr, "
                         f"got {type(shape).__name__}")
     return tuple(_shape_item(owner, i, d) for i, d in enumerate(shape))

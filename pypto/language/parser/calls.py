@@ -4,6 +4,7 @@ functions, ``@pl.inline`` splices, ``pl.const``, ``pl.submit``."""
 from __future__ import annotations
 
 import ast
+import enum
 from typing import TYPE_CHECKING, Any
 
 from ...errors import InternalError
@@ -34,9 +35,15 @@ _STATEMENT_ONLY = frozenset({
     "inline", "jit"})
 
 
+_UNIFIED: dict | None = None
+
+
 def _unified_ops() -> dict:
-    from ..op_api import UNIFIED_OPS
-    return UNIFIED_OPS
+    global _UNIFIED
+    if _UNIFIED is None:
+        from ..op_api import UNIFIED_OPS
+        _UNIFIED = UNIFIED_OPS
+    return _UNIFIED
 
 
 # -- argument conversion --------------------------------------------------------------
@@ -45,6 +52,16 @@ def parse_op_arg(p: "FunctionParser", node: ast.expr) -> Any:
     """Op operands: list/tuple literals stay Python lists (the op makes the MakeTuple)."""
     if isinstance(node, (ast.List, ast.Tuple)):
         return [parse_op_arg(p, elt) for elt in node.elts]
+    # Positional dtypes and enum members (pl.create_tensor(shape, pl.FP32),
+    # pl.move(t, pl.Mem.Mat)) reach the op as Python values, like keyword values.
+    chain = attr_chain(node)
+    if chain is not None and p.names.lookup(chain[0]) is None:
+        if len(chain) >= 2 and chain[-1] in _DTYPE_NAMES and chain[0] == "pl":
+            return DataType(chain[-1])
+        if p.closure.lookup(chain[0]) is not MISSING:
+            value = p.closure.evaluate(node, p.span(node))
+            if isinstance(value, (DataType, enum.Enum)):
+                return value
     return p.parse_expr(node)
 
 
@@ -190,6 +207,10 @@ def _call_pl(p: "FunctionParser", chain: list[str], node: ast.Call) -> Any:
     name = chain[1]
     if name == "const":
         return _const(p, node)
+    if name in ("submit", "spmd_submit"):
+        raise ParserSyntaxError(f"pl.{name}(...) must be assigned: out, tid = pl.{name}(...)",
+                                p.span(node), hint="A submit yields the kernel's results and "
+                                                   "its task id; bind them to names")
     if name in _STATEMENT_ONLY:
         raise InvalidOperationError(f"Unknown operation 'pl.{name}'", p.span(node),
                                     hint=f"pl.{name} is a statement-level construct, not a "

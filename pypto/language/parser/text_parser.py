@@ -22,7 +22,8 @@ from ...ir.span import Span
 from .diagnostics import ParserError, ParserSyntaxError
 from .enum_args import ENUM_KEYWORDS, read_enum
 from .program_parser import _is_function_decorator, text_mode
-from .source import SourceInfo, forget_module_ast, registered_source, seed_module_ast
+from .source import (SourceInfo, forget_module_ast, iter_definitions, registered_source,
+                     seed_module_ast)
 
 __all__ = ["parse", "loads", "parse_program", "loads_program"]
 
@@ -34,9 +35,7 @@ _COMPILE_FLAGS = __future__.annotations.compiler_flag
 
 def _prevalidate(tree: ast.Module, info: SourceInfo) -> None:
     """Check ``@pl.function(type=/level=/role=)`` before executing, column-accurately."""
-    for node in ast.walk(tree):
-        if not isinstance(node, (ast.FunctionDef, ast.ClassDef)):
-            continue
+    for node in iter_definitions(tree):
         for deco in node.decorator_list:
             if isinstance(deco, ast.Call) and _is_function_decorator(deco):
                 for kw in deco.keywords:
