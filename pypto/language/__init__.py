@@ -12,7 +12,7 @@ from ..ir.dtype import DataType
 from ..ir.enums import (ArgDirection, AtomicType, CompactMode, ForKind, FunctionType, Level, Mem,
                         MemorySpace, PadValue, ParamDirection, PipeType, Role, ScopeKind,
                         ScopeMode, SplitMode, TensorLayout, TileLayout)
-from ..ir.types import MemRef, TensorView, TileView
+from ..ir.types import MemRef, TensorView, TileView, UnknownType
 from .typing import (RUNTIME, DynVar, InOut, Out, Scalar, TaskId, Tensor, Tile, Tuple, dynamic)
 from .dsl import (adir, at, cluster, cond, const, cross_core_slot, func_attr, graph, manual_scope,
                   parallel, pipeline, range, scope, spmd, spmd_submit, split, static_assert,
@@ -21,6 +21,7 @@ from .op_api import *  # noqa: F401,F403  (pl.add, pl.load, ..., pl.tensor, pl.t
 from .op_api import UNIFIED_OPS, system, tensor, tile
 from .decorators import InlineFunction, function, inline, program
 from .parser.text_parser import loads, loads_program, parse, parse_program
+from ..jit import jit
 
 # dtypes as pl.FP32 ...
 BOOL = DataType.BOOL

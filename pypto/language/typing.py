@@ -71,7 +71,60 @@ class TaskId(metaclass=_AnnotationMeta):
     """``pl.TaskId``: the ``Scalar[TASK_ID]`` returned by ``pl.submit``."""
 
 
-class DynVar:
+class _DimArithmetic:
+    """Python-level arithmetic on dims, so ``pl.Tensor[[M * 2, N + 1], ...]`` evaluates
+    when Python runs a ``def``; the parser reads the dims from the AST instead."""
+
+    __slots__ = ()
+
+    def _combine(self, op: str, other: Any, reflected: bool = False) -> "DimExpr":
+        left, right = (other, self) if reflected else (self, other)
+        return DimExpr(f"({left!r} {op} {right!r})")
+
+    def __add__(self, other: Any) -> "DimExpr":
+        return self._combine("+", other)
+
+    def __radd__(self, other: Any) -> "DimExpr":
+        return self._combine("+", other, True)
+
+    def __sub__(self, other: Any) -> "DimExpr":
+        return self._combine("-", other)
+
+    def __rsub__(self, other: Any) -> "DimExpr":
+        return self._combine("-", other, True)
+
+    def __mul__(self, other: Any) -> "DimExpr":
+        return self._combine("*", other)
+
+    def __rmul__(self, other: Any) -> "DimExpr":
+        return self._combine("*", other, True)
+
+    def __floordiv__(self, other: Any) -> "DimExpr":
+        return self._combine("//", other)
+
+    def __rfloordiv__(self, other: Any) -> "DimExpr":
+        return self._combine("//", other, True)
+
+    def __mod__(self, other: Any) -> "DimExpr":
+        return self._combine("%", other)
+
+    def __rmod__(self, other: Any) -> "DimExpr":
+        return self._combine("%", other, True)
+
+
+class DimExpr(_DimArithmetic):
+    """An inert composite dim built at Python level (never read by the parser)."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+    def __repr__(self) -> str:
+        return self.text
+
+
+class DynVar(_DimArithmetic):
     """A named dynamic dimension (``M = pl.dynamic("M")``).
 
     The parser maps each name to one ``ir.Var("M", Scalar[INDEX])`` per program

@@ -184,7 +184,7 @@ def _dim(p: "FunctionParser", node: ast.expr) -> Any:
         if bound is not None:
             return _dim_value(p, bound, node)
         return _dim_value(p, p.closure.evaluate(node, p.span(node), in_shape=True), node)
-    return _dim_value(p, p.parse_expr(node, in_shape=True), node)
+    return _dim_value(p, p.parse_expr(node), node)
 
 
 def _dim_value(p: "FunctionParser", value: Any, node: ast.expr) -> Any:

@@ -134,7 +134,7 @@ def _range_loop(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
         raise ParserSyntaxError(f"stage= is only valid on pl.pipeline(), not pl.{name}()",
                                 p.span(stage_node))
     if kind is ForKind.Unroll:
-        for bound, src in zip((start, stop, step), list(call.args) + [call] * 3):
+        for bound, src in zip(bounds, call.args):  # the defaulted bounds are constants
             if not isinstance(bound, E.ConstInt):
                 raise ParserSyntaxError("pl.unroll() bounds must be compile-time constants",
                                         p.span(src))

@@ -61,7 +61,9 @@ def _name(p: "FunctionParser", node: ast.Name) -> Any:
     span = p.span(node)
     value = p.closure.lookup(node.id)
     if value is MISSING:
-        if p.in_shape and p.closure.auto_dynamic and not node.id.startswith("__"):
+        # pl.parse text may use dynamic dims it never declares (a Function printed
+        # alone has no `M = pl.dynamic("M")` header), in shapes and in bodies alike.
+        if p.closure.auto_dynamic and not node.id.startswith("__"):
             from ..typing import DynVar
             return p.program.dyn_var(DynVar(node.id), span)
         raise UndefinedVariableError(f"Undefined variable '{node.id}'", span)

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from ...errors import InternalError
+from ...ir._deep import deep_recursion
 from ...ir import expr as E
 from ...ir.enums import FunctionType, Level, ParamDirection, Role, level_to_linqu_level
 from ...ir.function import Function
@@ -101,8 +102,8 @@ class FunctionParser:
         self.regions: list[RegionFrame] = []
         self.yield_contexts: list[YieldContext] = []
         self.inline_stack: list[InlineSplice] = []
+        self.void_call: ast.Call | None = None  # the call of the expression statement being parsed
         self.current_node: ast.AST | None = None
-        self.in_shape = False  # parsing a shape dim: pl.parse text may use undeclared dims
         self.fold_cache: dict[int, bool] = {}
         self.func_attrs: dict[str, Any] = {}
         self.params: list[E.Var] = []
@@ -119,19 +120,13 @@ class FunctionParser:
     def is_dsl_name(self, name: str) -> bool:
         return self.names.lookup(name) is not None
 
-    def parse_expr(self, node: ast.expr, *, in_shape: bool = False) -> Any:
+    def parse_expr(self, node: ast.expr) -> Any:
         handler = self.EXPR_HANDLERS.get(type(node))
         if handler is None:
             raise UnsupportedFeatureError(
                 f"Unsupported expression type: {type(node).__name__}", self.span(node),
                 hint="DSL bodies support names, constants, arithmetic, comparisons, calls, "
                      "subscripts and list/tuple literals")
-        if in_shape and not self.in_shape:
-            self.in_shape = True
-            try:
-                return handler(self, node)
-            finally:
-                self.in_shape = False
         return handler(self, node)
 
     # -- statement blocks --------------------------------------------------------------
@@ -186,7 +181,8 @@ class FunctionParser:
         """Parse ``node``; any non-parser failure becomes a ParserSyntaxError with a span."""
         self.func_name = name or node.name
         try:
-            return self._parse_function(node)
+            with deep_recursion():  # long operator chains nest deeply in the AST
+                return self._parse_function(node)
         except (ParserError, InternalError, AssertionError, RecursionError):
             raise
         except Exception as exc:
@@ -265,6 +261,13 @@ class FunctionParser:
             return SeqStmts([], self.span(node)), True
         lines = self.info.source.splitlines()
         first, last = body[0].lineno, body[-1].end_lineno or body[-1].lineno
+        # Full-line comments between the signature and the first statement are body text too.
+        header_end = max([node.lineno] + [n.end_lineno or n.lineno for n in ast.walk(node.args)
+                                          if hasattr(n, "lineno")]
+                         + ([node.returns.end_lineno or node.lineno] if node.returns else []))
+        leading = bisect.bisect_right(self._comment_lines, header_end)
+        if leading < len(self._comment_lines) and self._comment_lines[leading] < first:
+            first = self._comment_lines[leading]
         text = "\n".join(lines[first - 1:last])
         import textwrap
         return InlineStmt(textwrap.dedent(text), span=self.span(body[0])), False

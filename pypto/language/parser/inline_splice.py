@@ -63,4 +63,9 @@ def splice_inline(p: "FunctionParser", inline: "InlineFunction", node: ast.Call)
         p.inline_stack.pop()
         p.names.pop()
         p.info, p.closure, p.fold_cache, p._comment_lines, p._comment_texts = saved
+    if splice.value is None and p.void_call is not node:
+        raise ParserSyntaxError(f"@pl.inline function '{inline.name}' has no return value, but "
+                                "its value is used", span,
+                                hint=f"End '{inline.name}' with `return <value>` or call it as a "
+                                     "statement")
     return splice.value

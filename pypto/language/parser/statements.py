@@ -289,7 +289,11 @@ def _expr_stmt(p: "FunctionParser", node: ast.Expr) -> None:
         if directive is not None:
             STATEMENT_DIRECTIVES[directive](p, value)
             return
-    expr = p.parse_expr(value)
+    saved, p.void_call = p.void_call, value if isinstance(value, ast.Call) else None
+    try:
+        expr = p.parse_expr(value)
+    finally:
+        p.void_call = saved
     if expr is None:  # a spliced @pl.inline call without a value
         return
     p.emit(S.EvalStmt(expr, p.span(node)))
