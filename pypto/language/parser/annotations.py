@@ -234,18 +234,28 @@ def _view_call(p: "FunctionParser", node: ast.Call) -> Any:
 
 
 def _tensor(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.Type:
-    span = p.span(node)
     if not 2 <= len(items) <= 4:
         raise ParserTypeError(f"pl.Tensor[...] takes 2 to 4 items (shape, dtype, [layout or "
-                              f"view], [memref]), got {len(items)}", span)
-    shape = parse_shape(p, items[0])
-    dtype = parse_dtype(p, items[1])
+                              f"view], [memref]), got {len(items)}", p.span(node))
+    slots = [(_enum_slot(p, item), item) for item in items[2:]]
+    return tensor_type(p, parse_shape(p, items[0]), parse_dtype(p, items[1]), slots)
+
+
+def _tile(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.Type:
+    if not 2 <= len(items) <= 5:
+        raise ParserTypeError(f"pl.Tile[...] takes 2 to 5 items, got {len(items)}", p.span(node))
+    slots = [(_enum_slot(p, item), item) for item in items[2:]]
+    return tile_type(p, parse_shape(p, items[0]), parse_dtype(p, items[1]), slots, node)
+
+
+def tensor_type(p: "FunctionParser", shape: list, dtype: DataType,
+                slots: list[tuple[Any, ast.AST]]) -> T.Type:
+    """A TensorType from its shape, dtype and extra slots (layout / view / memref)."""
     view = memref = None
-    for item in items[2:]:
-        value = _enum_slot(p, item)
+    for value, where in slots:
         if isinstance(value, TensorLayout):
             if value is TensorLayout.DN:
-                raise ParserTypeError("pl.DN is not a valid tensor layout", p.span(item),
+                raise ParserTypeError("pl.DN is not a valid tensor layout", p.span(where),
                                       hint="Use pl.ND or pl.NZ for tensors")
             view = T.TensorView(layout=value)
         elif isinstance(value, T.TensorView):
@@ -253,21 +263,17 @@ def _tensor(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> 
         elif isinstance(value, T.MemRef):
             memref = value
         else:
-            raise ParserTypeError(f"Unsupported pl.Tensor slot '{ast.unparse(item)}'",
-                                  p.span(item), hint="Expected a layout (pl.NZ), a "
+            raise ParserTypeError(f"Unsupported pl.Tensor slot {_slot_text(value, where)}",
+                                  p.span(where), hint="Expected a layout (pl.NZ), a "
                                   "pl.TensorView(...) or a pl.MemRef(...)")
     return T.TensorType(shape, dtype, memref, view)
 
 
-def _tile(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.Type:
-    span = p.span(node)
-    if not 2 <= len(items) <= 5:
-        raise ParserTypeError(f"pl.Tile[...] takes 2 to 5 items, got {len(items)}", span)
-    shape = parse_shape(p, items[0])
-    dtype = parse_dtype(p, items[1])
+def tile_type(p: "FunctionParser", shape: list, dtype: DataType,
+              slots: list[tuple[Any, ast.AST]], node: ast.AST) -> T.Type:
+    """A TileType from its shape, dtype and extra slots (memory space / memref / view)."""
     memref = view = space = None
-    for item in items[2:]:
-        value = _enum_slot(p, item)
+    for value, where in slots:
         if isinstance(value, MemorySpace):
             space = value
         elif isinstance(value, T.MemRef):
@@ -275,13 +281,17 @@ def _tile(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.
         elif isinstance(value, T.TileView):
             view = value
         else:
-            raise ParserTypeError(f"Unsupported pl.Tile slot '{ast.unparse(item)}'", p.span(item),
-                                  hint="Expected a memory space (pl.Mem.Vec), a pl.MemRef(...) "
-                                       "or a pl.TileView(...)")
+            raise ParserTypeError(f"Unsupported pl.Tile slot {_slot_text(value, where)}",
+                                  p.span(where), hint="Expected a memory space (pl.Mem.Vec), "
+                                  "a pl.MemRef(...) or a pl.TileView(...)")
     if memref is not None and space is None:
         raise ParserTypeError("A pl.Tile with a pl.MemRef also needs a memory space "
-                              "(e.g. pl.Mem.Vec)", span)
+                              "(e.g. pl.Mem.Vec)", p.span(node))
     return T.TileType(shape, dtype, memref, view, space)
+
+
+def _slot_text(value: Any, where: ast.AST) -> str:
+    return f"'{ast.unparse(where)}' ({type(value).__name__})"
 
 
 # -- type aliases: `T = pl.Tensor[[64], pl.FP32]` in the closure, `x: T` in a signature --------
@@ -323,29 +333,9 @@ def _record_type(p: "FunctionParser", record: Any, node: ast.expr,
     if kind in ("Tensor", "Tile") and len(args) >= 2 and isinstance(args[1], DataType) \
             and isinstance(args[0], (list, tuple)):
         shape = [_dim_value(p, dim, node) for dim in args[0]]
-        extras = list(args[2:])
+        slots = [(extra, node) for extra in args[2:]]
         if kind == "Tensor":
-            view = memref = None
-            for extra in extras:
-                if isinstance(extra, TensorLayout):
-                    view = T.TensorView(layout=extra)
-                elif isinstance(extra, T.TensorView):
-                    view = extra
-                elif isinstance(extra, T.MemRef):
-                    memref = extra
-                else:
-                    raise ParserTypeError(f"Unsupported pl.Tensor slot {extra!r}", span)
-            return T.TensorType(shape, args[1], memref, view), ParamDirection.In
-        space = memref = view = None
-        for extra in extras:
-            if isinstance(extra, MemorySpace):
-                space = extra
-            elif isinstance(extra, T.MemRef):
-                memref = extra
-            elif isinstance(extra, T.TileView):
-                view = extra
-            else:
-                raise ParserTypeError(f"Unsupported pl.Tile slot {extra!r}", span)
-        return T.TileType(shape, args[1], memref, view, space), ParamDirection.In
+            return tensor_type(p, shape, args[1], slots), ParamDirection.In
+        return tile_type(p, shape, args[1], slots, node), ParamDirection.In
     raise ParserTypeError(f"Unsupported type annotation alias '{ast.unparse(node)}' "
                           f"({record!r})", span)

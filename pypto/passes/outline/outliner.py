@@ -208,32 +208,17 @@ class _Context:
                 if t not in own and not index.defined_inside(t, stmt)]
 
     def _for(self, loop: St.ForStmt) -> Stmt:
-        start, stop, step = self.subst(loop.start), self.subst(loop.stop), self.subst(loop.step)
-        iter_args = [self.subst(a) for a in loop.iter_args]
-        carried = self._carried(loop)
-        new_args = self._open_carries(carried, loop.span)
-        self.push_frame()
-        try:
-            for old, new in zip(loop.iter_args, iter_args):
-                if new is not old:
-                    self.set_rename(old, new)
-            for target, arg in zip(carried, new_args):
-                self.set_rename(target, arg)
-            body = self.rewrite(loop.body)
-            finals = [self.value_of(t) for t in carried]
-        finally:
-            self.pop_frame()
-        if not carried:
-            return loop.replace(start=start, stop=stop, step=step, iter_args=tuple(iter_args),
-                                body=body)
-        body = _extend_trailing_yield(body, finals, loop.span)
-        rvs = self._close_carries(carried, loop.span)
-        return loop.replace(start=start, stop=stop, step=step,
-                            iter_args=tuple(iter_args) + tuple(new_args), body=body,
-                            return_vars=loop.return_vars + tuple(rvs))
+        bounds = {"start": self.subst(loop.start), "stop": self.subst(loop.stop),
+                  "step": self.subst(loop.step)}
+        return self._loop(loop, bounds, condition=None)
 
     def _while(self, loop: St.WhileStmt) -> Stmt:
-        iter_args = [self.subst(a) for a in loop.iter_args]
+        return self._loop(loop, {}, condition=loop.condition)
+
+    def _loop(self, loop: St.ForStmt | St.WhileStmt, header: dict[str, Any],
+              condition: Expr | None) -> Stmt:
+        """Rewrite a loop body; carry store targets renamed inside it out of the loop."""
+        iter_args = [self.subst(a) for a in loop.iter_args]  # inits are read before the loop
         carried = self._carried(loop)
         new_args = self._open_carries(carried, loop.span)
         self.push_frame()
@@ -243,17 +228,17 @@ class _Context:
                     self.set_rename(old, new)
             for target, arg in zip(carried, new_args):
                 self.set_rename(target, arg)
-            condition = self.subst(loop.condition)
+            if condition is not None:  # a while condition sees the current iter_args
+                header["condition"] = self.subst(condition)
             body = self.rewrite(loop.body)
             finals = [self.value_of(t) for t in carried]
         finally:
             self.pop_frame()
-        if not carried:
-            return loop.replace(iter_args=tuple(iter_args), condition=condition, body=body)
-        body = _extend_trailing_yield(body, finals, loop.span)
-        rvs = self._close_carries(carried, loop.span)
-        return loop.replace(iter_args=tuple(iter_args) + tuple(new_args), condition=condition,
-                            body=body, return_vars=loop.return_vars + tuple(rvs))
+        if carried:
+            body = _extend_trailing_yield(body, finals, loop.span)
+            header["return_vars"] = loop.return_vars + tuple(self._close_carries(carried,
+                                                                                 loop.span))
+        return loop.replace(iter_args=tuple(iter_args) + tuple(new_args), body=body, **header)
 
     def _open_carries(self, carried: list[E.Var], span: Any) -> list[E.IterArg]:
         names = self.state.var_names
