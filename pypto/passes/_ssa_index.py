@@ -36,9 +36,7 @@ from ..ir import stmt as St
 from ..ir.function import Function
 from ..ir.node import Expr, Stmt
 
-__all__ = ["SSAIndex", "build_index", "COMPOUND_TYPES"]
-
-COMPOUND_TYPES = (St.ForStmt, St.WhileStmt, St.IfStmt)
+__all__ = ["SSAIndex", "build_index", "expr_vars"]
 
 
 def expr_vars(expr: Expr) -> Iterator[E.Var]:

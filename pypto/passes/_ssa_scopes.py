@@ -52,7 +52,7 @@ class ScopedBindings(Generic[K, V]):
         stack = self._stacks.get(key)
         if stack is None:
             self._stacks[key] = [(value, frame)]
-        elif stack[-1][1] is frame:
+        elif stack and stack[-1][1] is frame:  # a lookup may have emptied the stack
             stack[-1] = (value, frame)  # the shadowed value of this frame is never seen again
         else:
             stack.append((value, frame))

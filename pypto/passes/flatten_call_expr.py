@@ -8,6 +8,9 @@ header expressions, inside a body (e.g. before the yield) for the statements of
 that body.  Calls are hoisted left to right, innermost first.  A Call at the
 root of an assignment value or an evaluated expression stays where it is.
 
+A while condition is hoisted before the loop too, so a call in it may not read
+the loop's iter_args (``ValueError``): hoisted, it would run only once.
+
 One walk over the statements and their expressions, so O(N).
 """
 
@@ -20,15 +23,18 @@ from ..ir._deep import deep_recursion
 from ..ir.function import Function
 from ..ir.node import Expr, Stmt
 from ..ir.utils import flatten_to_stmts
+from ._ssa_index import expr_vars
 from .names import auto_name
 
-__all__ = ["transform", "TEMP_BASE"]
+__all__ = ["transform", "TEMP_BASE", "PASS_NAME"]
 
+PASS_NAME = "FlattenCallExpr"
 TEMP_BASE = "t"
 
 
 class _Flattener:
-    def __init__(self) -> None:
+    def __init__(self, func_name: str) -> None:
+        self._func_name = func_name
         self._counter = 0
         # Replaced loop-carried IterArgs (an init held a nested call): old -> new.
         self._remap: dict[E.Var, E.Var] = {}
@@ -104,6 +110,23 @@ class _Flattener:
             new_args.append(fresh)
         return tuple(new_args)
 
+    def _check_while_condition(self, loop: St.WhileStmt, iter_args: tuple,
+                               hoisted: list[Stmt]) -> None:
+        """A call hoisted out of a while condition runs once, before the loop: it must
+        not read the loop-carried values, which change every iteration."""
+        if not hoisted or not iter_args:
+            return
+        carried = {id(arg) for arg in iter_args}
+        for assign in hoisted:
+            for var in expr_vars(assign.value):
+                if id(var) in carried:
+                    name = getattr(assign.value.op, "name", "?")
+                    raise ValueError(
+                        f"{PASS_NAME}: in function '{self._func_name}': the while condition "
+                        f"calls '{name}' on the loop-carried value '{var.name_hint}'; a call "
+                        f"hoisted before the loop cannot see it. Compute the condition value "
+                        f"in the loop body and yield it [{loop.span}]")
+
     # -- statements -----------------------------------------------------------------
     def body(self, body: Stmt) -> Stmt:
         stmts = flatten_to_stmts(body)
@@ -150,7 +173,9 @@ class _Flattener:
                                         body=body))
         elif isinstance(stmt, St.WhileStmt):
             iter_args = self._iter_args(stmt.iter_args, out)
+            first_hoisted = len(out)
             condition = self.expr(stmt.condition, out, True)
+            self._check_while_condition(stmt, iter_args, out[first_hoisted:])
             body = self.body(stmt.body)
             if (condition is stmt.condition and _same(iter_args, stmt.iter_args)
                     and body is stmt.body):
@@ -183,5 +208,5 @@ def _same(new: tuple | list, old: tuple | list) -> bool:
 def transform(func: Function) -> Function:
     """``func`` in three-address form (the same object when no call is nested)."""
     with deep_recursion():
-        body = _Flattener().body(func.body)
+        body = _Flattener(func.name).body(func.body)
     return func if body is func.body else func.replace(body=body)

@@ -109,13 +109,33 @@ class _ReturnFinder(IRVisitor):
         self.returns.append(op)
 
 
+def _params_redefined_in_nested_bodies(func: Function, body: Stmt) -> set[E.Var]:
+    """Params that the body re-assigns inside a loop or an if (scopes are straight-line).
+
+    A param re-assigned only in straight-line code needs nothing special: the clone
+    reads the argument up to the first assignment and the fresh local after it.
+    Inside a loop or a branch that is wrong (the next iteration, or the code after
+    an untaken branch, must see the new value), so such a param gets a local copy.
+    """
+    params = set(func.params)
+    found: set[E.Var] = set()
+    pending = flatten_to_stmts(body)
+    while pending:
+        stmt = pending.pop()
+        if isinstance(stmt, S.ScopeStmt):
+            pending.extend(flatten_to_stmts(stmt.body))
+        elif isinstance(stmt, (St.ForStmt, St.WhileStmt, St.IfStmt)):
+            found.update(v for v in collect_def_vars(stmt) if v in params)
+    return found
+
+
 class _Template:
     """An Inline function with its calls to other Inline functions already spliced.
 
-    ``body`` ends with the function's trailing ``ReturnStmt`` (if any).  Params the
-    body re-assigns are first copied into a local (``p = p``), so every
-    assignment, including one inside a loop or a branch, updates that local
-    and reads before it still see the argument.
+    ``body`` ends with the function's trailing ``ReturnStmt`` (if any).  A param the
+    body re-assigns inside a loop or an if is first copied into a local
+    (``p = p``), so every assignment updates that local while the reads before it
+    still see the argument.
     """
 
     __slots__ = ("name", "params", "body", "has_return")
@@ -130,8 +150,8 @@ class _Template:
                 raise InternalError(
                     f"{PASS_NAME}: Inline function '{func.name}' has a return that is not its "
                     f"last statement ({ret.span})")
-        redefined = set(collect_def_vars(body))
-        prologue = [St.AssignStmt(p, p, p.span) for p in func.params if p in redefined]
+        copied = _params_redefined_in_nested_bodies(func, body)
+        prologue = [St.AssignStmt(p, p, p.span) for p in func.params if p in copied]
         self.name = func.name
         self.params = func.params
         self.body = St.SeqStmts([*prologue, *stmts], body.span)
