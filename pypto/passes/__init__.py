@@ -8,8 +8,6 @@ from the declarations in ``registry.py``.
 
 from __future__ import annotations
 
-import sys as _sys
-import types as _types
 
 from .context import (CallbackInstrument, PassContext, PassInstrument, ReportInstrument,
                       RuntimeKind, VerificationInstrument, VerificationLevel, VerificationMode)
@@ -40,22 +38,3 @@ for _spec in PASS_SPECS:
     globals()[_spec.factory_name] = make_factory(_spec)
     __all__.append(_spec.factory_name)
 del _spec
-
-_FACTORY_NAMES = frozenset(_s.factory_name for _s in PASS_SPECS)
-
-
-class _PassesModule(_types.ModuleType):
-    """Keeps ``passes.<factory>`` a factory.
-
-    Importing an implementation module named like its factory
-    (``pypto.passes.convert_to_ssa``) makes the import system bind the submodule
-    as a package attribute, which would shadow ``passes.convert_to_ssa()``.
-    """
-
-    def __setattr__(self, name: str, value: object) -> None:
-        if name in _FACTORY_NAMES and isinstance(value, _types.ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-_sys.modules[__name__].__class__ = _PassesModule

@@ -399,3 +399,21 @@ def test_while_else_is_unsupported():
                 pass
             else:
                 pass
+
+
+def test_trailing_yield_inside_a_runtime_scope_ends_the_loop_body():
+    # ConvertToSSA may leave a loop's yield inside pl.scope(); runtime scopes are transparent.
+    text = '''
+@pl.function
+def f(x: pl.Tensor[[64], pl.FP32], y: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+    for i, (a, b) in pl.range(4, init_values=(x, y)):
+        c = a
+        with pl.scope():
+            r, yy = pl.yield_(a, c)
+    return r
+'''
+    func = pl.parse(text)
+    loop = func.body.stmts[0]
+    assert [v.name_hint for v in loop.return_vars] == ["r", "yy"]
+    assert isinstance(loop.body.stmts[-1], ir.RuntimeScopeStmt)
+    ir.assert_structural_equal(pl.parse(ir.python_print(func, format=False)), func)

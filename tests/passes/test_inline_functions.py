@@ -13,7 +13,7 @@ import pypto.language as pl
 from pypto import ir, passes
 from pypto.errors import InternalError
 from pypto.ir import DataType as DT
-from pypto.passes.inline_functions import _SPLICE_COUNTER
+from pypto.passes.transforms.inline_functions import _SPLICE_COUNTER
 
 T = pl.Tensor[[64], pl.FP32]
 IDX = pl.Scalar[pl.INDEX]

@@ -222,7 +222,7 @@ def test_get_pass_spec_accepts_all_three_spellings():
     assert passes.get_pass_spec("convert-to-ssa") is spec
     assert passes.get_pass_spec("convert_to_ssa") is spec
     assert spec.kind is passes.PassKind.FUNCTION
-    assert spec.impl == "pypto.passes.convert_to_ssa:transform"
+    assert spec.impl == "pypto.passes.transforms.convert_to_ssa:transform"
 
 
 def test_unknown_pass_lists_valid_spellings():

@@ -18,6 +18,7 @@ from ...ir.dtype import DataType
 from ...ir.enums import ForKind
 from ...ir.node import Expr
 from ...ir.scalar_types import scalar_type
+from ...ir.walk import trailing_yield
 from .annotations import attr_chain
 from .context import LoopFrame, YieldContext
 from .diagnostics import ParserSyntaxError, ParserTypeError, UnsupportedFeatureError
@@ -233,8 +234,8 @@ def _loop_body(p: "FunctionParser", node: ast.For | ast.While, kind: ForKind | N
                                     p.span(node), hint="Add init_values=(...) to the loop to "
                                                        "carry values explicitly")
         return body, []
-    last = body.stmts[-1] if isinstance(body, S.SeqStmts) and body.stmts else body
-    if not isinstance(last, S.YieldStmt) or not context.targets:
+    last = trailing_yield(body)  # runtime scopes (pl.scope) are transparent
+    if last is None or not context.targets:
         raise ParserSyntaxError(
             "A loop with init_values requires an assignment-form pl.yield_ as its last "
             "statement (e.g. `acc_out = pl.yield_(acc)`)", p.span(node))

@@ -8,11 +8,11 @@ an already normalized function is returned as is.
 
 from __future__ import annotations
 
-from ..ir import stmt as St
-from ..ir._deep import deep_recursion
-from ..ir.function import Function
-from ..ir.node import Stmt
-from ..ir.visitor import IRMutator
+from ...ir import stmt as St
+from ...ir._deep import deep_recursion
+from ...ir.function import Function
+from ...ir.node import Stmt
+from ...ir.visitor import IRMutator
 
 __all__ = ["transform"]
 

@@ -16,17 +16,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ir import expr as E
-from ..ir import stmt as St
-from ..ir.enums import FunctionType, ParamDirection
-from ..ir.function import Function, Program
-from ..ir.node import Expr, GlobalVar, Stmt
-from ..ir.types import ScalarType
-from ..ir.visitor import IRMutator
-from ..ir.walk import iter_stmts
-from .diagnostic import errors_of
-from .outline.outliner import Renamer
-from .verifiers.graph_boundary import GraphBoundaryLegalizedVerifier
+from ...ir import expr as E
+from ...ir import stmt as St
+from ...ir.enums import FunctionType, ParamDirection
+from ...ir.function import Function, Program
+from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.types import ScalarType
+from ...ir.visitor import IRMutator
+from ...ir.walk import iter_stmts
+from ..diagnostic import errors_of
+from ..outline.outliner import Renamer
+from ..verifiers.graph_boundary import GraphBoundaryLegalizedVerifier
 
 __all__ = ["transform"]
 
@@ -131,7 +131,7 @@ def _param_explicit_returns(func: Function, program: Program) -> Function:
     """Return the parameter a result *is*: after OutlineIncoreScopes a Graph body returns
     the call result that names the buffer a kernel wrote in place (``acc_1`` for ``acc``);
     replay patches parameters only, so the boundary must return ``acc`` itself."""
-    from .outline.facts import BodyFacts
+    from ..outline.facts import BodyFacts
     body = func.body
     last = body.stmts[-1] if isinstance(body, St.SeqStmts) and body.stmts else body
     if not isinstance(last, St.ReturnStmt):

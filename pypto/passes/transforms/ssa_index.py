@@ -30,11 +30,11 @@ from __future__ import annotations
 
 from typing import Iterator
 
-from ..ir import expr as E
-from ..ir import scope as S
-from ..ir import stmt as St
-from ..ir.function import Function
-from ..ir.node import Expr, Stmt
+from ...ir import expr as E
+from ...ir import scope as S
+from ...ir import stmt as St
+from ...ir.function import Function
+from ...ir.node import Expr, Stmt
 
 __all__ = ["SSAIndex", "build_index", "expr_vars"]
 

@@ -19,17 +19,17 @@ from __future__ import annotations
 import itertools
 import re
 
-from ..errors import InternalError
-from ..ir import expr as E
-from ..ir import scope as S
-from ..ir import stmt as St
-from ..ir._deep import deep_recursion
-from ..ir.enums import FunctionType
-from ..ir.function import Function, Program
-from ..ir.node import Expr, GlobalVar, Stmt
-from ..ir.scope import SCOPE_ATTR_KEYS
-from ..ir.utils import collect_def_vars, deep_clone, flatten_to_stmts
-from ..ir.visitor import IRMutator, IRVisitor
+from ...errors import InternalError
+from ...ir import expr as E
+from ...ir import scope as S
+from ...ir import stmt as St
+from ...ir._deep import deep_recursion
+from ...ir.enums import FunctionType
+from ...ir.function import Function, Program
+from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.scope import SCOPE_ATTR_KEYS
+from ...ir.utils import collect_def_vars, deep_clone, flatten_to_stmts
+from ...ir.visitor import IRMutator, IRVisitor
 
 __all__ = ["transform"]
 

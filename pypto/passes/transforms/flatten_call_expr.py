@@ -16,15 +16,15 @@ One walk over the statements and their expressions, so O(N).
 
 from __future__ import annotations
 
-from ..ir import expr as E
-from ..ir import scope as S
-from ..ir import stmt as St
-from ..ir._deep import deep_recursion
-from ..ir.function import Function
-from ..ir.node import Expr, Stmt
-from ..ir.utils import flatten_to_stmts
-from ._ssa_index import expr_vars
-from .names import auto_name
+from ...ir import expr as E
+from ...ir import scope as S
+from ...ir import stmt as St
+from ...ir._deep import deep_recursion
+from ...ir.function import Function
+from ...ir.node import Expr, Stmt
+from ...ir.utils import flatten_to_stmts
+from .ssa_index import expr_vars
+from ..names import auto_name
 
 __all__ = ["transform", "TEMP_BASE", "PASS_NAME"]
 

@@ -22,7 +22,7 @@ Loop bodies and if branches open a frame of the version map; what a frame
 defines is dropped when it closes unless carried out by a return var or phi.
 
 HOST-level SubWorker functions (verbatim source bodies) are returned unchanged.
-Complexity: one index walk (``_ssa_index``) plus one conversion walk; work at a
+Complexity: one index walk (``ssa_index``) plus one conversion walk; work at a
 compound statement is proportional to the iter_args / phis it receives.
 """
 
@@ -30,21 +30,21 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from ..errors import InternalError
-from ..ir import expr as E
-from ..ir import scope as S
-from ..ir import stmt as St
-from ..ir._deep import deep_recursion
-from ..ir.enums import ParamDirection, Role, level_to_linqu_level
-from ..ir.function import Function
-from ..ir.node import Expr, Stmt
-from ..ir.span import Span
-from ..ir.types import ShapedType, TupleType, Type
-from ..ir.utils import flatten_to_stmts
-from ..ir.visitor import IRMutator
-from ._ssa_index import SSAIndex, build_index
-from ._ssa_scopes import Frames, ScopedBindings
-from .names import auto_name, base_name
+from ...errors import InternalError
+from ...ir import expr as E
+from ...ir import scope as S
+from ...ir import stmt as St
+from ...ir._deep import deep_recursion
+from ...ir.enums import ParamDirection, Role, level_to_linqu_level
+from ...ir.function import Function
+from ...ir.node import Expr, Stmt
+from ...ir.span import Span
+from ...ir.types import ShapedType, TupleType, Type
+from ...ir.utils import flatten_to_stmts
+from ...ir.visitor import IRMutator
+from .ssa_index import SSAIndex, build_index
+from .ssa_scopes import Frames, ScopedBindings
+from ..names import auto_name, base_name
 
 __all__ = ["transform", "PASS_NAME"]
 
