@@ -84,9 +84,12 @@ class FunctionIndex:
         self.def_pos: dict[E.Var, int] = {}
         self._refs_upto: list[int] = []  # number of Var references at positions <= p
         self.contains: set[int] = set()  # ids of statements that are or contain a target
-        # (position, Var) of tile.store targets written inside a target scope, by position
+        # tile.store targets written inside a target scope, in position order: where the
+        # store is, what it writes, and where its innermost enclosing target scope starts
         self._store_positions: list[int] = []
         self._store_vars: list[E.Var] = []
+        self._store_scope_starts: list[int] = []
+        self._target_starts: list[int] = []
         self._track_stores = track_stores
         self._counter = 0
         self._target_depth = 0
@@ -102,10 +105,17 @@ class FunctionIndex:
         return id(stmt) in self.contains
 
     def stored_targets_in(self, stmt: Stmt) -> list[E.Var]:
-        """Store targets written by target scopes inside ``stmt``, in first-store order."""
-        lo = bisect.bisect_left(self._store_positions, self.pos[id(stmt)])
+        """Store targets written by target scopes nested inside ``stmt``, first-store order.
+
+        Only stores under a target scope that itself lies within ``stmt`` count: those
+        are the ones a call placed inside ``stmt`` renames.
+        """
+        start = self.pos[id(stmt)]
+        lo = bisect.bisect_left(self._store_positions, start)
         hi = bisect.bisect_right(self._store_positions, self.end[id(stmt)])
-        return list(dict.fromkeys(self._store_vars[lo:hi]))
+        starts = self._store_scope_starts
+        return list(dict.fromkeys(self._store_vars[i] for i in range(lo, hi)
+                                  if starts[i] > start))
 
     def defined_inside(self, var: E.Var, stmt: Stmt) -> bool:
         """Is ``var`` defined within ``stmt`` (params and free Vars never are)?"""
@@ -140,10 +150,12 @@ class FunctionIndex:
         found = is_target
         if is_target:
             self._target_depth += 1
+            self._target_starts.append(position)
         for child in _children(stmt):
             found = self._walk(child) or found
         if is_target:
             self._target_depth -= 1
+            self._target_starts.pop()
         self.end[id(stmt)] = self._counter - 1
         if found:
             self.contains.add(id(stmt))
@@ -158,6 +170,7 @@ class FunctionIndex:
                         and isinstance(node.args[2], E.Var):
                     self._store_positions.append(position)
                     self._store_vars.append(node.args[2])
+                    self._store_scope_starts.append(self._target_starts[-1])
                 stack.extend(node.args)
             elif isinstance(node, (E.BinaryExpr, E.UnaryExpr, E.MakeTuple,
                                    E.TupleGetItemExpr, E.Submit)):

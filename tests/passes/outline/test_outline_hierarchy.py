@@ -403,3 +403,17 @@ def test_non_ssa_input_is_rejected_naming_pass_and_function():
     with passes.PassContext([]):
         with pytest.raises(ValueError, match=r"OutlineHierarchyScopes requires SSA form.*'main'"):
             outline(program)
+
+
+def test_a_predicate_on_a_hierarchy_scope_is_an_internal_error():
+    from pypto.errors import InternalError
+    x = ir.Var("x", ir.TensorType([64], ir.DataType.FP32))
+    flag = ir.Var("flag", ir.ScalarType(ir.DataType.BOOL))
+    y = ir.Var("y", x.type)
+    scope = ir.HierarchyScopeStmt(ir.Level.HOST, body=ir.AssignStmt(y, ir.create_op_call(
+        "tensor.add", [x, x])), attrs={"predicate": flag})
+    program = ir.Program([ir.Function("main", [x, flag], [x.type],
+                                      [scope, ir.ReturnStmt([y])])])
+    with passes.PassContext([]):
+        with pytest.raises(InternalError, match="carries a dispatch predicate"):
+            outline(program)

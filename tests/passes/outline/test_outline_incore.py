@@ -284,3 +284,19 @@ def test_produced_properties_and_the_split_verifier():
     assert p.get_produced_properties().to_list() == [
         passes.IRProperty.SSAForm, passes.IRProperty.SplitIncoreOrch,
         passes.IRProperty.AivSplitValid]
+
+
+def test_no_dep_args_naming_a_tensor_the_scope_does_not_use_is_an_error():
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: V, y: V, out: pl.Out[V]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP, no_dep_args=[y]):
+                t = pl.load(x, [0], [64])
+                pl.store(t, [0], out)
+            return out
+
+    with passes.PassContext([]):
+        with pytest.raises(ValueError, match="OutlineIncoreScopes: no_dep_args names 'y', which "
+                                             "the scope outlined as 'main_incore_0' does not use"):
+            outline(Before)
