@@ -12,5 +12,6 @@ from .errors import Error, InternalError
 from .ir.dtype import DataType
 from . import ir, passes
 from . import language
+from .runtime import run  # NumPy is imported only when a program runs
 
 __all__ = ["DataType", "Error", "InternalError", "ir", "language", "passes", "__version__"]

@@ -1,0 +1,195 @@
+"""NumPy implementations of creation, data movement, views and element access.
+
+Aliasing model (what the pypto passes assume, 03-passes.md §10.3-§10.5): an op
+that the registry declares as *writing* an operand (``tile.store`` arg 2,
+``*.assemble`` arg 0, ``*.write`` arg 0) updates that operand's buffer in place
+and returns the same buffer, so its result aliases the target.  Every other op
+returns a fresh array: loads, moves, slices, reshapes and transposes copy.  With
+``atomic=pl.AtomicType.add`` a store/assemble adds into the target instead of
+overwriting it.  Creation ops return zero-filled buffers (the device leaves them
+undefined; zeros keep runs reproducible).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..ir.enums import AtomicType
+from ._array_math import scalar_as
+from ._windows import check_sizes, point, shape_text, window
+from .dtypes import INVALID_TASK_ID, numpy_dtype, np
+from .errors import OpFailure
+from .state import ExecState, OpInfo
+
+__all__ = ["create", "full", "load", "store", "move", "slice_", "assemble", "reshape",
+           "transpose", "read", "write", "dim", "block_idx", "block_num", "subblock_idx",
+           "task_invalid"]
+
+
+def _atomic_add(info: OpInfo) -> bool:
+    return info.kwargs.get("atomic", AtomicType.none) == AtomicType.add
+
+
+def _padded(data: Any, shape: tuple[int, ...]) -> Any:
+    """``data`` in the top-left corner of a zero buffer of ``shape``."""
+    if data.shape == shape:
+        return data.copy()
+    out = np.zeros(shape, dtype=data.dtype)
+    out[tuple(slice(0, n) for n in data.shape)] = data
+    return out
+
+
+def _valid_extent(sizes: tuple[int, ...], valid: Any) -> tuple[int, ...]:
+    valid = check_sizes(valid, "valid_shape")
+    if len(valid) != len(sizes) or any(v > s for v, s in zip(valid, sizes)):
+        raise OpFailure(f"valid_shape {shape_text(valid)} does not fit in shape "
+                        f"{shape_text(sizes)}")
+    return valid
+
+
+# -- creation ---------------------------------------------------------------------------
+
+def create(args: list, info: OpInfo, state: ExecState) -> Any:
+    shape = check_sizes(args[0], "shape")
+    return np.zeros(shape, dtype=numpy_dtype(info.kwargs["dtype"]))
+
+
+def full(args: list, info: OpInfo, state: ExecState) -> Any:
+    shape = check_sizes(args[0], "shape")
+    dtype = numpy_dtype(info.kwargs["dtype"])
+    return np.full(shape, scalar_as(dtype, args[1]), dtype=dtype)
+
+
+# -- windows: load / store / slice / assemble -----------------------------------------------
+
+def load(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``tile.load(tensor, offsets, shapes[, valid_shape])``: a copy of the window; with
+    ``valid_shape`` only that part is read and the rest of the tile is zero."""
+    tensor, offsets, sizes = args[0], args[1], args[2]
+    if len(args) > 3:
+        sizes = check_sizes(sizes, "shape")
+        data = tensor[window(offsets, _valid_extent(sizes, args[3]), tensor.shape, "tensor")]
+        return _padded(data, sizes)
+    return tensor[window(offsets, sizes, tensor.shape, "tensor")].copy()
+
+
+def store(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``tile.store(tile, offsets, out[, shapes])``: writes the tile (or its leading
+    ``shapes`` part) into ``out`` in place and returns ``out``."""
+    tile, offsets, out = args[0], args[1], args[2]
+    if len(args) > 3:
+        sizes = check_sizes(args[3], "shape")
+        if len(sizes) != tile.ndim or any(s > t for s, t in zip(sizes, tile.shape)):
+            raise OpFailure(f"shape {shape_text(sizes)} does not fit in the tile's shape "
+                            f"{shape_text(tile.shape)}")
+        source = tile[tuple(slice(0, s) for s in sizes)]
+    else:
+        sizes, source = tile.shape, tile
+    target = window(offsets, sizes, out.shape, "tensor")
+    if _atomic_add(info):
+        out[target] += source.astype(out.dtype, copy=False)
+    else:
+        out[target] = source
+    return out
+
+
+def move(args: list, info: OpInfo, state: ExecState) -> Any:
+    return args[0].copy()
+
+
+def slice_(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``slice(x, shape, offset[, valid_shape], drop_dims=...)``: a copy of the window
+    (zero outside ``valid_shape``) without the dropped size-1 dims."""
+    x, offsets = args[0], args[2]
+    sizes = check_sizes(args[1], "shape")
+    extent = _valid_extent(sizes, args[3]) if len(args) > 3 else sizes
+    result = _padded(x[window(offsets, extent, x.shape, "source")], sizes)
+    dropped = info.kwargs.get("drop_dims") or ()
+    if not dropped:
+        return result
+    axes = tuple(axis % result.ndim for axis in dropped)
+    for axis in axes:
+        if result.shape[axis] != 1:
+            raise OpFailure(f"drop_dims axis {axis} has size {result.shape[axis]}; only "
+                            "size-1 dims can be dropped")
+    return result.reshape(tuple(n for axis, n in enumerate(result.shape) if axis not in axes))
+
+
+def assemble(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``assemble(target, source, offset)``: writes ``source`` into ``target`` in place
+    and returns ``target``."""
+    target, source, offsets = args[0], args[1], args[2]
+    if source.ndim != target.ndim:
+        raise OpFailure(f"source shape {shape_text(source.shape)} and target shape "
+                        f"{shape_text(target.shape)} have different ranks")
+    region = window(offsets, source.shape, target.shape, "target", "source shape")
+    if _atomic_add(info):
+        target[region] += source.astype(target.dtype, copy=False)
+    else:
+        target[region] = source
+    return target
+
+
+# -- views ----------------------------------------------------------------------------------
+
+def reshape(args: list, info: OpInfo, state: ExecState) -> Any:
+    x = args[0]
+    shape = check_sizes(args[1], "shape")
+    count = 1
+    for n in shape:
+        count *= n
+    if count != x.size:
+        raise OpFailure(f"cannot reshape {shape_text(x.shape)} ({x.size} elements) to "
+                        f"{shape_text(shape)} ({count} elements)")
+    return x.reshape(shape).copy()
+
+
+def _axis(value: Any, rank: int, name: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise OpFailure(f"{name} must be an integer, got {value!r}")
+    if not -rank <= value < rank:
+        raise OpFailure(f"{name} {value} is out of range for rank {rank}")
+    return value % rank
+
+
+def transpose(args: list, info: OpInfo, state: ExecState) -> Any:
+    x = args[0]
+    first, second = _axis(args[1], x.ndim, "axis1"), _axis(args[2], x.ndim, "axis2")
+    return np.ascontiguousarray(np.swapaxes(x, first, second))
+
+
+# -- element access -------------------------------------------------------------------------
+
+def read(args: list, info: OpInfo, state: ExecState) -> Any:
+    src = args[0]
+    return src[point(args[1], src.shape, "source")].item()
+
+
+def write(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``write(dst, offset, value)``: sets one element in place and returns ``dst``."""
+    dst = args[0]
+    dst[point(args[1], dst.shape, "destination")] = scalar_as(dst.dtype, args[2])
+    return dst
+
+
+def dim(args: list, info: OpInfo, state: ExecState) -> Any:
+    x = args[0]
+    return int(x.shape[_axis(args[1], x.ndim, "axis")])
+
+
+# -- SPMD block ids and tasks -----------------------------------------------------------------
+
+def block_idx(args: list, info: OpInfo, state: ExecState) -> Any:
+    return state.block_idx
+
+
+def block_num(args: list, info: OpInfo, state: ExecState) -> Any:
+    return state.block_num
+
+
+def subblock_idx(args: list, info: OpInfo, state: ExecState) -> Any:
+    return state.subblock_idx
+
+
+def task_invalid(args: list, info: OpInfo, state: ExecState) -> Any:
+    return INVALID_TASK_ID
