@@ -1,0 +1,201 @@
+"""Facts about one ``@pl.jit`` function that depend only on its source text.
+
+``analyze`` reads the source (01-language.md §15 lookup order, through
+``get_source_info``) once and records what every specialization needs: parameters,
+which names are local, which names come from the namespace, the bare-name calls
+(dependency candidates), ``x.bind_dynamic(axis, M)`` statements, comments, and a
+hash of the text.  ``source_stamp`` tells cheaply whether the text may have changed.
+"""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Optional
+
+from ..language.parser.diagnostics import ParserError, ParserSyntaxError, UnsupportedFeatureError
+from ..language.parser.program_parser import find_def
+from ..language.parser.source import SourceInfo, get_source_info
+from .param_types import attr_chain, int_literal, parse_string_annotation
+
+__all__ = ["NO_DEFAULT", "ParamFacts", "DynamicBind", "FunctionFacts", "analyze", "source_stamp",
+           "user_error", "SUBMIT_CALLS"]
+
+NO_DEFAULT = object()
+# pl.submit(kernel, ...) / pl.spmd_submit(kernel, ...) name a kernel without calling it.
+SUBMIT_CALLS = (["pl", "submit"], ["pl", "spmd_submit"])
+
+
+@dataclass(frozen=True)
+class ParamFacts:
+    name: str
+    annotation: Optional[ast.expr]  # string annotations already parsed
+    default: Any  # NO_DEFAULT when the parameter has none
+    node: ast.arg
+
+
+@dataclass(frozen=True)
+class DynamicBind:
+    """``x.bind_dynamic(axis, M)``: axis ``axis`` of parameter ``x`` is the dynamic dim ``M``."""
+
+    param: str
+    axis: int
+    dim: ast.expr  # a name of a pl.dynamic(...) value, or a pl.dynamic("M") call
+    node: ast.stmt
+
+
+@dataclass(frozen=True)
+class FunctionFacts:
+    name: str
+    info: SourceInfo
+    node: ast.FunctionDef  # pristine: specializations rewrite copies
+    params: tuple[ParamFacts, ...]
+    local_names: frozenset[str]
+    binding_counts: dict[str, int]  # body-bound name -> number of binding sites
+    free_names: tuple[str, ...]  # sorted; names the namespace must supply
+    attribute_chains: tuple[tuple[str, ...], ...]  # sorted ``cfg.rows``-like uses of those
+    calls: dict[str, ast.expr]  # free name called by bare name (or submitted) -> first site
+    dynamic_binds: tuple[DynamicBind, ...]
+    comments: tuple[tuple[int, str], ...]  # (source line, text) of full-line comments
+    source_hash: str
+    param_index: dict[str, int] = field(default_factory=dict)
+
+
+def user_error(cls: type, message: str, info: SourceInfo, node: Optional[ast.AST],
+               hint: Optional[str] = None) -> ParserError:
+    """A parser error at ``node`` of the user's source, with the file's lines attached."""
+    span = info.span(node) if node is not None else None
+    return cls(message, span, hint=hint, source_lines=info.file_lines)
+
+
+def source_stamp(fn: Callable) -> Any:
+    """Changes when the function's source file changes; constant for cells and ``-c``
+    (their text cannot change under an existing function object)."""
+    filename = fn.__code__.co_filename
+    try:
+        status = os.stat(filename)
+    except (OSError, ValueError):
+        return filename
+    return filename, status.st_mtime_ns, status.st_size
+
+
+def analyze(fn: Callable) -> FunctionFacts:
+    info = get_source_info(fn)
+    try:
+        node = find_def(info, fn.__name__, ast.FunctionDef)
+    except ParserError as err:
+        raise err.with_source_lines(info.file_lines)
+    params = _params(fn, info, node)
+    scan = _BodyScan(info, {p.name for p in params})
+    for statement in node.body:
+        scan.visit(statement)
+    local_names = frozenset(scan.bound) | {p.name for p in params}
+    for annotated in [p.annotation for p in params] + [node.returns]:
+        if annotated is not None:
+            scan.visit(parse_string_annotation(annotated))
+    free = set(scan.loaded) - local_names
+    chains = {chain for chain in scan.chains if chain[0] not in local_names and chain[0] != "pl"}
+    calls = {name: site for name, site in scan.calls.items() if name not in local_names}
+    return FunctionFacts(
+        name=fn.__name__, info=info, node=node, params=tuple(params), local_names=local_names,
+        binding_counts=dict(scan.bound), free_names=tuple(sorted(free)),
+        attribute_chains=tuple(sorted(chains)), calls=calls,
+        dynamic_binds=tuple(scan.binds), comments=_comments(info.source, node),
+        source_hash=hashlib.sha256(info.source.encode("utf-8")).hexdigest(),
+        param_index={p.name: i for i, p in enumerate(params)})
+
+
+def _params(fn: Callable, info: SourceInfo, node: ast.FunctionDef) -> list[ParamFacts]:
+    args = node.args
+    if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
+        raise user_error(UnsupportedFeatureError,
+                         f"Function '{node.name}': only plain positional parameters are "
+                         "supported", info, node)
+    defaults: dict[str, Any] = {}
+    code = fn.__code__
+    names = code.co_varnames[:code.co_argcount]
+    values = fn.__defaults__ or ()
+    for name, value in zip(names[len(names) - len(values):], values):
+        defaults[name] = value
+    return [ParamFacts(a.arg, None if a.annotation is None else parse_string_annotation(a.annotation),
+                       defaults.get(a.arg, NO_DEFAULT), a) for a in args.args]
+
+
+class _BodyScan(ast.NodeVisitor):
+    """One walk over the body: bound names, loaded names, bare calls, bind_dynamic."""
+
+    def __init__(self, info: SourceInfo, params: set[str]) -> None:
+        self.info = info
+        self.params = params
+        self.bound: dict[str, int] = {}
+        self.loaded: set[str] = set()
+        self.calls: dict[str, ast.expr] = {}
+        self.binds: list[DynamicBind] = []
+        self.chains: set[tuple[str, ...]] = set()
+        self._statement_calls: set[int] = set()
+
+    def visit_Attribute(self, node: ast.Attribute) -> None:
+        chain = attr_chain(node)
+        if chain is None:
+            self.generic_visit(node)
+            return
+        self.loaded.add(chain[0])
+        self.chains.add(tuple(chain))  # only the longest chain: inner ones are not visited
+
+    def visit_Name(self, node: ast.Name) -> None:
+        if isinstance(node.ctx, ast.Load):
+            self.loaded.add(node.id)
+        else:
+            self.bound[node.id] = self.bound.get(node.id, 0) + 1
+
+    def visit_Expr(self, node: ast.Expr) -> None:
+        call = node.value
+        if isinstance(call, ast.Call) and isinstance(call.func, ast.Attribute) \
+                and call.func.attr == "bind_dynamic":
+            self.binds.append(self._bind(node, call))
+            self._statement_calls.add(id(call))
+        self.generic_visit(node)
+
+    def visit_Call(self, node: ast.Call) -> None:
+        func = node.func
+        if isinstance(func, ast.Name):
+            self.calls.setdefault(func.id, node)
+        elif attr_chain(func) in SUBMIT_CALLS and node.args and isinstance(node.args[0], ast.Name):
+            self.calls.setdefault(node.args[0].id, node.args[0])
+        elif isinstance(func, ast.Attribute) and func.attr == "bind_dynamic" \
+                and id(node) not in self._statement_calls:
+            raise user_error(ParserSyntaxError, "x.bind_dynamic(axis, M) must be a statement of "
+                             "its own", self.info, node)
+        self.generic_visit(node)
+
+    def _bind(self, statement: ast.Expr, call: ast.Call) -> DynamicBind:
+        target = call.func.value  # type: ignore[attr-defined]
+        if not isinstance(target, ast.Name) or target.id not in self.params:
+            what = ast.unparse(target)
+            raise user_error(ParserSyntaxError, f"bind_dynamic() applies to tensor parameters; "
+                             f"'{what}' is not a parameter", self.info, call)
+        if call.keywords or len(call.args) != 2:
+            raise user_error(ParserSyntaxError, f"{target.id}.bind_dynamic() takes two positional "
+                             "arguments: an axis and a pl.dynamic dim", self.info, call)
+        axis_node = call.args[0]
+        axis = int_literal(axis_node)
+        if axis is None:
+            raise user_error(ParserSyntaxError, f"{target.id}.bind_dynamic(): the axis must be an "
+                             "integer literal", self.info, axis_node)
+        return DynamicBind(target.id, axis, call.args[1], statement)
+
+
+def _comments(source: str, node: ast.FunctionDef) -> tuple[tuple[int, str], ...]:
+    """Full-line comments inside the function body (the parser keeps those)."""
+    if "#" not in source:
+        return ()
+    found = []
+    last = node.end_lineno or node.lineno
+    for number, line in enumerate(source.splitlines()[node.lineno:last], node.lineno + 1):
+        stripped = line.lstrip()
+        if stripped.startswith("#"):
+            text = stripped[1:]
+            found.append((number, text[1:] if text.startswith(" ") else text))
+    return tuple(found)

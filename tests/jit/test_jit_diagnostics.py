@@ -1,0 +1,148 @@
+"""Diagnostics and spans of specialised code point at the user's code (§13, §17.3)."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+import textwrap
+
+import pytest
+
+from pypto import ir
+from pypto.jit.specialize import generate_program
+from pypto.jit.signature import bind_entry
+from pypto.language.parser.diagnostics import (InvalidOperationError, ParserSyntaxError,
+                                               UndefinedVariableError)
+
+from _jit_helpers import f32
+
+KERNELS = """\
+import pypto.language as pl
+
+WIDTH = 8
+
+
+@pl.jit.incore
+def kern(a: pl.Tensor, out: pl.Out[pl.Tensor]):
+    t = pl.load(a, [0, 0], [WIDTH, WIDTH])
+    pl.store(t, [0, 0], out, bogus=1)
+    return out
+"""
+
+ENTRY = """\
+import pypto.language as pl
+from jit_diag_kernels import kern
+
+ROWS = 16
+
+
+@pl.jit
+def entry(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    # comment lines shift nothing
+    n = x.shape[0]
+    z = pl.add(pl.full([ROWS, x.shape[1]], pl.FP32, 0.0), missing)
+    return y
+
+
+@pl.jit
+def calls_kernel(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    y = kern(x, y)
+    return y
+
+
+@pl.jit
+def fine(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    y = pl.add(x, x)
+    return y
+"""
+
+
+@pytest.fixture
+def modules(tmp_path, monkeypatch):
+    (tmp_path / "jit_diag_kernels.py").write_text(KERNELS)
+    (tmp_path / "jit_diag_entry.py").write_text(ENTRY)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    yield importlib.import_module("jit_diag_entry"), tmp_path
+    for name in ("jit_diag_kernels", "jit_diag_entry"):
+        sys.modules.pop(name, None)
+
+
+def test_an_error_renders_the_users_line_with_the_caret_under_the_token(modules):
+    module, folder = modules
+    with pytest.raises(UndefinedVariableError) as info:
+        module.entry.specialize(f32(16, 8), f32(16, 8))
+    path = folder / "jit_diag_entry.py"
+    assert info.value.render(use_color=False) == textwrap.dedent(f"""\
+        Error: Undefined variable 'missing'
+          --> {path}:11:59
+           |
+         9 |     # comment lines shift nothing
+        10 |     n = x.shape[0]
+        11 |     z = pl.add(pl.full([ROWS, x.shape[1]], pl.FP32, 0.0), missing)
+           |                                                           ^^^^^^^ Undefined variable 'missing'
+        12 |     return y
+        13 |
+           |""")
+    assert info.value.source_lines == ENTRY.splitlines()
+
+
+def test_an_error_inside_a_dependency_points_into_its_own_file(modules):
+    module, folder = modules
+    with pytest.raises(InvalidOperationError) as info:
+        module.calls_kernel.specialize(f32(8, 8), f32(8, 8))
+    err = info.value
+    assert (err.span["filename"], err.span["line"], err.span["column"]) == \
+        (str(folder / "jit_diag_kernels.py"), 9, 5)
+    assert err.source_lines == KERNELS.splitlines()
+    rendered = err.render(use_color=False)
+    assert " 9 |     pl.store(t, [0, 0], out, bogus=1)\n   |     ^^^^^^^^" in rendered
+    assert "<jit:" not in rendered and "_jit_" not in rendered
+
+
+def test_ir_spans_are_in_user_coordinates(modules):
+    module, folder = modules
+    program = module.fine.specialize(f32(4), f32(4))
+    path = str(folder / "jit_diag_entry.py")
+    assert (program.span.filename, program.span.begin_line, program.span.begin_column) == \
+        (path, 21, 1)
+    func = program.get_function("fine")
+    assert (func.span.filename, func.span.begin_line) == (path, 22)
+    x = func.params[0]
+    assert (x.span.begin_line, x.span.begin_column) == (22, 10)
+    assign = func.body.stmts[0] if isinstance(func.body, ir.SeqStmts) else func.body
+    call = assign.value
+    assert (call.span.filename, call.span.begin_line, call.span.begin_column) == (path, 23, 9)
+    assert (call.span.end_line, call.span.end_column) == (23, 21)
+
+
+def test_the_generated_text_is_never_shown(modules):
+    module, _ = modules
+    plans = bind_entry(module.fine.facts(), module.fine.namespace, (f32(4), f32(4)), {})
+    generated = generate_program(module.fine, plans)
+    assert generated.filename == "<jit:fine>"
+    assert generated.text.startswith("import pypto.language as pl\n\n@pl.program\nclass _jit_fine:")
+    # An error raised in generated coordinates (e.g. by the text parser's executor) is
+    # moved to the user's line; one that cannot be mapped loses its span rather than
+    # pointing into text the user never wrote.
+    line = generated.text.splitlines().index("        y = pl.add(x, x)") + 1
+    err = ParserSyntaxError("boom", ir.Span("<jit:fine>", line, 1))
+    generated.source_map.relocate(err)
+    assert (err.span["line"], err.span["column"]) == (23, 5)
+    assert err.source_lines == ENTRY.splitlines()
+    lost = ParserSyntaxError("boom", ir.Span("<jit:fine>", 1, 1))
+    generated.source_map.relocate(lost)
+    assert lost.span is None
+
+
+def test_positions_no_node_starts_at_map_to_the_nearest_node_on_their_left(modules):
+    module, folder = modules
+    plans = bind_entry(module.fine.facts(), module.fine.namespace, (f32(4), f32(4)), {})
+    source_map = generate_program(module.fine, plans).source_map
+    text = generate_program(module.fine, plans).text
+    line = text.splitlines().index("        y = pl.add(x, x)") + 1
+    path = str(folder / "jit_diag_entry.py")
+    begin = lambda span: (span.filename, span.begin_line, span.begin_column)  # noqa: E731
+    assert begin(source_map.lookup(line, 8)) == (path, 23, 5)  # `y` itself
+    assert begin(source_map.lookup(line, 10)) == (path, 23, 5)  # the " =" after it
+    assert begin(source_map.lookup(line, 14)) == (path, 23, 9)  # inside `pl.add`
+    assert source_map.lookup(2, 0) == ir.Span.unknown()  # a line without user code
