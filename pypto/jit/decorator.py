@@ -106,11 +106,10 @@ class JITFunction:
         self._cache.clear()
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        # The executor (a later issue) takes this method over.
-        raise NotImplementedError(
-            f"@{self._kind.spelling} function '{self.__name__}' cannot run: pypto has no device "
-            f"runtime yet; use {self.__name__}.specialize(...), .lower(...) or .compile(...) to "
-            "get the program")
+        """Compile for these arguments (cached) and run the lowered program on the CPU with
+        NumPy (``pypto.runtime``): ``Out``/``InOut`` arrays are written in place."""
+        from ..runtime import run_jit
+        return run_jit(self, *args, **kwargs)
 
     def __repr__(self) -> str:
         return f"<{self._kind.spelling} function {self.__qualname__}>"

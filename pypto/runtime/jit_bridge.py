@@ -1,17 +1,22 @@
-"""Running an ``@pl.jit`` function on NumPy arrays (the hook ``JITFunction.__call__``
-can delegate to).
+"""Running an ``@pl.jit`` function on NumPy arrays (``JITFunction.__call__``).
 
-The JIT function is specialised for the arguments (``specialize(*args, **kw)``,
-the pre-pass program) and that program's entry is run on the same arguments.
+The function is compiled for the arguments (``compile(*args, **kw)``: specialised,
+lowered through the default pipeline, and cached by specialisation key) and the
+lowered program's entry runs on the same arguments.  The executor built for a
+compiled program is kept on it, so repeated calls with the same shapes only run.
 """
 
 from __future__ import annotations
 
+import weakref
 from typing import Any
 
 from .executor import Executor
 
 __all__ = ["run_jit"]
+
+# One executor per compiled program, dropped together with it.
+_EXECUTORS: "weakref.WeakKeyDictionary[Any, Executor]" = weakref.WeakKeyDictionary()
 
 
 def _positional(jit_function: Any, args: tuple, kwargs: dict) -> tuple:
@@ -49,11 +54,13 @@ def _entry_name(jit_function: Any, program: Any) -> str | None:
 def run_jit(jit_function: Any, *args: Any, **kwargs: Any) -> Any:
     """Specialise ``jit_function`` for ``args`` and run it with NumPy; returns the
     entry's result (``Out``/``InOut`` arrays are written in place)."""
-    specialize = getattr(jit_function, "specialize", None)
-    if not callable(specialize):
-        raise TypeError(f"run_jit expects a @pl.jit function (with specialize()), got "
+    compile_ = getattr(jit_function, "compile", None)
+    if not callable(compile_):
+        raise TypeError(f"run_jit expects a @pl.jit function (with compile()), got "
                         f"{type(jit_function).__name__}")
-    program = specialize(*args, **kwargs)
-    executor = Executor(program)
+    compiled = compile_(*args, **kwargs)
+    executor = _EXECUTORS.get(compiled)
+    if executor is None:
+        executor = _EXECUTORS[compiled] = Executor(compiled.program)
     return executor.run(*_positional(jit_function, args, kwargs),
-                        entry=_entry_name(jit_function, program))
+                        entry=_entry_name(jit_function, compiled.program))

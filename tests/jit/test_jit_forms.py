@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 import pypto.language as pl
@@ -133,14 +134,16 @@ def test_decorating_a_broken_body_succeeds_and_the_error_comes_later():
         broken.specialize(f32(4))
 
 
-def test_calling_raises_not_implemented_naming_the_offline_api():
+def test_calling_compiles_once_and_runs_on_the_cpu_writing_out_in_place():
     jitted = pl.jit(_copy)
-    with pytest.raises(NotImplementedError) as info:
-        jitted(f32(8, 8), f32(8, 8))
-    message = str(info.value)
-    assert "_copy" in message
-    for name in ("specialize(", "lower(", "compile("):
-        assert name in message
+    x = np.arange(64, dtype=np.float32).reshape(8, 8)
+    out = np.zeros((8, 8), dtype=np.float32)
+    result = jitted(x, out)
+    assert np.array_equal(out, x)            # the Out argument is written in place
+    assert np.array_equal(result, x)
+    jitted(x, np.zeros((8, 8), dtype=np.float32))
+    info = jitted.cache_info()
+    assert (info.misses, info.hits) == (1, 1)  # one compile for both calls
 
 
 def test_param_names_and_output_param_names():

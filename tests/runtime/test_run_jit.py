@@ -1,7 +1,8 @@
-"""``pypto.runtime.run_jit``: the hook a ``JITFunction.__call__`` can delegate to.
+"""``pypto.runtime.run_jit``: what ``JITFunction.__call__`` delegates to.
 
-The JIT package is developed separately, so these tests use a stand-in with the
-documented surface (``specialize(*args, **kw)``, ``param_names``, ``__name__``)."""
+Most tests use a stand-in with the surface run_jit relies on (``compile(*args,
+**kw)`` returning an object with ``.program``, ``param_names``, ``__name__``);
+the last ones call real ``@pl.jit`` functions."""
 
 from __future__ import annotations
 
@@ -32,8 +33,13 @@ class _jit_axpy:
         return self.helper(y, out)
 
 
+class _Compiled:
+    def __init__(self, program) -> None:
+        self.program = program
+
+
 class StandInJIT:
-    """What run_jit relies on: ``specialize`` returning the pre-pass program."""
+    """What run_jit relies on: ``compile`` returning an object holding the program."""
 
     __name__ = "axpy"
     param_names = ["x", "out", "alpha"]
@@ -41,9 +47,9 @@ class StandInJIT:
     def __init__(self) -> None:
         self.specialized_with: tuple | None = None
 
-    def specialize(self, *args, **kwargs):
+    def compile(self, *args, **kwargs):
         self.specialized_with = (args, kwargs)
-        return _jit_axpy
+        return _Compiled(_jit_axpy)
 
 
 def test_run_jit_specialises_and_runs_the_entry_in_place():
@@ -65,7 +71,7 @@ def test_run_jit_places_keyword_arguments_and_ignores_config():
 
 
 def test_run_jit_rejects_plain_callables():
-    with pytest.raises(TypeError, match=r"expects a @pl.jit function \(with specialize\(\)\)"):
+    with pytest.raises(TypeError, match=r"expects a @pl.jit function \(with compile\(\)\)"):
         run_jit(lambda x: x, np.zeros(1))
 
 
@@ -81,6 +87,12 @@ def double_entry(x: pl.Tensor, out: pl.Out[pl.Tensor], repeats: pl.Scalar[pl.IND
     for i in pl.range(repeats):
         out = double_kernel(x, out)
     return out
+
+
+def test_calling_a_jit_function_runs_its_lowered_program():
+    x, out = np.ones((4, 8), np.float32), np.zeros((4, 8), np.float32)
+    assert double_entry(x, out, 3) is out
+    np.testing.assert_array_equal(out, x * np.float32(2.0))
 
 
 def test_run_jit_with_a_real_jit_function():
