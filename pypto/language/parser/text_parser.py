@@ -17,6 +17,7 @@ import warnings
 from typing import Any
 
 from ...errors import InternalError
+from ...ir._deep import deep_recursion
 from ...ir.function import Function, Program
 from ...ir.span import Span
 from .diagnostics import ParserError, ParserSyntaxError
@@ -51,8 +52,10 @@ def parse(code: str, filename: str = "<string>", source_map: Any = None) -> Func
     info = SourceInfo.from_text(code, filename)
     with registered_source(code, filename):
         try:
-            tree = ast.parse(code, filename)
-            compiled = compile(tree, filename, "exec", flags=_COMPILE_FLAGS, dont_inherit=True)
+            with deep_recursion():  # long operator chains make deep (but valid) ASTs
+                tree = ast.parse(code, filename)
+                compiled = compile(tree, filename, "exec", flags=_COMPILE_FLAGS,
+                                   dont_inherit=True)
         except SyntaxError as exc:
             raise SyntaxError(f"Failed to compile code from {filename}: {exc.msg}",
                               (filename, exc.lineno, exc.offset, exc.text)) from None
