@@ -139,12 +139,12 @@ def read_annotation(node: Optional[ast.expr], lookup: Lookup,
     """Read a parameter annotation; ``lookup`` resolves non-local names."""
     if node is None:
         return AnnotationInfo(ParamDirection.In, "other")
-    node = parse_string_annotation(node)
+    node = resolve_alias(parse_string_annotation(node), lookup, is_local)
     direction = ParamDirection.In
     if isinstance(node, ast.Subscript) and annotation_head(node.value) in ("InOut", "Out"):
         direction = ParamDirection.InOut if annotation_head(node.value) == "InOut" \
             else ParamDirection.Out
-        node = parse_string_annotation(node.slice)
+        node = resolve_alias(parse_string_annotation(node.slice), lookup, is_local)
     reader = _Reader(lookup, is_local)
     head = annotation_head(node.value if isinstance(node, ast.Subscript) else node)
     if head == "Tensor":
@@ -158,6 +158,26 @@ def read_annotation(node: Optional[ast.expr], lookup: Lookup,
     if head == "Scalar":
         return AnnotationInfo(direction, "scalar")
     return AnnotationInfo(direction, "other")
+
+
+def resolve_alias(node: ast.expr, lookup: Lookup, is_local: Callable[[str], bool]) -> ast.expr:
+    """``x: T`` with ``T = pl.Tensor[...]`` reads as the spelled-out annotation."""
+    from ..language.typing import AnnotationRecord
+    chain = attr_chain(node)
+    if chain is None or annotation_head(node) is not None or is_local(chain[0]):
+        return node
+    try:
+        value = lookup(chain[0])
+        for part in chain[1:]:
+            value = getattr(value, part)
+    except (KeyError, AttributeError):
+        return node
+    if not isinstance(value, AnnotationRecord):
+        return node
+    spelled = value.to_ast()
+    for sub in ast.walk(spelled):
+        ast.copy_location(sub, node)
+    return spelled
 
 
 class _Reader:

@@ -180,6 +180,7 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         raise user_error(UndefinedVariableError, f"Undefined variable '{name}'", self.info, node)
 
     def _inline(self, value: Any, node: ast.expr, written: str) -> ast.expr:
+        from ..language.typing import AnnotationRecord
         from .decorator import JITFunction
         if value is _pl_module():
             return locate(ast.Name(id="pl", ctx=ast.Load()), node)
@@ -189,6 +190,9 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         if is_literal(value):
             self._register_value(value)
             return locate(literal_ast(value), node)
+        if self.in_annotation and isinstance(value, AnnotationRecord):
+            # a type alias (`T = pl.Tensor[...]`): spell it out, then inline its own names
+            return self.visit(locate(value.to_ast(), node))  # type: ignore[return-value]
         raise user_error(ParserTypeError, f"Unsupported closure variable type: "
                          f"{type(value).__name__} ('{written}')", self.info, node, hint=_JIT_HINT)
 

@@ -8,6 +8,8 @@ something to write for bare tensor parameters.
 
 from __future__ import annotations
 
+import ast
+import enum
 from typing import Any
 
 __all__ = ["Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId", "DynVar", "dynamic",
@@ -25,6 +27,38 @@ class AnnotationRecord:
 
     def __repr__(self) -> str:
         return f"pl.{self.kind}[{', '.join(map(repr, self.args))}]"
+
+    def to_ast(self) -> "ast.expr":
+        """The annotation as DSL source AST (``pl.Tensor[[64, M], pl.FP32]``), so an alias
+        (``T = pl.Tensor[...]``; ``x: T``) can be read like the spelled-out form."""
+        items = [_value_ast(arg) for arg in self.args]
+        index = items[0] if len(items) == 1 else ast.Tuple(elts=items, ctx=ast.Load())
+        return ast.Subscript(value=_pl_attr(self.kind), slice=index, ctx=ast.Load())
+
+
+def _pl_attr(*names: str) -> "ast.expr":
+    node: ast.expr = ast.Name(id="pl", ctx=ast.Load())
+    for name in names:
+        node = ast.Attribute(value=node, attr=name, ctx=ast.Load())
+    return node
+
+
+def _value_ast(value: Any) -> "ast.expr":
+    from ..ir.dtype import DataType
+    if isinstance(value, AnnotationRecord):
+        return value.to_ast()
+    if isinstance(value, (list, tuple)):
+        return ast.List(elts=[_value_ast(v) for v in value], ctx=ast.Load())
+    if isinstance(value, DataType):
+        return _pl_attr(value.name)
+    if isinstance(value, DynVar):
+        return ast.Name(id=value.name, ctx=ast.Load())
+    if isinstance(value, enum.Enum):
+        owner = "Mem" if type(value).__name__ == "MemorySpace" else type(value).__name__
+        return _pl_attr(owner, value.name)
+    if isinstance(value, (int, float, bool, str)) or value is None:
+        return ast.Constant(value=value)
+    raise TypeError(f"Cannot spell {value!r} in a type annotation")
 
 
 class _AnnotationMeta(type):

@@ -321,3 +321,26 @@ def test_a_dynamic_dim_named_like_a_keyword_is_rejected():
         entry.specialize(f32(3))
     assert str(info.value) == ("pl.dynamic('lambda'): @pl.jit cannot use 'lambda' as the name "
                                "of a dynamic dim; choose another name")
+
+
+Matrix = pl.Tensor[[ROWS, COLS], pl.FP32]
+DynRows = pl.Tensor[[M, COLS], pl.FP32]
+
+
+def test_type_aliases_in_annotations_read_as_the_spelled_out_type():
+    @pl.jit
+    def aliased(x: Matrix, out: pl.Out[DynRows]):
+        t = pl.load(x, [0, 0], [8, COLS])
+        pl.store(t, [0, 0], out)
+        return out
+
+    @pl.jit
+    def spelled(x: pl.Tensor[[ROWS, COLS], pl.FP32], out: pl.Out[pl.Tensor[[M, COLS], pl.FP32]]):
+        t = pl.load(x, [0, 0], [8, COLS])
+        pl.store(t, [0, 0], out)
+        return out
+
+    args = (f32(ROWS, COLS), f32(ROWS, COLS))
+    ir.assert_structural_equal(aliased.specialize(*args)["aliased"],
+                               spelled.specialize(*args)["spelled"])
+    assert "M = pl.dynamic(\"M\")" in aliased.specialize(*args).as_python()
