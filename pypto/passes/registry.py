@@ -15,6 +15,7 @@ does not exist yet fails then, with a clear error, and nothing else does.
 
 from __future__ import annotations
 
+import difflib
 import importlib
 import inspect
 from dataclasses import dataclass
@@ -174,7 +175,9 @@ def get_pass_spec(name: str) -> PassSpec:
         raise TypeError(f"get_pass_spec expects a str, got {type(name).__name__}")
     spec = _BY_SPELLING.get(name.strip())
     if spec is None:
-        raise ValueError(f"Unknown pass '{name}'; valid passes: {_valid_spellings()}")
+        close = difflib.get_close_matches(name.strip(), list(_BY_SPELLING), n=1)
+        guess = f" (did you mean '{close[0]}'?)" if close else ""
+        raise ValueError(f"Unknown pass '{name}'{guess}; valid passes: {_valid_spellings()}")
     return spec
 
 
