@@ -14,4 +14,4 @@ from . import ir, passes
 from . import language
 from .runtime import run  # NumPy is imported only when a program runs
 
-__all__ = ["DataType", "Error", "InternalError", "ir", "language", "passes", "__version__"]
+__all__ = ["DataType", "Error", "InternalError", "ir", "language", "passes", "run", "__version__"]

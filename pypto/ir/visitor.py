@@ -19,7 +19,7 @@ from . import expr as E
 from . import scope as S
 from . import stmt as St
 from .function import Function, Program
-from .node import Expr, IRNode, Stmt
+from .node import Expr, Stmt
 from .types import ShapedType, TensorType, TileType, TupleType, Type
 
 __all__ = ["IRVisitor", "IRMutator"]

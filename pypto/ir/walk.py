@@ -7,7 +7,7 @@ nesting never recurse.  Verifiers and passes share these definitions.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterator
 
 from . import expr as E
 from . import scope as S

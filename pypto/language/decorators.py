@@ -19,7 +19,7 @@ from ..ir.function import Function, Program
 from .parser.closure import Closure
 from .parser.diagnostics import ParserSyntaxError
 from .parser.program_parser import parse_function_entity, parse_program_entity, frame_closure
-from .parser.source import SourceInfo, get_source_info
+from .parser.source import SourceInfo
 
 __all__ = ["function", "program", "inline", "InlineFunction"]
 

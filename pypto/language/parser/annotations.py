@@ -12,7 +12,6 @@ from typing import TYPE_CHECKING, Any
 from ...ir import types as T
 from ...ir.dtype import DataType
 from ...ir.enums import MemorySpace, ParamDirection, TensorLayout
-from ...ir.expr import ConstInt
 from ...ir.node import Expr
 from ...ir.scalar_types import scalar_type
 from ..typing import DynVar

@@ -355,8 +355,8 @@ def iter_definitions(tree: ast.AST) -> Any:
         if isinstance(node, _DEFINITIONS):
             yield node
         children = []
-        for field in _STMT_LISTS:
-            children.extend(getattr(node, field, ()))
+        for name in _STMT_LISTS:
+            children.extend(getattr(node, name, ()))
         for handler in getattr(node, "handlers", ()):  # try/except
             children.extend(handler.body)
         for case in getattr(node, "cases", ()):  # match

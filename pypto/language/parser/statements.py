@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...ir import expr as E
 from ...ir import stmt as S

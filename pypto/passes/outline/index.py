@@ -21,8 +21,6 @@ import bisect
 from typing import Iterable
 
 from ...ir import expr as E
-from ...ir import scope as S
-from ...ir import stmt as St
 from ...ir._deep import deep_recursion
 from ...ir.function import Function
 from ...ir.node import Expr, Stmt
