@@ -21,7 +21,7 @@ from ...ir.enums import FunctionType, Level, ParamDirection, Role, level_to_linq
 from ...ir.function import Function
 from ...ir.node import Stmt, attach_leading_comments
 from ...ir.span import Span
-from ...ir.stmt import InlineStmt, SeqStmts
+from ...ir.stmt import InlineStmt, SeqStmts, YieldStmt
 from ...ir.types import Type
 from .annotations import parse_param_annotation, parse_return_annotation
 from .closure import Closure
@@ -137,6 +137,10 @@ class FunctionParser:
         try:
             previous_end = header_line
             for node in body:
+                if stmts and isinstance(stmts[-1], YieldStmt):
+                    raise ParserSyntaxError(
+                        "pl.yield_ must be the last statement of its loop or if body",
+                        self.span(node), hint="Move this statement before the pl.yield_")
                 self._collect_comments(previous_end, node.lineno)
                 self.parse_stmt(node)
                 previous_end = node.end_lineno or node.lineno
@@ -205,6 +209,8 @@ class FunctionParser:
             body_nodes = self._leading_directives(node.body)
             body = self.parse_block(body_nodes, node.lineno) if body_nodes else SeqStmts([], span)
         attrs.update(self.func_attrs)
+        if options.func_type is FunctionType.Inline:
+            _check_inline_returns(self.func_name, body, return_types, span)
         try:
             return Function(self.func_name, params, return_types, body, span,
                             type=options.func_type, level=options.level, role=options.role,
@@ -300,3 +306,22 @@ def _install_handlers() -> None:
         FunctionParser.EXPR_HANDLERS.update(getattr(module, "EXPR_HANDLERS", {}))
 
 _install_handlers()
+
+
+def _check_inline_returns(name: str, body: Stmt, return_types: list, span: Span) -> None:
+    """An Inline function is spliced at its call sites (InlineFunctions): it may return
+    only as its last statement, and must end in a return when it declares a result."""
+    from ...ir.stmt import ReturnStmt
+    from ...ir.walk import iter_stmts
+    stmts = body.stmts if isinstance(body, SeqStmts) else [body]
+    trailing = stmts[-1] if stmts and isinstance(stmts[-1], ReturnStmt) else None
+    for stmt in iter_stmts(body):
+        if isinstance(stmt, ReturnStmt) and stmt is not trailing:
+            raise ParserSyntaxError(
+                f"Inline function '{name}' may only return at the end of its body",
+                stmt.span, hint="Inline functions are spliced into their callers; compute "
+                                "the result and return it once, as the last statement")
+    if return_types and trailing is None:
+        raise ParserSyntaxError(
+            f"Inline function '{name}' declares a result but does not end with a return",
+            span)

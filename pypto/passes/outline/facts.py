@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from typing import Callable
 
-from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
@@ -89,7 +88,11 @@ class BodyFacts:
             if not self._is_known(var):
                 if self._is_type_var(var):
                     return  # a dynamic dim: stays a free Var of the outlined function
-                raise InternalError(f"Variable {var.name_hint} not found in var_objects")
+                # Reachable from user text (an undeclared name becomes a dynamic dim in
+                # pl.parse), so a user error, not a broken invariant.
+                raise ValueError(f"Variable '{var.name_hint}' is used in a region but defined "
+                                 "nowhere in its function (not a parameter, not a local, not a "
+                                 "dynamic dimension of a parameter's type)")
             self.captures[var] = None
         if reads:
             self.read.add(self.alias.get(var, var))

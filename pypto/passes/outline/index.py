@@ -79,6 +79,7 @@ class FunctionIndex:
         self.pos: dict[int, int] = {}
         self.end: dict[int, int] = {}
         self.last_ref: dict[E.Var, int] = {}
+        self.ref_positions: dict[E.Var, list[int]] = {}  # ascending, one entry per statement
         self.def_pos: dict[E.Var, int] = {}
         self._refs_upto: list[int] = []  # number of Var references at positions <= p
         self.contains: set[int] = set()  # ids of statements that are or contain a target
@@ -98,6 +99,14 @@ class FunctionIndex:
     def used_after(self, var: E.Var, stmt: Stmt) -> bool:
         """Is ``var`` referenced after ``stmt`` (in SSA execution order)?"""
         return self.last_ref.get(var, -1) > self.end[id(stmt)]
+
+    def referenced_between(self, var: E.Var, after: int, until: int) -> bool:
+        """Is ``var`` referenced at a position p with ``after < p <= until``?"""
+        positions = self.ref_positions.get(var)
+        if not positions or after >= until:
+            return False
+        i = bisect.bisect_right(positions, after)
+        return i < len(positions) and positions[i] <= until
 
     def has_target(self, stmt: Stmt) -> bool:
         return id(stmt) in self.contains
@@ -132,13 +141,18 @@ class FunctionIndex:
         self.pos[id(stmt)] = position
         last_ref = self.last_ref
         count = 0
+        positions = self.ref_positions
         for var in stmt_def_vars(stmt):
+            if last_ref.get(var) != position:
+                positions.setdefault(var, []).append(position)
             last_ref[var] = position
             self.def_pos.setdefault(var, position)
             count += 1
         is_target = isinstance(stmt, self.target)
         for expr in stmt_own_exprs(stmt):
             for var in expr_vars(expr):
+                if last_ref.get(var) != position:
+                    positions.setdefault(var, []).append(position)
                 last_ref[var] = position
                 count += 1
             if self._track_stores and self._target_depth:

@@ -26,11 +26,13 @@ from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir._deep import deep_recursion
-from ...ir.enums import FunctionType, Level, Role
+from ...ir.enums import FunctionType, Level, ParamDirection, Role
 from ...ir.function import Function, Program
-from ...ir.node import Expr, Stmt
+from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.visitor import IRMutator
+from .body_edits import extend_trailing_yield, is_task_id_placeholder, top_level_assigns
 from .extract import ScopeExtraction, extract_scope
+from .facts import returned_params
 from .index import FunctionIndex, VarCollector
 from .naming import FunctionNames, VarNames
 
@@ -95,6 +97,9 @@ class ScopeOutliner:
                  reserved: set[str]) -> None:
         self.config = config
         self.program = program if config.use_program else None
+        # Callee lookup for following in-place calls (``_follow_in_place_call``), which
+        # every kind needs, whether or not it reads callee directions for its params.
+        self.callees = program
         self.reserved = reserved
 
     def outline_function(self, func: Function) -> tuple[Function, list[Function]]:
@@ -125,6 +130,13 @@ class _Context:
         self.rename: dict[E.Var, Expr] = {}
         self._undo: list[dict[E.Var, Expr | None]] = []
         self.renamed_targets: dict[E.Var, None] = {}  # store targets renamed here
+        # A Var -> the store targets it has been the latest value of (see ``_move_targets``).
+        self._target_named: dict[E.Var, list[E.Var]] = {}
+        self._aliases: dict[E.Var, list[E.Var]] = {}  # store target -> its post-store aliases
+        # Bodies being rewritten, innermost last: (end of the body, end of the statement
+        # owning it, the targets a loop owner carries -- None for ifs and scopes).
+        self._bodies: list[tuple[int, int, set[E.Var] | None]] = []
+        self._loop_carried: dict[E.Var, int] = {}  # target -> enclosing loops carrying it
         self.in_non_target_scope = 0
 
     # -- renames with rewindable frames ----------------------------------------------
@@ -157,7 +169,11 @@ class _Context:
         if isinstance(stmt, state.outliner.config.target):
             return St.SeqStmts.flatten(self.outline(stmt), stmt.span)
         if not state.index.has_target(stmt):
-            return self.subst(stmt)
+            new = self.subst(stmt)
+            if self._target_named:
+                for assign in top_level_assigns(new):
+                    self._follow_in_place_call(assign, state.index.pos[id(stmt)])
+            return new
         if isinstance(stmt, St.SeqStmts):
             return self._block(stmt)
         if isinstance(stmt, St.ForStmt):
@@ -171,21 +187,110 @@ class _Context:
         raise InternalError(f"{state.outliner.config.pass_name}: unexpected "
                             f"{type(stmt).__name__} containing a target scope")
 
+    def _follow_in_place_call(self, assign: St.AssignStmt, position: int) -> None:
+        """``v = self.k(.., t_1, ..)`` where ``t_1`` is a renamed store target that ``k``
+        writes in place and returns: ``v`` is now the target's latest value.  Without
+        this, a loop/if carry would hand on ``t_1`` after ``k`` consumed it
+        (InOutUseValid: read the call's result instead)."""
+        call = assign.value
+        if not (isinstance(call, E.Call) and isinstance(call.op, GlobalVar)):
+            return
+        program = self.state.outliner.callees
+        callee = program.get_function(call.op.name) if program is not None else None
+        if callee is None or len(callee.return_types) != 1:
+            return
+        returned = returned_params(callee)
+        if not returned or returned[0] is None:
+            return
+        index = returned[0]
+        if index >= len(call.args) or callee.param_directions[index] is ParamDirection.In:
+            return
+        arg = call.args[index]
+        if isinstance(arg, E.Var):
+            self._move_targets(arg, assign.var, position)
+
+    def _read_after(self, target: E.Var, stmt: Stmt) -> bool:
+        """Does code that runs after ``stmt`` need ``target``'s value?
+
+        Walk outwards through the enclosing bodies: a reference (to the target or a
+        post-store alias) later in the same body needs it; at a loop body's end the
+        next iteration needs it if the loop carries it; at an if branch's end the walk
+        continues after the whole if (the other branch never runs after this one).
+        Beyond the body being rewritten, only the enclosing region's outputs can.
+        """
+        index = self.state.index
+        names = [target, *self._aliases.get(target, ())]
+        after = index.end[id(stmt)]
+        for body_end, owner_end, loop_carried in reversed(self._bodies):
+            if any(index.referenced_between(v, after, body_end) for v in names):
+                return True
+            if loop_carried is not None:
+                return target in loop_carried
+            after = owner_end
+        root_end = index.end[id(self.root)]
+        if any(index.referenced_between(v, after, root_end) for v in names):
+            return True
+        return self.required
+
+    def _enter_body(self, body: Stmt, owner: Stmt, loop_carried: list[E.Var] | None) -> None:
+        index = self.state.index
+        self._bodies.append((index.end[id(body)], index.end[id(owner)],
+                             None if loop_carried is None else set(loop_carried)))
+        for target in loop_carried or ():
+            self._loop_carried[target] = self._loop_carried.get(target, 0) + 1
+
+    def _leave_body(self) -> None:
+        _, _, loop_carried = self._bodies.pop()
+        for target in loop_carried or ():
+            count = self._loop_carried.pop(target) - 1
+            if count:
+                self._loop_carried[target] = count
+
+    def _name_target(self, var: E.Var, target: E.Var) -> None:
+        self._target_named.setdefault(var, []).append(target)
+
+    def _move_targets(self, consumed: E.Var, result: E.Var, position: int) -> None:
+        """Every store target whose latest value ``consumed`` a call (at ``position``)
+        wrote in place and returned as ``result`` now has ``result`` as its latest value.
+
+        A target nothing can read any more -- no reference from ``position`` on, no
+        enclosing loop carrying it, no region outputs to feed -- is dropped for good, so
+        a chain of in-place calls moves only live targets (linear, not quadratic).
+        """
+        targets = self._target_named.get(consumed)
+        if not targets:
+            return
+        index = self.state.index
+        live: list[E.Var] = []
+        for target in targets:
+            if (not self.required and target not in self._loop_carried
+                    and index.last_ref.get(target, -1) < position
+                    and all(index.last_ref.get(a, -1) < position
+                            for a in self._aliases.get(target, ()))):
+                continue
+            live.append(target)
+            if self.value_of(target) is consumed:
+                self.set_rename(target, result)
+                self._name_target(result, target)
+        targets[:] = live
+
     def _block(self, block: St.SeqStmts) -> Stmt:
         stmts = block.stmts
         target = self.state.outliner.config.target
         out: list[Stmt] = []
         for i, stmt in enumerate(stmts):
-            if i + 1 < len(stmts) and _is_task_id_placeholder(stmt, stmts[i + 1], target):
+            if i + 1 < len(stmts) and is_task_id_placeholder(stmt, stmts[i + 1], target):
                 continue  # the parser's `tid = task_invalid()`; the call site defines tid
             out.append(self.rewrite(stmt))
         return St.SeqStmts.flatten(out, block.span)
 
     def _scope(self, scope: S.ScopeStmt) -> Stmt:
         self.in_non_target_scope += 1
+        self._enter_body(scope.body, scope, None)
         try:
             body = self.rewrite(scope.body)
         finally:
+            self._leave_body()
             self.in_non_target_scope -= 1
         attrs = self.subst_attrs(scope._attrs)
         changes: dict[str, Any] = {"body": body, "_attrs": attrs}
@@ -230,12 +335,14 @@ class _Context:
                 self.set_rename(target, arg)
             if condition is not None:  # a while condition sees the current iter_args
                 header["condition"] = self.subst(condition)
+            self._enter_body(loop.body, loop, carried)
             body = self.rewrite(loop.body)
             finals = [self.value_of(t) for t in carried]
         finally:
+            self._leave_body()
             self.pop_frame()
         if carried:
-            body = _extend_trailing_yield(body, finals, loop.span)
+            body = extend_trailing_yield(body, finals, loop.span)
             header["return_vars"] = loop.return_vars + tuple(self._close_carries(carried,
                                                                                  loop.span))
         return loop.replace(iter_args=tuple(iter_args) + tuple(new_args), body=body, **header)
@@ -245,7 +352,9 @@ class _Context:
         out = []
         for target in carried:
             entry = self.value_of(target)
-            out.append(E.IterArg(names.mint(target.name_hint, "iter"), entry.type, entry, span))
+            arg = E.IterArg(names.mint(target.name_hint, "iter"), entry.type, entry, span)
+            self._name_target(arg, target)
+            out.append(arg)
         return out
 
     def _close_carries(self, carried: list[E.Var], span: Any) -> list[E.Var]:
@@ -254,6 +363,7 @@ class _Context:
         for target in carried:
             rv = E.Var(names.mint(target.name_hint, "rv"), self.value_of(target).type, span)
             self.set_rename(target, rv)
+            self._name_target(rv, target)
             rvs.append(rv)
         return rvs
 
@@ -261,18 +371,33 @@ class _Context:
         condition = self.subst(stmt.condition)
         carried = self._carried(stmt)
         incoming = [self.value_of(t) for t in carried]
+        for target, value in zip(carried, incoming):  # a branch may consume it in place
+            self._name_target(value, target)
         self.push_frame()
+        self._enter_body(stmt.then_body, stmt, None)
         try:
             then_body = self.rewrite(stmt.then_body)
             then_values = [self.value_of(t) for t in carried]
         finally:
+            self._leave_body()
             self.pop_frame()
         self.push_frame()
         try:
-            else_body = None if stmt.else_body is None else self.rewrite(stmt.else_body)
+            else_body = None
+            if stmt.else_body is not None:
+                self._enter_body(stmt.else_body, stmt, None)
+                try:
+                    else_body = self.rewrite(stmt.else_body)
+                finally:
+                    self._leave_body()
             else_values = [self.value_of(t) for t in carried]
         finally:
             self.pop_frame()
+        # Carry only what is read later: a dead carry would yield a branch's buffer
+        # after a kernel in the other branch consumed it in place (InOutUseValid).
+        needed = [i for i, t in enumerate(carried) if self._read_after(t, stmt)]
+        carried, incoming, then_values, else_values = (
+            [seq[i] for i in needed] for seq in (carried, incoming, then_values, else_values))
         if not carried:
             return stmt.replace(condition=condition, then_body=then_body, else_body=else_body)
         if else_body is None:
@@ -281,13 +406,14 @@ class _Context:
                                     "vars but no else")
             else_body = St.YieldStmt(list(incoming), stmt.span)
         else:
-            else_body = _extend_trailing_yield(else_body, else_values, stmt.span)
-        then_body = _extend_trailing_yield(then_body, then_values, stmt.span)
+            else_body = extend_trailing_yield(else_body, else_values, stmt.span)
+        then_body = extend_trailing_yield(then_body, then_values, stmt.span)
         names = self.state.var_names
         rvs = []
         for target, value in zip(carried, then_values):
             rv = E.Var(names.mint(target.name_hint, "rv"), value.type, stmt.span)
             self.set_rename(target, rv)
+            self._name_target(rv, target)
             rvs.append(rv)
         return stmt.replace(condition=condition, then_body=then_body, else_body=else_body,
                             return_vars=stmt.return_vars + tuple(rvs))
@@ -312,9 +438,9 @@ class _Context:
             state, scope, name, body, inner.renamed_targets, fallback=fallback,
             inside_non_target_scope=self.in_non_target_scope > 0)
         state.outlined.append(extraction.function)
-        return self._bind_call_site(extraction)
+        return self._bind_call_site(extraction, state.index.pos[id(scope)])
 
-    def _bind_call_site(self, ex: ScopeExtraction) -> list[Stmt]:
+    def _bind_call_site(self, ex: ScopeExtraction, position: int) -> list[Stmt]:
         """Hoisted scalars, the call, and the output bindings in the parent (§10.3 11-12)."""
         stmts: list[Stmt] = [self.subst(s) for s in ex.hoisted]
         call = ex.make_call([self.value_of(c) for c in ex.captures], self)
@@ -337,12 +463,17 @@ class _Context:
             stmts.append(St.AssignStmt(tmp, call, ex.span))
             for i, var in enumerate(lhs):
                 stmts.append(St.AssignStmt(var, E.TupleGetItemExpr(tmp, i, ex.span), ex.span))
-        for output, var in zip(ex.outputs, lhs):
+        passed = [self.value_of(output.var) for output in ex.outputs]
+        for output, var, arg in zip(ex.outputs, lhs, passed):
             if output.is_store_target:
                 self.set_rename(output.var, var)
                 self.renamed_targets[output.var] = None
+                self._name_target(var, output.var)
+                if isinstance(arg, E.Var):  # other targets this buffer was the value of
+                    self._move_targets(arg, var, position)
                 for alias in ex.aliases_of.get(output.var, ()):
                     self.set_rename(alias, var)
+                    self._aliases.setdefault(output.var, []).append(alias)
         return stmts
 
 
@@ -354,42 +485,3 @@ def _map_attr(value: Any, renamer: Renamer) -> Any:
     if isinstance(value, tuple):
         return tuple(renamer.visit_expr(v) if isinstance(v, Expr) else v for v in value)
     return value
-
-
-def _is_task_id_placeholder(stmt: Stmt, following: Stmt, target: type) -> bool:
-    if not (isinstance(stmt, St.AssignStmt) and isinstance(following, target)):
-        return False
-    value = stmt.value
-    return (isinstance(value, E.Call) and value.op.name == "system.task_invalid"
-            and following._attrs.get("task_id_var") is stmt.var)
-
-
-def _extend_trailing_yield(body: Stmt, values: list[Expr], span: Any) -> Stmt:
-    """Append ``values`` to the yield ending ``body`` (creating one if there is none)."""
-    if isinstance(body, St.YieldStmt):
-        return body.replace(value=body.value + tuple(values))
-    if isinstance(body, St.SeqStmts) and body.stmts:
-        last = body.stmts[-1]
-        if isinstance(last, (St.YieldStmt, S.RuntimeScopeStmt)):
-            new_last = _extend_trailing_yield(last, values, span)
-            if isinstance(last, S.RuntimeScopeStmt) and new_last is last:
-                return St.SeqStmts.flatten([*body.stmts, St.YieldStmt(list(values), span)], span)
-            return St.SeqStmts.flatten([*body.stmts[:-1], new_last], span)
-    if isinstance(body, S.RuntimeScopeStmt):
-        inner = body.body
-        if _ends_in_yield(inner):
-            return body.replace(body=_extend_trailing_yield(inner, values, span))
-        return body
-    return St.SeqStmts.flatten([body, St.YieldStmt(list(values), span)], span)
-
-
-def _ends_in_yield(body: Stmt) -> bool:
-    while True:
-        if isinstance(body, St.YieldStmt):
-            return True
-        if isinstance(body, St.SeqStmts) and body.stmts:
-            body = body.stmts[-1]
-        elif isinstance(body, S.RuntimeScopeStmt):
-            body = body.body
-        else:
-            return False

@@ -79,7 +79,9 @@ class _Converter:
         # Most recent visible version per type: an escaping value's fallback init.
         self.by_type: ScopedBindings[Type, E.Var] = ScopedBindings(self.frames)
         self.latest: dict[E.Var, E.Var] = {}
-        self.counters: dict[E.Var, int] = {}
+        # Keyed by name, not Var: distinct source Vars sharing a name (the parser's
+        # ``_tuple_tmp``, one per tuple unpacking) must not mint the same name twice.
+        self.counters: dict[str, int] = {}
         self.subst = _Substituter(self)
         self.out_param_by_type: dict[Type, E.Var] = {}
         for param, direction in zip(func.params, func.param_directions):
@@ -100,8 +102,8 @@ class _Converter:
 
     def mint(self, source: E.Var, role: str, type_: Type, span: Span,
              init: Expr | None = None) -> E.Var:
-        version = self.counters.get(source, 0)
-        self.counters[source] = version + 1
+        version = self.counters.get(source.name_hint, 0)
+        self.counters[source.name_hint] = version + 1
         try:
             name = auto_name(source.name_hint, role, version)
         except ValueError as exc:
