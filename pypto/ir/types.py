@@ -19,7 +19,7 @@ _set = object.__setattr__
 class Type:
     """Base of IR types.  Immutable; structural ``==`` and ``hash``."""
 
-    __slots__ = ("_hash",)
+    __slots__ = ("_hash", "_plain")
     _fields: ClassVar[tuple[str, ...]] = ()
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -30,8 +30,26 @@ class Type:
             return True
         if not isinstance(other, Type):
             return NotImplemented
+        if type(self) is not type(other):
+            return False
+        mine, theirs = self._plain_key(), other._plain_key()
+        if mine is not None and theirs is not None:
+            return mine == theirs
         from .structural import structural_equal
         return structural_equal(self, other)
+
+    def _plain_key(self) -> tuple | None:
+        """A value key when the type holds no Var (most types): comparing two keys gives
+        exactly structural equality's answer, at the cost of a tuple compare.  Cached."""
+        try:
+            return self._plain
+        except AttributeError:
+            key = self._compute_plain_key()
+            _set(self, "_plain", key)
+            return key
+
+    def _compute_plain_key(self) -> tuple | None:
+        return None
 
     def __ne__(self, other: object) -> bool:
         result = self.__eq__(other)
@@ -70,6 +88,9 @@ class ScalarType(Type):
     __slots__ = ("dtype",)
     _fields = ("dtype",)
 
+    def _compute_plain_key(self) -> tuple | None:
+        return (self.dtype.code(),)
+
     def __init__(self, dtype: DataType) -> None:
         check_type("ScalarType", "dtype", dtype, DataType, "DataType")
         _set(self, "dtype", dtype)
@@ -101,15 +122,24 @@ class ShapedType(Type):
 
     __slots__ = ("shape", "dtype", "memref")
 
-    def static_shape(self) -> list[int] | None:
-        """The shape as ints, or ``None`` if any dim is symbolic."""
+    def _compute_plain_key(self) -> tuple | None:
         from .expr import ConstInt
-        out = []
+        dims = []
         for dim in self.shape:
-            if not isinstance(dim, ConstInt):
+            if type(dim) is not ConstInt:
                 return None
-            out.append(dim.value)
-        return out
+            # INDEX and INT64 constants are equal (02-ir.md §13.4): canonicalise to INT64
+            dtype = dim.dtype
+            dims.append((DataType.INT64 if dtype is DataType.INDEX else dtype).code())
+            dims.append(dim.value)
+        if isinstance(self, TensorType):
+            if self.tensor_view is not None:
+                return None
+            return ("tensor", self.dtype.code(), tuple(dims))
+        if self.tile_view is not None:  # type: ignore[attr-defined]
+            return None
+        space = self.memory_space  # type: ignore[attr-defined]
+        return ("tile", self.dtype.code(), tuple(dims), -1 if space is None else int(space))
 
 
 class TensorType(ShapedType):

@@ -284,7 +284,11 @@ class IRMutator:
     def visit_type(self, t: Type) -> Type:
         """Rebuild a type whose dims (or element types) changed."""
         if isinstance(t, ShapedType):
-            shape = tuple([self.visit_expr(d) for d in t.shape])
+            dims = t.shape
+            if type(self).visit_const_int is IRMutator.visit_const_int \
+                    and all(type(d) is E.ConstInt for d in dims):
+                return t  # a static shape (the common case) has nothing to rewrite
+            shape = tuple([self.visit_expr(d) for d in dims])
             if _same(shape, t.shape):
                 return t
             if isinstance(t, TensorType):

@@ -7,7 +7,7 @@ nesting never recurse.  Verifiers and passes share these definitions.
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 from . import expr as E
 from . import scope as S
@@ -30,26 +30,52 @@ def attr_exprs(attrs: dict) -> list[Expr]:
     return out
 
 
+def _call_children(expr: E.Call) -> list[Expr]:
+    attrs = expr._attrs
+    return [*expr.args, *attr_exprs(attrs)] if attrs else list(expr.args)
+
+
+def _submit_children(expr: E.Submit) -> list[Expr]:
+    out = [*expr.args, *expr.deps]
+    if expr.core_num is not None:
+        out.append(expr.core_num)
+    if expr.predicate is not None:
+        out.append(expr.predicate)
+    return out + attr_exprs(expr._attrs)
+
+
+def _no_children(expr: Expr) -> list[Expr]:
+    return []
+
+
+# Exact-type dispatch: these walks run over every node of every pass, and one dict
+# lookup beats a chain of isinstance tests.
+_EXPR_CHILDREN: dict[type, Callable[[Any], list[Expr]]] = {
+    E.Call: _call_children,
+    E.Submit: _submit_children,
+    E.MakeTuple: lambda e: list(e.elements),
+    E.TupleGetItemExpr: lambda e: [e.tuple],
+    E.Var: _no_children, E.IterArg: _no_children, E.ConstInt: _no_children,
+    E.ConstFloat: _no_children, E.ConstBool: _no_children,
+    **{cls: (lambda e: [e.left, e.right]) for cls in E.BINARY_CLASSES},
+    **{cls: (lambda e: [e.operand]) for cls in E.UNARY_CLASSES},
+}
+
+
 def expr_children(expr: Expr) -> list[Expr]:
     """Operand expressions of ``expr`` in evaluation order (Vars have none)."""
-    if isinstance(expr, E.Call):
-        return [*expr.args, *attr_exprs(expr._attrs)]
-    if isinstance(expr, E.BinaryExpr):
-        return [expr.left, expr.right]
-    if isinstance(expr, E.UnaryExpr):
-        return [expr.operand]
-    if isinstance(expr, E.MakeTuple):
-        return list(expr.elements)
-    if isinstance(expr, E.TupleGetItemExpr):
-        return [expr.tuple]
-    if isinstance(expr, E.Submit):
-        out = [*expr.args, *expr.deps]
-        if expr.core_num is not None:
-            out.append(expr.core_num)
-        if expr.predicate is not None:
-            out.append(expr.predicate)
-        return out + attr_exprs(expr._attrs)
+    handler = _EXPR_CHILDREN.get(type(expr))
+    if handler is not None:
+        return handler(expr)
+    for cls in type(expr).__mro__[1:]:  # a subclass of a known node kind
+        handler = _EXPR_CHILDREN.get(cls)
+        if handler is not None:
+            _EXPR_CHILDREN[type(expr)] = handler
+            return handler(expr)
     return []
+
+
+_VAR_TYPES = (E.Var, E.IterArg)
 
 
 def iter_var_uses(expr: Expr) -> Iterator[E.Var]:
@@ -57,6 +83,9 @@ def iter_var_uses(expr: Expr) -> Iterator[E.Var]:
 
     An IterArg's ``initValue`` is not a use at the IterArg's use site.
     """
+    if type(expr) in _VAR_TYPES:
+        yield expr  # type: ignore[misc]
+        return
     stack = [expr]
     while stack:
         node = stack.pop()
@@ -64,8 +93,9 @@ def iter_var_uses(expr: Expr) -> Iterator[E.Var]:
             yield node
             continue
         children = expr_children(node)
-        children.reverse()
-        stack.extend(children)
+        if children:
+            children.reverse()
+            stack.extend(children)
 
 
 def type_vars(t: Type) -> list[E.Var]:

@@ -60,13 +60,15 @@ class Pass:
     (``kind="function"``) and returns the transformed node.
     """
 
-    __slots__ = ("_name", "_transform", "_required", "_produced", "_invalidated", "_kind")
+    __slots__ = ("_name", "_transform", "_required", "_produced", "_invalidated", "_kind",
+                 "_self_verified")
 
     def __init__(self, name: str, transform: Callable[[Any], Any], *,
                  required: Iterable[IRProperty] | IRPropertySet | None = None,
                  produced: Iterable[IRProperty] | IRPropertySet | None = None,
                  invalidated: Iterable[IRProperty] | IRPropertySet | None = None,
-                 kind: PassKind | str = PassKind.PROGRAM) -> None:
+                 kind: PassKind | str = PassKind.PROGRAM,
+                 self_verified: Iterable[IRProperty] | IRPropertySet | None = None) -> None:
         if not isinstance(name, str) or not name:
             raise TypeError(f"Pass: 'name' expects a non-empty str, got {name!r}")
         if not callable(transform):
@@ -79,6 +81,11 @@ class Pass:
         self._produced = _property_set(owner, "produced", produced)
         self._invalidated = _property_set(owner, "invalidated", invalidated)
         self._kind = _pass_kind(name, kind)
+        # Produced properties the transform checks itself (raising on a violation), so a
+        # pipeline need not verify them again.
+        self._self_verified = _property_set(owner, "self_verified", self_verified)
+        if not self._produced.contains_all(self._self_verified):
+            raise ValueError(f"Pass '{name}': self_verified properties must be produced ones")
 
     # -- accessors (sets are copied: a Pass never changes after construction) --------
     def get_name(self) -> str:
@@ -100,6 +107,9 @@ class Pass:
 
     def get_invalidated_properties(self) -> IRPropertySet:
         return self._invalidated.copy()
+
+    def get_self_verified_properties(self) -> IRPropertySet:
+        return self._self_verified.copy()
 
     # -- running ----------------------------------------------------------------------
     def __call__(self, program: Program) -> Program:

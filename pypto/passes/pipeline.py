@@ -8,16 +8,18 @@ properties are never checked here (that is a BEFORE-mode instrument's job).
 from __future__ import annotations
 
 import os
+import threading
 from typing import Iterable
 
 from ..ir.function import Program
 from .context import PassContext, VerificationLevel
 from .pass_base import Pass
-from .properties import IRPropertySet, get_structural_properties, get_verified_properties
+from .properties import (IRProperty, IRPropertySet, get_structural_properties,
+                         get_verified_properties)
 from .verifier_registry import verify_properties
 
 __all__ = ["PassPipeline", "get_default_verification_level", "parse_verification_level",
-           "VERIFY_LEVEL_ENV"]
+           "VERIFY_LEVEL_ENV", "pipeline_guarantees"]
 
 VERIFY_LEVEL_ENV = "PYPTO_VERIFY_LEVEL"
 
@@ -40,6 +42,17 @@ def get_default_verification_level() -> VerificationLevel:
     if not text.strip():
         return VerificationLevel.BASIC
     return parse_verification_level(text)
+
+
+_state = threading.local()
+
+
+def pipeline_guarantees(prop: IRProperty) -> bool:
+    """Has the pipeline running the current pass verified ``prop`` on its input (and no
+    pass invalidated it since)?  Lets a pass skip re-checking its own precondition;
+    outside a verifying pipeline this is always False."""
+    guaranteed = getattr(_state, "guaranteed", None)
+    return guaranteed is not None and guaranteed.contains(prop)
 
 
 class PassPipeline:
@@ -75,15 +88,23 @@ class PassPipeline:
             verified = get_structural_properties().intersection(lightweight)
             verify_properties(verified, program, "pipeline_input")
         current = program
-        for p in self._passes:
-            current = p(current)
-            if not verify:
-                continue
-            verified = verified.difference(p.get_invalidated_properties().intersection(lightweight))
-            due = p.get_produced_properties().intersection(lightweight).difference(verified)
-            if not due.empty():
-                verify_properties(due, current, p.get_name())
-                verified = verified.union_with(due)
+        outer = getattr(_state, "guaranteed", None)
+        try:
+            for p in self._passes:
+                _state.guaranteed = verified if verify else None
+                current = p(current)
+                if not verify:
+                    continue
+                verified = verified.difference(
+                    p.get_invalidated_properties().intersection(lightweight))
+                due = p.get_produced_properties().intersection(lightweight).difference(verified)
+                checked_by_pass = due.intersection(p.get_self_verified_properties())
+                due = due.difference(checked_by_pass)
+                if not due.empty():
+                    verify_properties(due, current, p.get_name())
+                verified = verified.union_with(due).union_with(checked_by_pass)
+        finally:
+            _state.guaranteed = outer
         return current
 
     def __repr__(self) -> str:

@@ -42,12 +42,14 @@ class PassSpec:
     summary: str
     parameters: tuple[str, ...] = ()
     in_default_pipeline: bool = True
+    self_verified: tuple[P, ...] = ()  # produced properties the pass checks itself
 
     def create(self, *args: Any, **kwargs: Any) -> Pass:
         """A ``Pass`` for this declaration; ``args``/``kwargs`` bind ``parameters``."""
         options = _bind_options(self, args, kwargs)
         return Pass(self.name, _LazyTransform(self, options), required=self.required,
-                    produced=self.produced, invalidated=self.invalidated, kind=self.kind)
+                    produced=self.produced, invalidated=self.invalidated, kind=self.kind,
+                    self_verified=self.self_verified)
 
 
 def _bind_options(spec: PassSpec, args: tuple, kwargs: dict) -> dict[str, Any]:
@@ -101,9 +103,10 @@ def _load(spec: PassSpec) -> Callable[..., Any]:
 
 def _spec(name: str, cli: str, factory: str, kind: PassKind, impl: str, summary: str, *,
           required: tuple = (), produced: tuple = (), invalidated: tuple = (),
-          parameters: tuple = (), in_default_pipeline: bool = True) -> PassSpec:
+          parameters: tuple = (), in_default_pipeline: bool = True,
+          self_verified: tuple = ()) -> PassSpec:
     return PassSpec(name, cli, factory, kind, required, produced, invalidated, impl, summary,
-                    parameters, in_default_pipeline)
+                    parameters, in_default_pipeline, self_verified)
 
 
 _PROGRAM, _FUNCTION = PassKind.PROGRAM, PassKind.FUNCTION
@@ -150,7 +153,7 @@ PASS_SPECS: tuple[PassSpec, ...] = (
           _PROGRAM, "pypto.passes.transforms.legalize_graph_boundary:transform",
           "Hoist region-derived scalars to Graph call sites and check the boundary contract.",
           required=(P.SplitIncoreOrch, P.GraphOutlined),
-          produced=(P.GraphBoundaryLegalized,)),
+          produced=(P.GraphBoundaryLegalized,), self_verified=(P.GraphBoundaryLegalized,)),
     _spec("IRVerifier", "run-verifier", "run_verifier", _PROGRAM,
           "pypto.passes.verifier_registry:verify_program",
           "Verify a property set (default: get_default_verify_properties()); change nothing.",

@@ -10,7 +10,7 @@ from ..diagnostic import errors_of
 from ..properties import IRProperty
 from .outliner import OutlineConfig, ScopeOutliner
 
-__all__ = ["outline_program", "require_ssa", "find_scopes"]
+__all__ = ["outline_program", "require_ssa", "find_scopes", "has_scope"]
 
 
 def find_scopes(func: Function, kind: type) -> list:
@@ -18,8 +18,20 @@ def find_scopes(func: Function, kind: type) -> list:
     return [stmt for stmt in iter_stmts(func.body) if isinstance(stmt, kind)]
 
 
+def has_scope(func: Function, kind: type) -> bool:
+    """Does ``func`` hold a scope of class ``kind``?  (Stops at the first one.)"""
+    return any(isinstance(stmt, kind) for stmt in iter_stmts(func.body))
+
+
 def require_ssa(func: Function, pass_name: str, what: str) -> None:
-    """A pass that needs SSA form names the function instead of producing nonsense."""
+    """A pass that needs SSA form names the function instead of producing nonsense.
+
+    Inside a verifying pipeline that already established SSA form this is skipped:
+    the pipeline checked it once after ConvertToSSA, and every later pass keeps it.
+    """
+    from ..pipeline import pipeline_guarantees
+    if pipeline_guarantees(IRProperty.SSAForm):
+        return
     from ..verifier_registry import PropertyVerifierRegistry
     diagnostics = errors_of(PropertyVerifierRegistry.verify(
         IRProperty.SSAForm, Program([func], "", func.span)))
@@ -46,7 +58,7 @@ def outline_program(program: Program, config: OutlineConfig,
     functions: list[Function] = []
     created: list[Function] = []
     for func in program._functions.values():
-        if not processes(func) or not find_scopes(func, config.target):
+        if not processes(func) or not has_scope(func, config.target):
             functions.append(func)
             continue
         require_ssa(func, config.pass_name, f"a {config.target.__name__}")

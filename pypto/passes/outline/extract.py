@@ -103,8 +103,10 @@ class ScopeExtraction:
         return attrs
 
 
-class _StoreBinder(IRMutator):
-    """Binds each store into an exported target: ``store(.., t)`` -> ``t__store = ...``."""
+class _BodyRewriter(IRMutator):
+    """Moves a scope body into its function in one traversal: captures and outputs are
+    remapped (``var_remap``), and each store into an exported target is bound
+    (``store(.., t)`` -> ``t__store = store(.., t)``, §10.3 step 7)."""
 
     def __init__(self, targets: set[E.Var], names: Any) -> None:
         super().__init__()
@@ -125,19 +127,21 @@ class _StoreBinder(IRMutator):
         return St.AssignStmt(E.Var(name, value.type, span), value, span)
 
     def visit_eval_stmt(self, op: St.EvalStmt) -> Stmt:
-        target = self._target_of(op.expr)
-        if target is None:
-            return super().visit_eval_stmt(op)
-        return self._binding(target, op.expr, op.span)
+        new = super().visit_eval_stmt(op)
+        if not self.targets or self._target_of(op.expr) is None:
+            return new
+        return self._binding(self._target_of(op.expr), new.expr, op.span)  # type: ignore
 
     def visit_assign_stmt(self, op: St.AssignStmt) -> Stmt:
-        target = self._target_of(op.value)
+        new = super().visit_assign_stmt(op)
+        target = self._target_of(op.value) if self.targets else None
         if target is None:
-            return super().visit_assign_stmt(op)
+            return new
         from ..names import STORE_SUFFIX
         if op.var.name_hint.endswith(STORE_SUFFIX):
-            return op  # already the store binding (an earlier outliner made it)
-        return St.SeqStmts.flatten([op, self._binding(target, op.var, op.span)], op.span)
+            return new  # already the store binding (an earlier outliner made it)
+        return St.SeqStmts.flatten([new, self._binding(target, new.var, op.span)],  # type: ignore
+                                   op.span)
 
 
 def _direct_definitions(body: Stmt) -> set[E.Var]:
@@ -207,7 +211,7 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
     # -- parameters and their directions (§10.5) -----------------------------------
     exported = set(store_targets)
     directions = [_direction(c, facts, exported) for c in captures]
-    mutator = IRMutator()
+    mutator = _BodyRewriter(exported, state.var_names)
     remap = mutator.var_remap
     # Scalars first: tensor params' dims may mention captured scalars (never the reverse).
     for capture in sorted(captures, key=lambda c: not isinstance(c.type, ScalarType)):
@@ -218,8 +222,6 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
         remap[var] = E.Var(var.name_hint, mutator.visit_type(var.type), var.span)
 
     # -- the body of the outlined function ------------------------------------------
-    if store_targets:
-        body = _StoreBinder(exported, state.var_names)(body)
     body = mutator(body)
     returned: list[Expr] = []
     for output in outputs:

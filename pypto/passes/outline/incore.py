@@ -20,7 +20,7 @@ from ...ir.scope import InCoreScopeStmt
 from ...ir.types import TensorType
 from ...ir.visitor import IRMutator
 from ...ir.walk import iter_calls, iter_stmts
-from .driver import find_scopes, outline_program
+from .driver import has_scope, outline_program
 from .outliner import OutlineConfig
 
 __all__ = ["transform", "CONFIG", "fold_dims"]
@@ -65,6 +65,12 @@ class _DimFolder(IRMutator):
         return op.replace(value=value)
 
 
+def _has_dim_assign(func: Function) -> bool:
+    """Only ``x = tensor.dim(...)`` statements fold; most functions have none."""
+    return any(isinstance(s, St.AssignStmt) and isinstance(s.value, E.Call)
+               and s.value.op.name == "tensor.dim" for s in iter_stmts(func.body))
+
+
 def fold_dims(func: Function) -> Function:
     """One forward pass; a folded Var's later uses see the dynamic dim directly."""
     return _DimFolder()(func)
@@ -88,13 +94,19 @@ def _promote(func: Function, outlined: list[Function]) -> Function:
 
 
 def _check_dispatch(program: Program) -> None:
-    """A predicate must not survive where nothing can honour it (§13, should)."""
+    """A predicate must not survive where nothing can honour it (§13, should).
+
+    Only the functions this pass leaves alone can hold either: processed functions
+    lose every InCore scope, and the launches the pass creates sit in them.
+    """
     for func in program._functions.values():
+        if func.func_type in _PROCESSED:
+            continue
         for scope in iter_stmts(func.body):
             if isinstance(scope, InCoreScopeStmt) and "predicate" in scope._attrs:
                 raise ValueError(f"OutlineIncoreScopes: an InCore scope in function "
                                  f"'{func.name}' still carries a dispatch predicate")
-        if not is_orchestration_like(func.func_type) and func.func_type is not FunctionType.Opaque:
+        if not is_orchestration_like(func.func_type):
             for call, _ in iter_calls(func.body):
                 if isinstance(call, E.Submit) and call.predicate is not None:
                     raise ValueError(f"OutlineIncoreScopes: a predicated task launch in "
@@ -106,7 +118,8 @@ def transform(program: Program) -> Program:
     folded = []
     changed = False
     for func in program._functions.values():
-        if func.func_type is FunctionType.Opaque and find_scopes(func, InCoreScopeStmt):
+        if func.func_type is FunctionType.Opaque and _has_dim_assign(func) \
+                and has_scope(func, InCoreScopeStmt):
             new = fold_dims(func)
             changed = changed or new is not func
             folded.append(new)

@@ -33,6 +33,8 @@ __all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
 
 def type_dim_vars(t: Type) -> Iterable[E.Var]:
     """Vars occurring inside a type (dynamic dims, scalar-dependent dims)."""
+    if isinstance(t, ShapedType) and all(type(d) is E.ConstInt for d in t.shape):
+        return
     stack = [t]
     while stack:
         item = stack.pop()
@@ -48,27 +50,29 @@ class VarCollector:
 
     ``names`` is the function's set of variable names (the outliner's "local
     names"); ``type_vars`` are Vars that only occur inside types (dynamic dims),
-    which stay free in outlined functions instead of being captured.
+    which stay free in outlined functions instead of being captured.  The
+    definitions come from the ``FunctionIndex`` walk (no second walk); the type
+    Vars are only gathered if a capture ever needs them.
     """
 
-    def __init__(self, func: Function) -> None:
+    def __init__(self, func: Function, defined: Iterable[E.Var]) -> None:
+        self.func = func
         self.vars: dict[E.Var, None] = dict.fromkeys(func.params)
-        self.type_vars: set[E.Var] = set()
-        for param in func.params:
-            self.type_vars.update(type_dim_vars(param.type))
-        for t in func.return_types:
-            self.type_vars.update(type_dim_vars(t))
-        stack: list[Stmt] = [func.body]
-        while stack:
-            stmt = stack.pop()
-            for var in stmt_def_vars(stmt):
-                self.vars[var] = None
-                self.type_vars.update(type_dim_vars(var.type))
-            stack.extend(_children(stmt))
+        self.vars.update(dict.fromkeys(defined))
         self.names: set[str] = {v.name_hint for v in self.vars}
+        self._type_vars: set[E.Var] | None = None
 
     def __contains__(self, var: object) -> bool:
         return var in self.vars
+
+    @property
+    def type_vars(self) -> set[E.Var]:
+        if self._type_vars is None:
+            found: set[E.Var] = set()
+            for t in (*(v.type for v in self.vars), *self.func.return_types):
+                found.update(type_dim_vars(t))
+            self._type_vars = found
+        return self._type_vars
 
 
 class FunctionIndex:

@@ -35,6 +35,8 @@ from .extract import ScopeExtraction, extract_scope
 from .facts import returned_params
 from .index import FunctionIndex, VarCollector
 from .naming import FunctionNames, VarNames
+from .walk import expr_vars, stmt_own_exprs
+from ...ir.walk import iter_stmts
 
 __all__ = ["OutlineConfig", "ScopeOutliner", "Renamer"]
 
@@ -109,7 +111,7 @@ class ScopeOutliner:
                                   self.config.export_store_targets)
             if not index.has_target(func.body):
                 return func, []
-            symbols = VarCollector(func)
+            symbols = VarCollector(func, index.def_pos)
             state = _FunctionState(self, func, index, symbols,
                                    FunctionNames(self.reserved, symbols.names),
                                    VarNames(set(symbols.names)))
@@ -169,6 +171,8 @@ class _Context:
         if isinstance(stmt, state.outliner.config.target):
             return St.SeqStmts.flatten(self.outline(stmt), stmt.span)
         if not state.index.has_target(stmt):
+            if not self._touches_renamed(stmt):
+                return stmt  # most statements: nothing renamed is read here
             new = self.subst(stmt)
             if self._target_named:
                 for assign in top_level_assigns(new):
@@ -186,6 +190,22 @@ class _Context:
             return self._scope(stmt)
         raise InternalError(f"{state.outliner.config.pass_name}: unexpected "
                             f"{type(stmt).__name__} containing a target scope")
+
+    def _touches_renamed(self, stmt: Stmt) -> bool:
+        """Does ``stmt`` read a renamed store target (or a value that names one)?
+
+        A read-only walk: far cheaper than rebuilding the statement through the
+        renamer, which is only done when this says so.
+        """
+        rename, named = self.rename, self._target_named
+        if not rename and not named:
+            return False
+        for sub in iter_stmts(stmt):
+            for expr in stmt_own_exprs(sub):
+                for var in expr_vars(expr):
+                    if var in rename or var in named:
+                        return True
+        return False
 
     def _follow_in_place_call(self, assign: St.AssignStmt, position: int) -> None:
         """``v = self.k(.., t_1, ..)`` where ``t_1`` is a renamed store target that ``k``
