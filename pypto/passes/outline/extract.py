@@ -186,7 +186,7 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
             moved = {s.var for s in hoisted}  # type: ignore[attr-defined]
             visible = [v for v in visible if v not in moved]
             used -= moved
-    facts = BodyFacts(body, symbols.__contains__, symbols.type_vars.__contains__,
+    facts = BodyFacts(body, symbols.__contains__, lambda var: var in symbols.type_vars,
                       state.outliner.program)
     captures = list(facts.captures)
     captured = set(captures)

@@ -19,7 +19,7 @@ from ...ir.node import Stmt
 from ...ir.scope import InCoreScopeStmt
 from ...ir.types import TensorType
 from ...ir.visitor import IRMutator
-from ...ir.walk import iter_calls, iter_stmts
+from ...ir.walk import iter_stmts
 from .driver import has_scope, outline_program
 from .outliner import OutlineConfig
 
@@ -97,21 +97,23 @@ def _check_dispatch(program: Program) -> None:
     """A predicate must not survive where nothing can honour it (§13, should).
 
     Only the functions this pass leaves alone can hold either: processed functions
-    lose every InCore scope, and the launches the pass creates sit in them.
+    lose every InCore scope, and the launches the pass creates sit in them.  A
+    launch (``pl.submit``) is always the value of an assignment, so one statement
+    walk per function suffices.
     """
     for func in program._functions.values():
         if func.func_type in _PROCESSED:
             continue
-        for scope in iter_stmts(func.body):
-            if isinstance(scope, InCoreScopeStmt) and "predicate" in scope._attrs:
+        check_launches = not is_orchestration_like(func.func_type)
+        for stmt in iter_stmts(func.body):
+            if isinstance(stmt, InCoreScopeStmt) and "predicate" in stmt._attrs:
                 raise ValueError(f"OutlineIncoreScopes: an InCore scope in function "
                                  f"'{func.name}' still carries a dispatch predicate")
-        if not is_orchestration_like(func.func_type):
-            for call, _ in iter_calls(func.body):
-                if isinstance(call, E.Submit) and call.predicate is not None:
-                    raise ValueError(f"OutlineIncoreScopes: a predicated task launch in "
-                                     f"{func.func_type.name} function '{func.name}'; "
-                                     "predicates need an orchestration body")
+            if check_launches and isinstance(stmt, St.AssignStmt) \
+                    and isinstance(stmt.value, E.Submit) and stmt.value.predicate is not None:
+                raise ValueError(f"OutlineIncoreScopes: a predicated task launch in "
+                                 f"{func.func_type.name} function '{func.name}'; "
+                                 "predicates need an orchestration body")
 
 
 def transform(program: Program) -> Program:

@@ -148,7 +148,11 @@ class FunctionIndex:
         positions = self.ref_positions
         for var in stmt_def_vars(stmt):
             if last_ref.get(var) != position:
-                positions.setdefault(var, []).append(position)
+                seen = positions.get(var)
+                if seen is None:
+                    positions[var] = [position]
+                else:
+                    seen.append(position)
             last_ref[var] = position
             self.def_pos.setdefault(var, position)
             count += 1
@@ -156,7 +160,11 @@ class FunctionIndex:
         for expr in stmt_own_exprs(stmt):
             for var in expr_vars(expr):
                 if last_ref.get(var) != position:
-                    positions.setdefault(var, []).append(position)
+                    seen = positions.get(var)
+                    if seen is None:
+                        positions[var] = [position]
+                    else:
+                        seen.append(position)
                 last_ref[var] = position
                 count += 1
             if self._track_stores and self._target_depth:

@@ -19,7 +19,7 @@ from typing import Any
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.enums import FunctionType, ParamDirection
-from ...ir.function import Function, Program
+from ...ir.function import Function, Program, is_incore_type, is_wrapper_type
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.types import ScalarType
 from ...ir.visitor import IRMutator
@@ -95,6 +95,10 @@ class _GraphPlan:
         return [Renamer(by_param)(expr) for _, expr in self.new_params]
 
 
+def _is_device(func_type: FunctionType) -> bool:
+    return is_incore_type(func_type) or is_wrapper_type(func_type)
+
+
 def _iter(expr: Expr) -> list[Expr]:
     out, stack = [], [expr]
     while stack:
@@ -166,7 +170,9 @@ def transform(program: Program) -> Program:
         for func in program._functions.values():
             plan = changed.get(func.name)
             new = plan.rewrite_function() if plan is not None else func
-            functions.append(rewriter(new))
+            # Device kernels never launch a Graph; were one to, the boundary check
+            # below would report the call's missing argument, so skipping is safe.
+            functions.append(new if _is_device(new.func_type) else rewriter(new))
         result = program.with_functions(functions)
     _check(result)
     return result
