@@ -257,6 +257,134 @@ def test_value_not_read_after_the_loop_stays_local():
     clean(after)
 
 
+# -- pruned SSA: a carry or phi no read reaches is not made ------------------------------
+
+def test_value_redefined_before_any_read_is_not_carried():
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            t = x
+            for i in pl.range(n):
+                t = pl.exp(x)
+                u = pl.add(t, t)
+            return x
+
+    @pl.program
+    class Expected:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            t0 = x
+            for i in pl.range(n):
+                t1 = pl.exp(x)
+                u = pl.add(t1, t1)
+            return x
+
+    after = ssa(Before)
+    ir.assert_structural_equal(after, Expected)
+    assert not after["main"].body.stmts[1].iter_args
+    clean(after)
+
+
+def test_value_redefined_in_a_later_loop_does_not_escape_the_first():
+    # ``band`` is read after the first loop, but only after the second loop has
+    # redefined it: neither loop carries it, and no placeholder init is needed.
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            for i in pl.range(n):
+                band = pl.exp(x)
+                y = pl.add(band, x)
+            for j in pl.range(n):
+                band = pl.mul(x, x)
+                z = pl.add(band, x)
+            return x
+
+    @pl.program
+    class Expected:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            for i in pl.range(n):
+                band0 = pl.exp(x)
+                y = pl.add(band0, x)
+            for j in pl.range(n):
+                band1 = pl.mul(x, x)
+                z = pl.add(band1, x)
+            return x
+
+    after = ssa(Before)
+    ir.assert_structural_equal(after, Expected)
+    clean(after)
+
+
+def test_value_redefined_in_the_body_but_read_after_the_loop_is_still_carried():
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            t = x
+            for i in pl.range(n):
+                t = pl.exp(x)
+            return t
+
+    @pl.program
+    class Expected:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            t0 = x
+            for i, (t1,) in pl.range(n, init_values=(t0,)):
+                t2 = pl.exp(x)
+                t3 = pl.yield_(t2)
+            return t3
+
+    after = ssa(Before)
+    ir.assert_structural_equal(after, Expected)
+    clean(after)
+
+
+def test_carry_read_only_by_a_later_carry_that_is_read_stays_alive():
+    # The first loop's value flows through the second loop's carry into the return.
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            t = x
+            for i in pl.range(n):
+                t = pl.exp(t)
+            for j in pl.range(n):
+                if j > 1:
+                    t = pl.add(t, x)
+            return t
+
+    after = ssa(Before)
+    first, second = after["main"].body.stmts[1:3]
+    assert [a.name_hint for a in first.iter_args] == ["t__iter_v1"]
+    assert second.iter_args[0].initValue is first.return_vars[0]
+    assert after["main"].body.stmts[3].value[0] is second.return_vars[0]
+    clean(after)
+
+
+def test_value_changed_in_a_branch_but_not_read_after_the_if_gets_no_phi():
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            t = x
+            if n > 2:
+                t = pl.exp(x)
+                y = pl.add(t, t)
+            else:
+                t = pl.mul(x, x)
+            return x
+
+    after = ssa(Before)
+    branch = after["main"].body.stmts[1]
+    assert branch.return_vars == ()
+    assert not isinstance(ir.flatten_to_stmts(branch.then_body)[-1], ir.YieldStmt)
+    clean(after)
+
+
 def test_nested_loops_carry_through_every_level():
     @pl.program
     class Before:

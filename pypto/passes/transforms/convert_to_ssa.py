@@ -21,9 +21,19 @@ order:
 Loop bodies and if branches open a frame of the version map; what a frame
 defines is dropped when it closes unless carried out by a return var or phi.
 
+The index proposes carries from definitions and last reads, which over-approximates
+liveness: a value redefined before any use (``band`` loaded afresh in each of two
+loops) would still be carried, and a value first defined in a loop would get an
+init with no source.  So the conversion records, per added iter_arg / return var /
+phi ("slot"), the versions it forwards, and the versions real code reads; a slot
+is live iff a real read reaches it through those forwarding edges.  When some
+slot is dead the function is converted once more without it (dead slots never
+feed a live one, so the second result is the first minus the dead slots).
+
 HOST-level SubWorker functions (verbatim source bodies) are returned unchanged.
-Complexity: one index walk (``ssa_index``) plus one conversion walk; work at a
-compound statement is proportional to the iter_args / phis it receives.
+Complexity: one index walk (``ssa_index``) plus at most two conversion walks and
+a worklist over the slots; work at a compound statement is proportional to the
+iter_args / phis it receives.
 """
 
 from __future__ import annotations
@@ -63,17 +73,33 @@ class _Substituter(IRMutator):
         super().__init__()
         self._current = converter.current
 
+        self._roots = converter.roots
+
     def visit_var(self, op: E.Var) -> Expr:
-        return self._current(op)
+        version = self._current(op)
+        self._roots.add(version)
+        return version
 
     def visit_iter_arg(self, op: E.IterArg) -> Expr:
-        return self._current(op)
+        version = self._current(op)
+        self._roots.add(version)
+        return version
+
+
+_Slot = tuple  # (source compound statement, source Var)
 
 
 class _Converter:
-    def __init__(self, func: Function) -> None:
+    def __init__(self, func: Function, index: SSAIndex | None = None,
+                 dead: frozenset = frozenset()) -> None:
         self.func = func
-        self.index: SSAIndex = build_index(func)
+        self.index: SSAIndex = build_index(func) if index is None else index
+        self.dead: frozenset = dead  # slots found dead by an earlier conversion
+        # Liveness bookkeeping: versions read by real code, and per slot the
+        # versions it forwards (seed, yielded values).
+        self.roots: set[E.Var] = set()
+        self.slot_of: dict[E.Var, _Slot] = {}
+        self.forwards: dict[_Slot, list[Expr]] = {}
         self.frames = Frames()
         self.versions: ScopedBindings[E.Var, E.Var] = ScopedBindings(self.frames)
         # Most recent visible version per type: an escaping value's fallback init.
@@ -125,6 +151,28 @@ class _Converter:
 
     def expr(self, expr: Expr) -> Expr:
         return self.subst.visit_expr(expr)
+
+    def _slot(self, owner: Stmt, var: E.Var, versions: Iterable[E.Var],
+              forwarded: Iterable[Expr]) -> None:
+        key = (owner, var)
+        for version in versions:
+            self.slot_of[version] = key
+        self.forwards.setdefault(key, []).extend(forwarded)
+
+    def dead_slots(self) -> frozenset:
+        """Slots no real read reaches (a worklist over the forwarding edges)."""
+        live: set[_Slot] = set()
+        pending = [self.slot_of[v] for v in self.roots if v in self.slot_of]
+        while pending:
+            key = pending.pop()
+            if key in live:
+                continue
+            live.add(key)
+            for value in self.forwards.get(key, ()):
+                found = self.slot_of.get(value)
+                if found is not None and found not in live:
+                    pending.append(found)
+        return frozenset(key for key in self.forwards if key not in live)
 
     def type(self, type_: Type) -> Type:
         return self.subst.visit_type(type_)
@@ -198,8 +246,9 @@ class _Converter:
         may_escape = not index.under_scope[loop]
         carried: list[E.Var] = []
         escaping: list[E.Var] = []
+        dead = self.dead
         for var in index.candidates_of(loop):
-            if id(var) in own_ids:
+            if id(var) in own_ids or (dead and (loop, var) in dead):
                 continue
             if self.versions.lookup(var) is not None:
                 carried.append(var)
@@ -226,7 +275,9 @@ class _Converter:
         iter_args = [self.define(arg, "iter", self.type(arg.type), arg.span, init)
                      for arg, init in zip(loop.iter_args, inits)]
         for var, seed in zip(carried + escaping, seeds):
-            iter_args.append(self.define(var, "iter", seed.type, loop.span, seed))
+            arg = self.define(var, "iter", seed.type, loop.span, seed)
+            iter_args.append(arg)
+            self._slot(loop, var, (arg,), (seed,))
         return iter_args
 
     def _loop_exit(self, loop: St.ForStmt | St.WhileStmt, body: list[Stmt],
@@ -239,8 +290,10 @@ class _Converter:
         return_vars = [self.define(rv, "rv", self.type(rv.type), rv.span)
                        for rv in loop.return_vars]
         own = len(loop.iter_args)
-        for var, arg in zip(added, iter_args[own:]):
-            return_vars.append(self.define(var, "rv", arg.type, loop.span))
+        for var, arg, tail in zip(added, iter_args[own:], tails):
+            rv = self.define(var, "rv", arg.type, loop.span)
+            return_vars.append(rv)
+            self._slot(loop, var, (rv,), (tail,))
         return St.SeqStmts.flatten(body, loop.body.span), return_vars
 
     def for_stmt(self, loop: St.ForStmt) -> Stmt:
@@ -281,6 +334,8 @@ class _Converter:
     def if_stmt(self, stmt: St.IfStmt) -> Stmt:
         condition = self.expr(stmt.condition)
         candidates = self.index.candidates_of(stmt)
+        if self.dead:
+            candidates = [v for v in candidates if (stmt, v) not in self.dead]
         before = [self.versions.lookup(v) for v in candidates]
         then_body, then_versions = self._branch(stmt.then_body, candidates)
         if stmt.else_body is not None:
@@ -304,8 +359,10 @@ class _Converter:
             else_body = [St.YieldStmt([b for _, _, _, b in merged], stmt.span)]
         return_vars = [self.define(rv, "rv", self.type(rv.type), rv.span)
                        for rv in stmt.return_vars]
-        for var, then_version, _, _ in merged:
-            return_vars.append(self.define(var, "phi", then_version.type, stmt.span))
+        for var, then_version, else_version, _ in merged:
+            phi = self.define(var, "phi", then_version.type, stmt.span)
+            return_vars.append(phi)
+            self._slot(stmt, var, (phi,), (then_version, else_version))
         return stmt.replace(
             condition=condition,
             then_body=St.SeqStmts.flatten(then_body, stmt.then_body.span),
@@ -351,4 +408,9 @@ def transform(func: Function) -> Function:
     if _is_host_subworker(func):
         return func
     with deep_recursion():
-        return _Converter(func).run()
+        converter = _Converter(func)
+        converted = converter.run()
+        dead = converter.dead_slots()
+        if not dead:
+            return converted
+        return _Converter(func, converter.index, dead).run()

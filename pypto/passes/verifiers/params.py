@@ -4,9 +4,10 @@
   tensor-creating op.  Before SSA the re-binding assigns the param Var itself;
   after SSA it assigns a new version of the same source name, so both count.
 * InOutUseValid: a Var passed to an ``Out``/``InOut`` param of a user-function
-  call is not read after that call (read the call's result).  Group bodies are
-  skipped, and returning a param is not a read: outlined functions return their
-  written params explicitly ("param-explicit" returns).
+  call that *returns* that buffer is not read after that call (read the call's
+  result; a buffer written in place and not returned has no newer value).  Group
+  bodies are skipped, and returning a param is not a read: outlined functions
+  return their written params explicitly ("param-explicit" returns).
 """
 
 from __future__ import annotations

@@ -1,10 +1,6 @@
 # expect: compiled
 # ConvertToSSA raised IndexError (ScopedBindings.bind on a stack emptied by a lookup)
 # when a name defined inside a region in one loop was defined again in a later loop.
-# harness: verify-only -- open issue: ConvertToSSA carries 'band' through the second
-# loop (assigned there, existed before) although nothing reads it, so the first loop
-# exports it with an unversioned placeholder init that prints as band__FREE_VAR and
-# cannot round-trip.
 import pypto.language as pl
 
 
