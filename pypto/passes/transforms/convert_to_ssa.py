@@ -251,7 +251,8 @@ class _Converter:
             if id(var) in own_ids or (dead and (loop, var) in dead):
                 continue
             if self.versions.lookup(var) is not None:
-                carried.append(var)
+                if index.may_need_carry(var, loop):
+                    carried.append(var)
             elif may_escape and index.needed_after(var, loop):
                 escaping.append(var)
         return self._sorted(carried), self._sorted(escaping)
@@ -334,8 +335,9 @@ class _Converter:
     def if_stmt(self, stmt: St.IfStmt) -> Stmt:
         condition = self.expr(stmt.condition)
         candidates = self.index.candidates_of(stmt)
-        if self.dead:
-            candidates = [v for v in candidates if (stmt, v) not in self.dead]
+        may_need, dead = self.index.may_need_merge, self.dead
+        candidates = [v for v in candidates
+                      if may_need(v, stmt) and not (dead and (stmt, v) in dead)]
         before = [self.versions.lookup(v) for v in candidates]
         then_body, then_versions = self._branch(stmt.then_body, candidates)
         if stmt.else_body is not None:
