@@ -33,11 +33,9 @@ import ast
 import cProfile
 import gc
 import io
-import math
 import os
 import pstats
 import sys
-import time
 import tracemalloc
 from dataclasses import dataclass, field
 from typing import Callable
@@ -46,6 +44,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import _gen  # noqa: E402
+from _timing import best_pair  # noqa: E402
 import pypto.language as pl  # noqa: E402
 from pypto import ir, passes  # noqa: E402
 from pypto.ir._deep import deep_recursion  # noqa: E402
@@ -55,7 +54,6 @@ PARSE_TARGET = 8.0      # parse / ast.parse
 PIPELINE_TARGET = 1.5   # pipeline / parse
 PRINT_TARGET = 0.5      # print / parse
 DOUBLING_TARGET = 2.3   # t(2N) / t(N)
-MIN_SAMPLE_SECONDS = 0.05  # shorter samples are dominated by timer and scheduler noise
 
 
 # -- inputs ---------------------------------------------------------------------------------
@@ -158,30 +156,6 @@ def stages(has_source: bool) -> list[Stage]:
 
 
 # -- measurement ----------------------------------------------------------------------------
-
-def _once(run: Callable[[], object], loops: int) -> float:
-    """Seconds per call of ``run``, averaged over ``loops`` back-to-back calls."""
-    gc.collect()
-    gc.disable()  # a collection landing in one sample only would skew the ratio
-    try:
-        start = time.process_time()
-        for _ in range(loops):
-            run()
-        return (time.process_time() - start) / loops
-    finally:
-        gc.enable()
-
-
-def best_pair(small: Callable[[], object], large: Callable[[], object],
-              repeats: int) -> tuple[float, float]:
-    """Best-of-``repeats`` seconds for both sizes, measured alternately."""
-    loops = max(1, math.ceil(MIN_SAMPLE_SECONDS / max(_once(small, 1), 1e-6)))
-    best_small = best_large = float("inf")
-    for _ in range(repeats):
-        best_small = min(best_small, _once(small, loops))
-        best_large = min(best_large, _once(large, loops))
-    return best_small, best_large
-
 
 def peak_bytes(run: Callable[[], object]) -> int:
     """Peak memory allocated while ``run`` executes, beyond what was live before."""

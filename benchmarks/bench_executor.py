@@ -16,13 +16,12 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
-from typing import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import numpy as np  # noqa: E402
 
+from _timing import best_of  # noqa: E402
 import pypto.language as pl  # noqa: E402
 from pypto import ir  # noqa: E402
 from pypto.runtime import Executor  # noqa: E402
@@ -74,15 +73,6 @@ def _numpy_scalar_loop(n: int) -> int:
     return acc
 
 
-def _best_of(repeats: int, fn: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(repeats):
-        start = time.perf_counter()
-        fn()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def _lowered(program: ir.Program) -> ir.Program | None:
     try:
         return ir.PassManager.get_strategy(ir.OptimizationStrategy.Default).run_passes(program)
@@ -108,25 +98,25 @@ def main() -> None:
     x = np.random.default_rng(0).random((ROWS, COLS), dtype=np.float32)
 
     print(f"scalar loop: {iterations} iterations, 4 scalar operators each")
-    baseline = _best_of(repeats, lambda: _numpy_scalar_loop(iterations))
+    baseline = best_of(lambda: _numpy_scalar_loop(iterations), repeats)
     expected = _numpy_scalar_loop(iterations)
     for label, program in (("pre-pass", ScalarLoop), ("post-pass", _lowered(ScalarLoop))):
         if program is None:
             continue
         executor = Executor(program)
         assert executor.run(iterations) == expected
-        _report(label, _best_of(repeats, lambda: executor.run(iterations)), iterations, 4,
+        _report(label, best_of(lambda: executor.run(iterations), repeats), iterations, 4,
                 baseline)
 
     print(f"tile loop: {iterations} iterations, 5 tile ops + 2 scalar operators each "
           f"on {ROWS}x{COLS} float32")
     out = np.zeros((ROWS, COLS), np.float32)
-    baseline = _best_of(repeats, lambda: _numpy_tile_loop(x, iterations, out))
+    baseline = best_of(lambda: _numpy_tile_loop(x, iterations, out), repeats)
     for label, program in (("pre-pass", TileLoop), ("post-pass", _lowered(TileLoop))):
         if program is None:
             continue
         executor = Executor(program)
-        _report(label, _best_of(repeats, lambda: executor.run(x, iterations, out)),
+        _report(label, best_of(lambda: executor.run(x, iterations, out), repeats),
                 iterations, 7, baseline)
 
 

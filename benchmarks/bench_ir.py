@@ -14,11 +14,11 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import time
 from typing import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from _timing import best_of  # noqa: E402
 from pypto import ir  # noqa: E402
 
 DT = ir.DataType
@@ -119,15 +119,6 @@ def count_nodes(program: ir.Program) -> int:
     return counter.count + len(program.functions)
 
 
-def _best_of(repeat: int, action: Callable[[], object]) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        action()
-        best = min(best, time.perf_counter() - start)
-    return best
-
-
 def _printer_ready() -> bool:
     try:
         text = ir.python_print(ir.EvalStmt(ir.ConstInt(1, INDEX, SPAN), SPAN))
@@ -142,12 +133,12 @@ def measure(build: Callable[[int], ir.Program], size: int, repeat: int) -> dict[
     rhs = build(size)
     nodes = count_nodes(lhs)
     results = {
-        "construct": _best_of(repeat, lambda: build(size)),
-        "equal": _best_of(repeat, lambda: ir.assert_structural_equal(lhs, rhs)),
-        "hash": _best_of(repeat, lambda: ir.structural_hash(lhs)),
+        "construct": best_of(lambda: build(size), repeat),
+        "equal": best_of(lambda: ir.assert_structural_equal(lhs, rhs), repeat),
+        "hash": best_of(lambda: ir.structural_hash(lhs), repeat),
     }
     if _printer_ready():
-        results["print"] = _best_of(repeat, lambda: ir.python_print(lhs))
+        results["print"] = best_of(lambda: ir.python_print(lhs), repeat)
     return {name: (nodes, seconds) for name, seconds in results.items()}
 
 

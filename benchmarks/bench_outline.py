@@ -15,9 +15,8 @@ the pass is timed; the ratio t(2N)/t(N) stays near 2 for linear work (above
 from __future__ import annotations
 
 import argparse
-import gc
-import time
 
+from _timing import best_of
 from pypto import ir, passes
 from pypto.ir import DataType as D
 
@@ -100,21 +99,6 @@ OUTLINERS = {
 SHAPES = {"many": many, "long": long, "deep": deep, "loops": loops}
 
 
-def _time(fn, program: ir.Program, repeat: int) -> float:
-    """Best of ``repeat`` runs with the collector paused (timing noise, not work)."""
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            fn()(program)
-            best = min(best, time.perf_counter() - start)
-        finally:
-            gc.enable()
-    return best
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--quick", action="store_true", help="small sizes (a smoke run)")
@@ -130,8 +114,8 @@ def main() -> None:
                     continue  # Hierarchy exports no store targets: nothing is carried
                 n = sizes[shape]
                 small, large = build(name, n), build(name, 2 * n)
-                t1 = _time(factory, small, 5)
-                t2 = _time(factory, large, 5)
+                t1 = best_of(lambda: factory()(small), 5)
+                t2 = best_of(lambda: factory()(large), 5)
                 print(f"{name:<10} {shape:<6} {n:>6} {t1 * 1e3:>10.2f} {t2 * 1e3:>10.2f} "
                       f"{t2 / t1:>7.2f}")
 

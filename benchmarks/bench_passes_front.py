@@ -20,16 +20,14 @@ from __future__ import annotations
 
 import argparse
 import cProfile
-import gc
-import math
 import os
 import pstats
 import sys
-import time
 from typing import Callable
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
+from _timing import best_pair  # noqa: E402
 from pypto import ir, passes  # noqa: E402
 
 DT = ir.DataType
@@ -168,33 +166,6 @@ PASSES: dict[str, Callable[[], passes.Pass]] = {
 }
 
 
-MIN_SAMPLE_SECONDS = 0.05  # shorter samples are dominated by timer and scheduler noise
-
-
-def _once(run: Callable[[], object], loops: int) -> float:
-    """Seconds per call of ``run``, averaged over ``loops`` back-to-back calls."""
-    gc.collect()
-    gc.disable()  # a collection landing in one sample only would skew the ratio
-    try:
-        start = time.perf_counter()
-        for _ in range(loops):
-            run()
-        return (time.perf_counter() - start) / loops
-    finally:
-        gc.enable()
-
-
-def _best_pair(small: Callable[[], object], large: Callable[[], object],
-               repeats: int) -> tuple[float, float]:
-    """Best-of-``repeats`` times, measured alternately so drift hits both sizes alike."""
-    loops = max(1, math.ceil(MIN_SAMPLE_SECONDS / max(_once(small, 1), 1e-6)))
-    best_small = best_large = float("inf")
-    for _ in range(repeats):
-        best_small = min(best_small, _once(small, loops))
-        best_large = min(best_large, _once(large, loops))
-    return best_small, best_large
-
-
 def _calls(run: Callable[[], object]) -> int:
     profile = cProfile.Profile()
     profile.enable()
@@ -219,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         for name, factory in PASSES.items():
             pass_ = factory()
             with passes.PassContext([]):
-                t_small, t_large = _best_pair(lambda: pass_(small[name]),
+                t_small, t_large = best_pair(lambda: pass_(small[name]),
                                               lambda: pass_(large[name]), repeats)
                 calls = (_calls(lambda: pass_(large[name]))
                          / _calls(lambda: pass_(small[name])))

@@ -11,32 +11,17 @@ printed; about 2 is linear, 4 would be quadratic.
 from __future__ import annotations
 
 import argparse
-import gc
 import os
 import sys
-import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
+from _timing import best_of  # noqa: E402
 from bench_outline import SHAPES  # noqa: E402  (same generators, one definition)
 
 from pypto import passes  # noqa: E402
 
 KINDS = ("hierarchy", "graph", "incore", "cluster")
-
-
-def _best(run, repeat: int = 5) -> float:
-    best = float("inf")
-    for _ in range(repeat):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.perf_counter()
-            run()
-            best = min(best, time.perf_counter() - start)
-        finally:
-            gc.enable()
-    return best
 
 
 def main() -> None:
@@ -59,8 +44,8 @@ def main() -> None:
         total_small = total_large = 0.0
         for prop in props:
             subset = passes.IRPropertySet([prop])
-            t1 = _best(lambda: [registry.verify(subset, p) for p in small])
-            t2 = _best(lambda: [registry.verify(subset, p) for p in large])
+            t1 = best_of(lambda: [registry.verify(subset, p) for p in small], 5)
+            t2 = best_of(lambda: [registry.verify(subset, p) for p in large], 5)
             total_small, total_large = total_small + t1, total_large + t2
             if t1 > 2e-4:  # below ~0.2 ms the ratio is timer noise
                 ratios[prop.name] = t2 / t1

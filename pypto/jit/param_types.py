@@ -18,6 +18,7 @@ from typing import Any, Callable, Optional, Union
 
 from ..ir.dtype import DataType
 from ..ir.enums import ParamDirection, TensorLayout
+from ..language.parser.annotations import attr_chain
 from ..language.typing import DynVar
 from .specs import scalar_value_of
 
@@ -94,18 +95,6 @@ def dim_key(dim: Dim) -> Optional[int]:
 
 
 # -- reading --------------------------------------------------------------------------------
-
-def attr_chain(node: ast.AST) -> Optional[list[str]]:
-    parts: list[str] = []
-    while isinstance(node, ast.Attribute):
-        parts.append(node.attr)
-        node = node.value
-    if not isinstance(node, ast.Name):
-        return None
-    parts.append(node.id)
-    parts.reverse()
-    return parts
-
 
 def annotation_head(node: ast.AST) -> Optional[str]:
     """``pl.Tensor`` / ``Tensor`` / ``X.Tensor`` -> ``"Tensor"`` (the parser's rule)."""
