@@ -29,7 +29,8 @@ _UNKNOWN_SPAN = Span.unknown()
 
 
 def _split_lines(text: str) -> list[str]:
-    lines = _NEWLINE.split(text)
+    # Python's own line ends only (``str.splitlines`` also splits at form feeds etc.).
+    lines = text.split("\n") if "\r" not in text else _NEWLINE.split(text)
     if lines and lines[-1] == "":
         lines.pop()  # the text ended with a newline
     return lines
@@ -58,6 +59,10 @@ class SourceInfo:
     def __post_init__(self) -> None:
         self._source_lines = _split_lines(self.source)
         self._columns = [None] * len(self._source_lines)
+        # The common case -- ASCII text, every line dedented alike -- maps every AST
+        # column by one constant shift (``span`` runs for almost every AST node).
+        uniform = self.source.isascii() and not self._undedented_lines
+        self._uniform_shift: int | None = 1 + self.col_offset if uniform else None
 
     @classmethod
     def from_text(cls, text: str, filename: str, line_offset: int = 0) -> "SourceInfo":
@@ -72,9 +77,13 @@ class SourceInfo:
         if line is None:
             return _UNKNOWN_SPAN
         offset = self.line_offset
-        begin_column = self._file_column(line, node.col_offset)  # type: ignore[attr-defined]
         end_line = getattr(node, "end_lineno", None)
         end_byte = getattr(node, "end_col_offset", None)
+        shift = self._uniform_shift
+        if shift is not None and end_line is not None and end_byte is not None:
+            return Span(self.filename, line + offset, node.col_offset + shift,  # type: ignore
+                        end_line + offset, end_byte + shift)
+        begin_column = self._file_column(line, node.col_offset)  # type: ignore[attr-defined]
         if end_line is None:
             return Span(self.filename, line + offset, begin_column)
         end_column = -1 if end_byte is None else self._file_column(end_line, end_byte)
