@@ -16,7 +16,7 @@ from .function import Function
 from .node import Expr, Stmt
 from .types import ShapedType, TupleType, Type
 
-__all__ = ["attr_exprs", "expr_children", "iter_var_uses", "type_vars", "trailing_yield", "iter_stmts", "stmt_exprs", "iter_exprs", "iter_calls", "def_sites", "collect_definitions", "stmt_children"]
+__all__ = ["attr_exprs", "expr_children", "iter_var_uses", "type_vars", "trailing_yield", "iter_stmts", "stmt_exprs", "iter_exprs", "iter_calls", "def_sites", "collect_definitions", "stmt_children", "var_uses"]
 
 
 def attr_exprs(attrs: dict) -> list[Expr]:
@@ -76,6 +76,39 @@ def expr_children(expr: Expr) -> list[Expr]:
 
 
 _VAR_TYPES = (E.Var, E.IterArg)
+_CONST_TYPES = (E.ConstInt, E.ConstFloat, E.ConstBool)
+
+
+def var_uses(expr: Expr) -> list[E.Var]:
+    """Every Var (or IterArg) referenced by ``expr``, in evaluation order, as a list.
+
+    The hottest walk of the compiler (every pass and verifier asks it), so the
+    common node kinds are tested by exact class before the general dispatch.
+    An IterArg's ``initValue`` is not a use at the IterArg's use site.
+    """
+    cls = type(expr)
+    if cls is E.Var or cls is E.IterArg:
+        return [expr]  # type: ignore[list-item]
+    out: list[E.Var] = []
+    stack = [expr]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        cls = type(node)
+        if cls is E.Var or cls is E.IterArg:
+            out.append(node)  # type: ignore[arg-type]
+        elif cls is E.Call and not node._attrs:  # type: ignore[attr-defined]
+            push(reversed(node.args))  # type: ignore[attr-defined]
+        elif cls in _CONST_TYPES:
+            continue
+        elif isinstance(node, E.Var):
+            out.append(node)
+        else:
+            children = expr_children(node)
+            if children:
+                children.reverse()
+                push(children)
+    return out
 
 
 def iter_var_uses(expr: Expr) -> Iterator[E.Var]:
@@ -83,19 +116,7 @@ def iter_var_uses(expr: Expr) -> Iterator[E.Var]:
 
     An IterArg's ``initValue`` is not a use at the IterArg's use site.
     """
-    if type(expr) in _VAR_TYPES:
-        yield expr  # type: ignore[misc]
-        return
-    stack = [expr]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, E.Var):
-            yield node
-            continue
-        children = expr_children(node)
-        if children:
-            children.reverse()
-            stack.extend(children)
+    return iter(var_uses(expr))
 
 
 def type_vars(t: Type) -> list[E.Var]:
@@ -127,41 +148,96 @@ def trailing_yield(body: Stmt | None) -> St.YieldStmt | None:
     return None
 
 
+# How a statement class holds nested statements (exact-type table; a subclass of a
+# known kind is classified on first sight): none, a sequence, if branches, one body.
+_LEAF, _SEQ, _BRANCHES, _BODY = 0, 1, 2, 3
+_STMT_KIND: dict[type, int] = {St.SeqStmts: _SEQ, St.IfStmt: _BRANCHES}
+
+
+def _stmt_kind(cls: type) -> int:
+    kind = _STMT_KIND.get(cls)
+    if kind is None:
+        if issubclass(cls, St.SeqStmts):
+            kind = _SEQ
+        elif issubclass(cls, St.IfStmt):
+            kind = _BRANCHES
+        elif issubclass(cls, (St.ForStmt, St.WhileStmt, S.ScopeStmt)):
+            kind = _BODY
+        else:
+            kind = _LEAF
+        _STMT_KIND[cls] = kind
+    return kind
+
+
 def iter_stmts(body: Stmt) -> Iterator[Stmt]:
     """Every statement of ``body`` in pre-order (iterative)."""
+    kinds = _STMT_KIND
     stack = [body]
     while stack:
         node = stack.pop()
         yield node
-        if isinstance(node, St.SeqStmts):
-            stack.extend(reversed(node.stmts))
-        elif isinstance(node, St.IfStmt):
-            if node.else_body is not None:
-                stack.append(node.else_body)
-            stack.append(node.then_body)
-        elif isinstance(node, (St.ForStmt, St.WhileStmt, S.ScopeStmt)):
-            stack.append(node.body)
+        kind = kinds.get(type(node))
+        if kind is None:
+            kind = _stmt_kind(type(node))
+        if kind == _LEAF:
+            continue
+        if kind == _SEQ:
+            stack.extend(reversed(node.stmts))  # type: ignore[attr-defined]
+        elif kind == _BODY:
+            stack.append(node.body)  # type: ignore[attr-defined]
+        else:
+            if node.else_body is not None:  # type: ignore[attr-defined]
+                stack.append(node.else_body)  # type: ignore[attr-defined]
+            stack.append(node.then_body)  # type: ignore[attr-defined]
+
+
+def _for_exprs(stmt: St.ForStmt) -> list[Expr]:
+    return [stmt.start, stmt.stop, stmt.step, *(a.initValue for a in stmt.iter_args)]
+
+
+def _while_exprs(stmt: St.WhileStmt) -> list[Expr]:
+    return [*(a.initValue for a in stmt.iter_args), stmt.condition]
+
+
+def _scope_exprs(stmt: S.ScopeStmt) -> list[Expr]:
+    return attr_exprs(stmt._attrs) if stmt._attrs else []
+
+
+def _spmd_exprs(stmt: S.SpmdScopeStmt) -> list[Expr]:
+    return [stmt.core_num, *attr_exprs(stmt._attrs)]
+
+
+# Exact-type table of ``stmt_exprs`` (subclasses resolve through the MRO once).
+_STMT_EXPRS: dict[type, Callable[[Any], list[Expr]]] = {
+    St.AssignStmt: lambda s: [s.value],
+    St.EvalStmt: lambda s: [s.expr],
+    St.ReturnStmt: lambda s: list(s.value),
+    St.YieldStmt: lambda s: list(s.value),
+    St.IfStmt: lambda s: [s.condition],
+    St.ForStmt: _for_exprs,
+    St.WhileStmt: _while_exprs,
+    S.SpmdScopeStmt: _spmd_exprs,
+    S.ScopeStmt: _scope_exprs,
+    St.SeqStmts: lambda s: [],
+}
 
 
 def stmt_exprs(stmt: Stmt) -> list[Expr]:
     """The expressions a statement itself evaluates (not those of nested bodies)."""
-    if isinstance(stmt, St.AssignStmt):
-        return [stmt.value]
-    if isinstance(stmt, St.EvalStmt):
-        return [stmt.expr]
-    if isinstance(stmt, (St.ReturnStmt, St.YieldStmt)):
-        return list(stmt.value)
-    if isinstance(stmt, St.IfStmt):
-        return [stmt.condition]
-    if isinstance(stmt, St.ForStmt):
-        return [stmt.start, stmt.stop, stmt.step, *(a.initValue for a in stmt.iter_args)]
-    if isinstance(stmt, St.WhileStmt):
-        return [*(a.initValue for a in stmt.iter_args), stmt.condition]
-    if isinstance(stmt, S.SpmdScopeStmt):
-        return [stmt.core_num, *attr_exprs(stmt._attrs)]
-    if isinstance(stmt, S.ScopeStmt):
-        return attr_exprs(stmt._attrs)
-    return []
+    handler = _STMT_EXPRS.get(type(stmt))
+    if handler is None:
+        handler = _lookup_mro(_STMT_EXPRS, type(stmt), lambda s: [])
+    return handler(stmt)
+
+
+def _lookup_mro(table: dict[type, Any], cls: type, default: Any) -> Any:
+    """The entry of ``cls``'s nearest known base class (cached under ``cls``)."""
+    for base in cls.__mro__[1:]:
+        if base in table:
+            table[cls] = table[base]
+            return table[base]
+    table[cls] = default
+    return default
 
 
 def iter_exprs(expr: Expr) -> Iterator[Expr]:
@@ -171,30 +247,46 @@ def iter_exprs(expr: Expr) -> Iterator[Expr]:
         node = stack.pop()
         yield node
         children = expr_children(node)
-        children.reverse()
-        stack.extend(children)
+        if children:
+            children.reverse()
+            stack.extend(children)
+
+
+_CALL_TYPES = (E.Call, E.Submit)
 
 
 def iter_calls(body: Stmt) -> Iterator[tuple[Expr, Stmt]]:
     """Every Call / Submit under ``body`` with its statement, in walk order."""
     for stmt in iter_stmts(body):
         for root in stmt_exprs(stmt):
-            for node in iter_exprs(root):
-                if isinstance(node, (E.Call, E.Submit)):
+            stack = [root]
+            while stack:
+                node = stack.pop()
+                cls = type(node)
+                if cls is E.Var or cls in _CONST_TYPES:
+                    continue
+                if isinstance(node, _CALL_TYPES):
                     yield node, stmt
+                children = expr_children(node)
+                if children:
+                    children.reverse()
+                    stack.extend(children)
+
+
+_DEF_SITES: dict[type, Callable[[Any], list[E.Var]]] = {
+    St.AssignStmt: lambda s: [s.var],
+    St.ForStmt: lambda s: [s.loop_var, *s.iter_args, *s.return_vars],
+    St.WhileStmt: lambda s: [*s.iter_args, *s.return_vars],
+    St.IfStmt: lambda s: list(s.return_vars),
+}
 
 
 def def_sites(stmt: Stmt) -> list[E.Var]:
     """Vars a statement defines itself (definition fields)."""
-    if isinstance(stmt, St.AssignStmt):
-        return [stmt.var]
-    if isinstance(stmt, St.ForStmt):
-        return [stmt.loop_var, *stmt.iter_args, *stmt.return_vars]
-    if isinstance(stmt, St.WhileStmt):
-        return [*stmt.iter_args, *stmt.return_vars]
-    if isinstance(stmt, St.IfStmt):
-        return list(stmt.return_vars)
-    return []
+    handler = _DEF_SITES.get(type(stmt))
+    if handler is None:
+        handler = _lookup_mro(_DEF_SITES, type(stmt), lambda s: [])
+    return handler(stmt)
 
 
 def collect_definitions(func: Function) -> set[E.Var]:
@@ -207,10 +299,14 @@ def collect_definitions(func: Function) -> set[E.Var]:
 
 def stmt_children(stmt: Stmt) -> list[Stmt]:
     """The statements directly held by ``stmt`` (bodies and branches), in field order."""
-    if isinstance(stmt, St.SeqStmts):
-        return list(stmt.stmts)
-    if isinstance(stmt, St.IfStmt):
-        return [stmt.then_body] if stmt.else_body is None else [stmt.then_body, stmt.else_body]
-    if isinstance(stmt, (St.ForStmt, St.WhileStmt, S.ScopeStmt)):
-        return [stmt.body]
-    return []
+    kind = _STMT_KIND.get(type(stmt))
+    if kind is None:
+        kind = _stmt_kind(type(stmt))
+    if kind == _LEAF:
+        return []
+    if kind == _SEQ:
+        return list(stmt.stmts)  # type: ignore[attr-defined]
+    if kind == _BODY:
+        return [stmt.body]  # type: ignore[attr-defined]
+    else_body = stmt.else_body  # type: ignore[attr-defined]
+    return [stmt.then_body] if else_body is None else [stmt.then_body, else_body]  # type: ignore[attr-defined]
