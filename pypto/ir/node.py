@@ -75,12 +75,18 @@ class IRNode:
     _visit_name: ClassVar[str] = "visit_ir_node"
 
     _all_slots: ClassVar[tuple[str, ...]] = ("span",)
+    _slot_of: ClassVar[dict[str, str]] = {"span": "span"}
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._visit_name = "visit_" + snake_case(cls.__name__)
         cls._all_slots = tuple(slot for klass in reversed(cls.__mro__)
                                for slot in klass.__dict__.get("__slots__", ()))
+        # ``replace`` keyword -> slot: a slot by its own name, a private slot also
+        # without its underscore (``attrs`` -> ``_attrs``)
+        slot_of = {slot[1:]: slot for slot in cls._all_slots if slot.startswith("_")}
+        slot_of.update((slot, slot) for slot in cls._all_slots)
+        cls._slot_of = slot_of
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set '{name}'")
@@ -101,19 +107,17 @@ class IRNode:
         Used by passes and the mutator to rebuild only what changed.
         """
         cls = type(self)
-        slots = cls._all_slots
-        for key in list(changes):
-            value = changes[key]
-            if type(value) is list:  # sequence fields are tuples (immutability)
-                changes[key] = value = tuple(value)
-            if key not in slots:
-                private = "_" + key
-                if private not in slots:
-                    raise TypeError(f"{cls.__name__}.replace: unknown field '{key}'")
-                changes[private] = changes.pop(key)
         new = object.__new__(cls)
-        for slot in slots:
-            _set(new, slot, changes[slot] if slot in changes else getattr(self, slot))
+        for slot in cls._all_slots:
+            _set(new, slot, getattr(self, slot))
+        slot_of = cls._slot_of
+        for key, value in changes.items():
+            slot = slot_of.get(key)
+            if slot is None:
+                raise TypeError(f"{cls.__name__}.replace: unknown field '{key}'")
+            if type(value) is list:  # sequence fields are tuples (immutability)
+                value = tuple(value)
+            _set(new, slot, value)
         return new
 
     def as_python(self, prefix: str = "pl", concise: bool = False, format: bool = True) -> str:

@@ -120,7 +120,19 @@ def shape_of(owner: str, shape: Iterable[Any]) -> tuple:
 class ShapedType(Type):
     """Abstract base of ``TensorType`` and ``TileType``."""
 
-    __slots__ = ("shape", "dtype", "memref")
+    __slots__ = ("shape", "dtype", "memref", "_static")
+
+    @property
+    def static_shape(self) -> bool:
+        """Is every dim a ``ConstInt`` (no Var, no expression)?  Cached: walkers and
+        mutators ask it for every Var they meet."""
+        try:
+            return self._static
+        except AttributeError:
+            from .expr import ConstInt
+            value = all(type(dim) is ConstInt for dim in self.shape)
+            _set(self, "_static", value)
+            return value
 
     def _compute_plain_key(self) -> tuple | None:
         from .expr import ConstInt

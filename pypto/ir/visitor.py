@@ -20,7 +20,7 @@ from . import scope as S
 from . import stmt as St
 from .function import Function, Program
 from .node import Expr, Stmt
-from .types import ShapedType, TensorType, TileType, TupleType, Type
+from .types import ScalarType, ShapedType, TensorType, TileType, TupleType, Type
 
 __all__ = ["IRVisitor", "IRMutator"]
 
@@ -232,6 +232,14 @@ class IRMutator:
     ``visit_var`` and filled when a Var must be re-minted because its type changed.
     """
 
+    # Is ``visit_const_int`` the identity?  Then a static shape never changes (see
+    # ``visit_type``).  Set per subclass once, not tested per visited Var.
+    _identity_const_int: bool = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._identity_const_int = cls.visit_const_int is IRMutator.visit_const_int
+
     def __init__(self) -> None:
         self.var_remap: dict[E.Var, Expr] = {}
 
@@ -283,12 +291,13 @@ class IRMutator:
     # -- types --------------------------------------------------------------------
     def visit_type(self, t: Type) -> Type:
         """Rebuild a type whose dims (or element types) changed."""
+        cls = type(t)
+        if cls is ScalarType:
+            return t
         if isinstance(t, ShapedType):
-            dims = t.shape
-            if type(self).visit_const_int is IRMutator.visit_const_int \
-                    and all(type(d) is E.ConstInt for d in dims):
+            if self._identity_const_int and t.static_shape:
                 return t  # a static shape (the common case) has nothing to rewrite
-            shape = tuple([self.visit_expr(d) for d in dims])
+            shape = tuple([self.visit_expr(d) for d in t.shape])
             if _same(shape, t.shape):
                 return t
             if isinstance(t, TensorType):

@@ -14,7 +14,7 @@ from . import scope as S
 from . import stmt as St
 from .function import Function
 from .node import Expr, Stmt
-from .types import ShapedType, TupleType, Type
+from .types import ScalarType, ShapedType, TupleType, Type
 
 __all__ = ["attr_exprs", "expr_children", "iter_var_uses", "type_vars", "trailing_yield", "iter_stmts", "stmt_exprs", "iter_exprs", "iter_calls", "def_sites", "collect_definitions", "stmt_children", "var_uses"]
 
@@ -121,13 +121,15 @@ def iter_var_uses(expr: Expr) -> Iterator[E.Var]:
 
 def type_vars(t: Type) -> list[E.Var]:
     """Vars inside a type (dynamic dims of shaped types, through tuples)."""
+    if type(t) is ScalarType or (isinstance(t, ShapedType) and t.static_shape):
+        return []  # nearly every type: nothing to walk
     out: list[E.Var] = []
     stack = [t]
     while stack:
         item = stack.pop()
         if isinstance(item, ShapedType):
             for dim in item.shape:
-                out.extend(iter_var_uses(dim))
+                out.extend(var_uses(dim))
         elif isinstance(item, TupleType):
             stack.extend(reversed(item.types))
     return out

@@ -33,7 +33,7 @@ __all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
 
 def type_dim_vars(t: Type) -> Iterable[E.Var]:
     """Vars occurring inside a type (dynamic dims, scalar-dependent dims)."""
-    if isinstance(t, ShapedType) and all(type(d) is E.ConstInt for d in t.shape):
+    if isinstance(t, ShapedType) and t.static_shape:
         return
     stack = [t]
     while stack:
