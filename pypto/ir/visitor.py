@@ -233,12 +233,17 @@ class IRMutator:
     """
 
     # Is ``visit_const_int`` the identity?  Then a static shape never changes (see
-    # ``visit_type``).  Set per subclass once, not tested per visited Var.
+    # ``visit_type``).  ``_fixed_static_types`` adds: and ``visit_type`` is this class's,
+    # so a scalar or static-shaped type is returned as is without asking it.  Both are
+    # set per subclass once, not tested per visited node.
     _identity_const_int: bool = True
+    _fixed_static_types: bool = True
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._identity_const_int = cls.visit_const_int is IRMutator.visit_const_int
+        cls._fixed_static_types = (cls._identity_const_int
+                                   and cls.visit_type is IRMutator.visit_type)
 
     def __init__(self) -> None:
         self.var_remap: dict[E.Var, Expr] = {}
@@ -331,7 +336,10 @@ class IRMutator:
         mapped = self.var_remap.get(op)
         if mapped is not None:
             return mapped
-        new_type = self.visit_type(op.type)
+        t = op.type
+        if self._fixed_static_types and _is_static(t):
+            return op
+        new_type = self.visit_type(t)
         if new_type is op.type:
             return op
         fresh = E.Var(op.name_hint, new_type, op.span)
@@ -361,9 +369,10 @@ class IRMutator:
 
     def visit_call(self, op: E.Call) -> Expr:
         args = tuple([self.visit_expr(a) for a in op.args])
-        attrs = self._mutate_attrs(op._attrs)
-        new_type = self.visit_type(op.type)
-        if _same(args, op.args) and attrs is op._attrs and new_type is op.type:
+        attrs = self._mutate_attrs(op._attrs) if op._attrs else op._attrs
+        t = op.type
+        new_type = t if self._fixed_static_types and _is_static(t) else self.visit_type(t)
+        if new_type is t and attrs is op._attrs and _same(args, op.args):
             return op
         return op.replace(args=args, _attrs=attrs, type=new_type)
 
@@ -494,6 +503,13 @@ class IRMutator:
 _install_group_defaults(IRMutator, "visit_binary_expr", E.BINARY_CLASSES)
 _install_group_defaults(IRMutator, "visit_unary_expr", E.UNARY_CLASSES)
 _install_group_defaults(IRMutator, "visit_scope_stmt", _SCOPES)
+
+
+def _is_static(t: Type) -> bool:
+    """A scalar, or a tensor / tile type whose dims are all constants: nothing in it
+    a mutator could rewrite."""
+    cls = type(t)
+    return cls is ScalarType or ((cls is TensorType or cls is TileType) and t.static_shape)
 
 
 def _same(new: Any, old: Any) -> bool:

@@ -91,18 +91,25 @@ def var_uses(expr: Expr) -> list[E.Var]:
         return [expr]  # type: ignore[list-item]
     out: list[E.Var] = []
     stack = [expr]
-    pop, push = stack.pop, stack.extend
+    pop, push, found = stack.pop, stack.extend, out.append
     while stack:
         node = pop()
         cls = type(node)
         if cls is E.Var or cls is E.IterArg:
-            out.append(node)  # type: ignore[arg-type]
-        elif cls is E.Call and not node._attrs:  # type: ignore[attr-defined]
-            push(reversed(node.args))  # type: ignore[attr-defined]
+            found(node)  # type: ignore[arg-type]
+        elif cls is E.ConstInt:
+            continue
+        elif cls is E.Call:
+            if node._attrs:  # type: ignore[attr-defined]
+                push(reversed(_call_children(node)))  # type: ignore[arg-type]
+            else:
+                push(reversed(node.args))  # type: ignore[attr-defined]
+        elif cls is E.MakeTuple:
+            push(reversed(node.elements))  # type: ignore[attr-defined]
         elif cls in _CONST_TYPES:
             continue
         elif isinstance(node, E.Var):
-            out.append(node)
+            found(node)
         else:
             children = expr_children(node)
             if children:

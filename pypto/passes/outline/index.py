@@ -26,6 +26,7 @@ from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.types import ShapedType, TupleType, Type
 from ...ir.walk import stmt_children as _children
+from ...ir.walk import var_uses
 from .walk import expr_vars, stmt_def_vars, stmt_own_exprs
 
 __all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
@@ -76,14 +77,15 @@ class VarCollector:
 
 
 class FunctionIndex:
-    """Pre-order positions, last references and target-scope containment of one body."""
+    """Pre-order positions, references and target-scope containment of one body."""
 
     def __init__(self, body: Stmt, target: type, track_stores: bool) -> None:
         self.target = target
         self.pos: dict[int, int] = {}
         self.end: dict[int, int] = {}
-        self.last_ref: dict[E.Var, int] = {}
-        self.ref_positions: dict[E.Var, list[int]] = {}  # ascending, one entry per statement
+        # Var -> the positions referencing it (definitions included): ascending, one
+        # entry per statement, so the last entry is the Var's last reference.
+        self.ref_positions: dict[E.Var, list[int]] = {}
         self.def_pos: dict[E.Var, int] = {}
         self._refs_upto: list[int] = []  # number of Var references at positions <= p
         self.contains: set[int] = set()  # ids of statements that are or contain a target
@@ -100,9 +102,14 @@ class FunctionIndex:
             self._walk(body)
 
     # -- queries ---------------------------------------------------------------------
+    def last_ref(self, var: E.Var) -> int:
+        """The last position referencing ``var`` (-1 if none does)."""
+        positions = self.ref_positions.get(var)
+        return positions[-1] if positions else -1
+
     def used_after(self, var: E.Var, stmt: Stmt) -> bool:
         """Is ``var`` referenced after ``stmt`` (in SSA execution order)?"""
-        return self.last_ref.get(var, -1) > self.end[id(stmt)]
+        return self.last_ref(var) > self.end[id(stmt)]
 
     def referenced_between(self, var: E.Var, after: int, until: int) -> bool:
         """Is ``var`` referenced at a position p with ``after < p <= until``?"""
@@ -141,48 +148,45 @@ class FunctionIndex:
     # -- the walk ----------------------------------------------------------------------
     def _walk(self, stmt: Stmt) -> bool:
         position = self._counter
-        self._counter += 1
-        self.pos[id(stmt)] = position
-        last_ref = self.last_ref
-        count = 0
-        positions = self.ref_positions
-        for var in stmt_def_vars(stmt):
-            if last_ref.get(var) != position:
-                seen = positions.get(var)
-                if seen is None:
-                    positions[var] = [position]
-                else:
-                    seen.append(position)
-            last_ref[var] = position
-            self.def_pos.setdefault(var, position)
-            count += 1
-        is_target = isinstance(stmt, self.target)
+        self._counter = position + 1
+        key = id(stmt)
+        self.pos[key] = position
+        refs = stmt_def_vars(stmt)  # a fresh list: the uses are appended to it
+        if refs:
+            def_pos = self.def_pos
+            for var in refs:
+                if var not in def_pos:
+                    def_pos[var] = position
+        record_stores = self._track_stores and self._target_depth
         for expr in stmt_own_exprs(stmt):
-            for var in expr_vars(expr):
-                if last_ref.get(var) != position:
-                    seen = positions.get(var)
-                    if seen is None:
-                        positions[var] = [position]
-                    else:
-                        seen.append(position)
-                last_ref[var] = position
-                count += 1
-            if self._track_stores and self._target_depth:
+            refs += var_uses(expr)
+            if record_stores:
                 self._record_stores(expr, position)
-        refs = self._refs_upto
-        refs.append((refs[-1] if refs else 0) + count)
+        positions = self.ref_positions
+        for var in refs:
+            seen = positions.get(var)
+            if seen is None:
+                positions[var] = [position]
+            elif seen[-1] != position:
+                seen.append(position)
+        upto = self._refs_upto
+        upto.append(upto[-1] + len(refs) if upto else len(refs))
+        is_target = isinstance(stmt, self.target)
         found = is_target
-        if is_target:
-            self._target_depth += 1
-            self._target_starts.append(position)
-        for child in _children(stmt):
-            found = self._walk(child) or found
-        if is_target:
-            self._target_depth -= 1
-            self._target_starts.pop()
-        self.end[id(stmt)] = self._counter - 1
+        children = _children(stmt)
+        if children:
+            if is_target:
+                self._target_depth += 1
+                self._target_starts.append(position)
+            for child in children:
+                if self._walk(child):
+                    found = True
+            if is_target:
+                self._target_depth -= 1
+                self._target_starts.pop()
+        self.end[key] = self._counter - 1
         if found:
-            self.contains.add(id(stmt))
+            self.contains.add(key)
         return found
 
     def _record_stores(self, expr: Expr, position: int) -> None:

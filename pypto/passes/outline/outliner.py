@@ -284,8 +284,8 @@ class _Context:
         live: list[E.Var] = []
         for target in targets:
             if (not self.required and target not in self._loop_carried
-                    and index.last_ref.get(target, -1) < position
-                    and all(index.last_ref.get(a, -1) < position
+                    and index.last_ref(target) < position
+                    and all(index.last_ref(a) < position
                             for a in self._aliases.get(target, ()))):
                 continue
             live.append(target)
