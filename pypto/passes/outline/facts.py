@@ -20,6 +20,7 @@ from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops import call_write_targets
 from ...ir.ops.registry import Effect
+from ...ir.walk import stmt_children
 from .walk import attr_exprs
 
 __all__ = ["BodyFacts", "visible_definitions", "returned_params"]
@@ -70,6 +71,28 @@ class BodyFacts:
         self.lineage: dict[E.Var, E.Var] = {}        # value -> the Var it is another name for
         with deep_recursion():
             self._stmt(body)
+
+    @classmethod
+    def lineage_of(cls, body: Stmt, program: Program | None) -> "BodyFacts":
+        """Only the lineage of ``body`` (what ``root`` answers), for callers that need no
+        captures or directions: one statement walk, no expression walk."""
+        facts = cls.__new__(cls)
+        facts._program = program
+        facts.alias = {}
+        facts.lineage = {}
+        with deep_recursion():
+            facts._lineage_stmt(body)
+        return facts
+
+    def _lineage_stmt(self, stmt: Stmt) -> None:
+        """The lineage records of ``_stmt``, in its order (loops after their body)."""
+        if isinstance(stmt, St.AssignStmt):
+            self._record_lineage(stmt.var, stmt.value)
+            return
+        for child in stmt_children(stmt):
+            self._lineage_stmt(child)
+        if isinstance(stmt, (St.ForStmt, St.WhileStmt)):
+            self._loop_lineage(stmt)
 
     # -- helpers -------------------------------------------------------------------------
     def root(self, var: E.Var) -> E.Var:
@@ -277,7 +300,7 @@ def returned_params(func: Function) -> list[int | None]:
     last = body.stmts[-1] if isinstance(body, St.SeqStmts) and body.stmts else body
     result: list[int | None] = []
     if isinstance(last, St.ReturnStmt):
-        facts = BodyFacts(body, lambda v: True, lambda v: False, None)
+        facts = BodyFacts.lineage_of(body, None)
         index = {p: i for i, p in enumerate(func.params)}
         result = [index.get(facts.root(v)) if isinstance(v, E.Var) else None
                   for v in last.value]

@@ -23,7 +23,8 @@ from ...ir.function import Function, Program, is_incore_type, is_wrapper_type
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.types import ScalarType
 from ...ir.visitor import IRMutator
-from ...ir.walk import iter_stmts
+from ...ir._deep import deep_recursion
+from ...ir.walk import iter_exprs, iter_stmts, stmt_children, stmt_exprs
 from ..diagnostic import errors_of
 from ..outline.outliner import Renamer
 from ..verifiers.graph_boundary import GraphBoundaryLegalizedVerifier
@@ -112,11 +113,44 @@ def _iter(expr: Expr) -> list[Expr]:
 
 
 class _CallSites(IRMutator):
-    """Appends the hoisted expressions to every call of a rewritten Graph."""
+    """Appends the hoisted expressions to every call of a rewritten Graph.
+
+    Only statements on the way to such a call are rebuilt (``touched``, from one read-only
+    walk): the rest of a function is returned as is without being mutated.
+    """
 
     def __init__(self, plans: dict[str, _GraphPlan]) -> None:
         super().__init__()
         self.plans = plans
+        self.touched: set[int] = set()
+
+    def rewrite(self, func: Function) -> Function:
+        self.touched.clear()
+        with deep_recursion():
+            if not self._mark(func.body):
+                return func
+        return self(func)
+
+    def _mark(self, stmt: Stmt) -> bool:
+        """Does ``stmt`` (or a statement inside it) call a rewritten Graph?"""
+        found = any(self._calls_plan(expr) for expr in stmt_exprs(stmt))
+        for child in stmt_children(stmt):
+            found = self._mark(child) or found
+        if found:
+            self.touched.add(id(stmt))
+        return found
+
+    def _calls_plan(self, expr: Expr) -> bool:
+        for node in iter_exprs(expr):
+            if isinstance(node, (E.Call, E.Submit)) and isinstance(node.op, GlobalVar) \
+                    and node.op.name in self.plans:
+                return True
+        return False
+
+    def visit_stmt(self, op: Stmt) -> Stmt:
+        if id(op) not in self.touched:
+            return op
+        return super().visit_stmt(op)
 
     def _extend(self, op: Any) -> Any:
         plan = self.plans.get(op.op.name) if isinstance(op.op, GlobalVar) else None
@@ -141,7 +175,7 @@ def _param_explicit_returns(func: Function, program: Program) -> Function:
     if not isinstance(last, St.ReturnStmt):
         return func
     params = set(func.params)
-    facts = BodyFacts(body, lambda v: True, lambda v: False, program)
+    facts = BodyFacts.lineage_of(body, program)
     values = [facts.root(v) if isinstance(v, E.Var) and facts.root(v) in params
               and facts.root(v).type == v.type else v for v in last.value]
     if all(a is b for a, b in zip(values, last.value)):
@@ -172,7 +206,7 @@ def transform(program: Program) -> Program:
             new = plan.rewrite_function() if plan is not None else func
             # Device kernels never launch a Graph; were one to, the boundary check
             # below would report the call's missing argument, so skipping is safe.
-            functions.append(new if _is_device(new.func_type) else rewriter(new))
+            functions.append(new if _is_device(new.func_type) else rewriter.rewrite(new))
         result = program.with_functions(functions)
     _check(result)
     return result
