@@ -239,8 +239,13 @@ class IRMutator:
     _identity_const_int: bool = True
     _fixed_static_types: bool = True
 
+    # Node class -> this mutator class's hook (a plain function), filled on first sight:
+    # one dict lookup per visited node instead of a bound-method lookup by name.
+    _hooks: dict[type, Any] = {}
+
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        cls._hooks = {}
         cls._identity_const_int = cls.visit_const_int is IRMutator.visit_const_int
         cls._fixed_static_types = (cls._identity_const_int
                                    and cls.visit_type is IRMutator.visit_type)
@@ -280,18 +285,24 @@ class IRMutator:
         return op.replace(params=params, return_types=return_types, body=body, _attrs=attrs)
 
     def visit_expr(self, op: Expr) -> Expr:
-        try:
-            hook = getattr(self, op._visit_name)
-        except AttributeError:
-            _bad_node(self, op, Expr)
-        return hook(op)
+        hook = self._hooks.get(type(op))
+        if hook is None:
+            hook = self._resolve_hook(op, Expr)
+        return hook(self, op)
 
     def visit_stmt(self, op: Stmt) -> Stmt:
-        try:
-            hook = getattr(self, op._visit_name)
-        except AttributeError:
-            _bad_node(self, op, Stmt)
-        return hook(op)
+        hook = self._hooks.get(type(op))
+        if hook is None:
+            hook = self._resolve_hook(op, Stmt)
+        return hook(self, op)
+
+    def _resolve_hook(self, op: Any, base: type) -> Any:
+        cls = type(self)
+        hook = getattr(cls, getattr(op, "_visit_name", ""), None)
+        if hook is None or not callable(hook):
+            _bad_node(self, op, base)
+        cls._hooks[type(op)] = hook
+        return hook
 
     # -- types --------------------------------------------------------------------
     def visit_type(self, t: Type) -> Type:

@@ -16,7 +16,7 @@ from .function import Function
 from .node import Expr, Stmt
 from .types import ScalarType, ShapedType, TupleType, Type
 
-__all__ = ["attr_exprs", "expr_children", "iter_var_uses", "type_vars", "trailing_yield", "iter_stmts", "stmt_exprs", "iter_exprs", "iter_calls", "def_sites", "collect_definitions", "stmt_children", "var_uses"]
+__all__ = ["attr_exprs", "expr_children", "iter_var_uses", "type_vars", "trailing_yield", "iter_stmts", "stmt_exprs", "iter_exprs", "iter_calls", "def_sites", "collect_definitions", "stmt_children", "var_uses", "calls_in"]
 
 
 def attr_exprs(attrs: dict) -> list[Expr]:
@@ -264,22 +264,30 @@ def iter_exprs(expr: Expr) -> Iterator[Expr]:
 _CALL_TYPES = (E.Call, E.Submit)
 
 
+def calls_in(expr: Expr) -> list[E.Call | E.Submit]:
+    """Every Call / Submit inside ``expr`` (itself included), in pre-order."""
+    out: list[E.Call | E.Submit] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        cls = type(node)
+        if cls is E.Var or cls in _CONST_TYPES:
+            continue  # the common leaves
+        if isinstance(node, _CALL_TYPES):
+            out.append(node)  # type: ignore[arg-type]
+        children = expr_children(node)
+        if children:
+            children.reverse()
+            stack.extend(children)
+    return out
+
+
 def iter_calls(body: Stmt) -> Iterator[tuple[Expr, Stmt]]:
     """Every Call / Submit under ``body`` with its statement, in walk order."""
     for stmt in iter_stmts(body):
         for root in stmt_exprs(stmt):
-            stack = [root]
-            while stack:
-                node = stack.pop()
-                cls = type(node)
-                if cls is E.Var or cls in _CONST_TYPES:
-                    continue
-                if isinstance(node, _CALL_TYPES):
-                    yield node, stmt
-                children = expr_children(node)
-                if children:
-                    children.reverse()
-                    stack.extend(children)
+            for call in calls_in(root):
+                yield call, stmt
 
 
 _DEF_SITES: dict[type, Callable[[Any], list[E.Var]]] = {

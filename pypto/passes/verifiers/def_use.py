@@ -15,7 +15,8 @@ from ...ir import stmt as St
 from ...ir._deep import deep_recursion
 from ...ir.function import Function
 from ...ir.node import Expr, Stmt
-from .walk import iter_var_uses, stmt_exprs, type_vars
+from ...ir.walk import var_uses
+from .walk import stmt_exprs, type_vars
 
 __all__ = ["DefUseWalker"]
 
@@ -88,7 +89,7 @@ class DefUseWalker:
         self.frames[-1].append(var)
 
     def use(self, expr: Expr, stmt: Stmt) -> None:
-        for var in iter_var_uses(expr):
+        for var in var_uses(expr):
             self.on_use(var, stmt)
 
     # -- driver -----------------------------------------------------------------------

@@ -19,7 +19,8 @@ from ...ir.structural import structural_equal
 from ...ir.types import ScalarType, ShapedType, TupleType, Type, UnknownType
 from ..diagnostic import Diagnostic
 from ..verifier_registry import PropertyVerifier
-from .walk import error, functions_of, iter_exprs, iter_stmts, stmt_exprs, trailing_yield
+from ...ir.walk import calls_in
+from .walk import error, functions_of, iter_stmts, stmt_exprs, trailing_yield
 
 __all__ = ["TypeCheckVerifier", "type_mismatch"]
 
@@ -100,9 +101,9 @@ class _FunctionTypeCheck:
                                     f"{_kind(bound_type)}", stmt)
                 self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "ForStmt")
             for root in stmt_exprs(stmt):
-                for node in iter_exprs(root):
-                    if isinstance(node, (E.Call, E.Submit)) and isinstance(node.op, GlobalVar):
-                        self.check_arity(node, stmt)
+                for call in calls_in(root):
+                    if isinstance(call.op, GlobalVar):
+                        self.check_arity(call, stmt)
 
     def check_condition(self, condition: Expr, owner: str, stmt: Stmt) -> None:
         t = condition.type
