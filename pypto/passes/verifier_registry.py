@@ -118,17 +118,30 @@ class PropertyVerifierRegistry:
 
     @classmethod
     def verify(cls, props: IRPropertySet, program: Program) -> list[Diagnostic]:
-        """Run the verifiers of ``props`` (in enum order); return every diagnostic."""
+        """Run the verifiers of ``props``; return every diagnostic, property by property
+        in enum order.  Verifiers that are statement checks (``verifiers.checks``) share
+        one walk of the program; each keeps its own diagnostics, so the result is the
+        same as running the verifiers one after another."""
         props = as_property_set(props, "PropertyVerifierRegistry.verify")
         _check_program(program, "PropertyVerifierRegistry.verify")
         cls._ensure_builtins()
-        diagnostics: list[Diagnostic] = []
+        from .verifiers.checks import CheckVerifier, run_checks
+        verifiers: list[PropertyVerifier] = []
         for prop in props.to_list():
             verifier = cls._verifiers.get(prop)
             if verifier is None:
                 raise InternalError(f"No verifier registered for property {prop.name}")
-            verifier.verify(program, diagnostics)
-        return diagnostics
+            verifiers.append(verifier)
+        # One output list per property; the fused checks fill theirs in one walk.
+        outputs: list[list[Diagnostic]] = [[] for _ in verifiers]
+        fused = [(verifier, out) for verifier, out in zip(verifiers, outputs)
+                 if isinstance(verifier, CheckVerifier)]
+        if len(fused) > 1:
+            run_checks(program, [v.make_check(program, out) for v, out in fused])
+        for verifier, out in zip(verifiers, outputs):
+            if len(fused) <= 1 or not isinstance(verifier, CheckVerifier):
+                verifier.verify(program, out)
+        return [diagnostic for out in outputs for diagnostic in out]
 
     @classmethod
     def verify_or_throw(cls, props: IRPropertySet, program: Program) -> list[Diagnostic]:

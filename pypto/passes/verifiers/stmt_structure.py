@@ -10,9 +10,10 @@ from __future__ import annotations
 
 from ...ir import stmt as St
 from ...ir.function import Program
+from ...ir.node import Stmt
 from ..diagnostic import Diagnostic
-from ..verifier_registry import PropertyVerifier
-from .walk import error, functions_of, iter_stmts
+from .checks import CheckVerifier, StmtCheck
+from .walk import error
 
 __all__ = ["NormalizedStmtStructureVerifier", "NoRedundantBlocksVerifier"]
 
@@ -20,24 +21,29 @@ SINGLE_CHILD_CODE = 0
 NESTED_CODE = 1
 
 
-class _SeqStmtsShapeVerifier(PropertyVerifier):
-    def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
-        rule = self.rule_name
-        for func in functions_of(program):
-            for stmt in iter_stmts(func.body):
-                if not isinstance(stmt, St.SeqStmts):
-                    continue
-                if len(stmt.stmts) == 1:
-                    diagnostics.append(error(
-                        rule, SINGLE_CHILD_CODE,
-                        f"SeqStmts with a single statement in function '{func.name}' "
-                        "(should have been unwrapped)", stmt.span))
-                for child in stmt.stmts:
-                    if isinstance(child, St.SeqStmts):
-                        diagnostics.append(error(
-                            rule, NESTED_CODE,
-                            f"SeqStmts nested directly in SeqStmts in function '{func.name}' "
-                            "(should have been flattened)", child.span))
+class _SeqStmtsShapeCheck(StmtCheck):
+    def __init__(self, rule: str, program: Program, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(program, diagnostics)
+        self.rule = rule
+        self.stmt_hooks = {St.SeqStmts: self.check}
+
+    def check(self, stmt: St.SeqStmts, loop: Stmt | None) -> None:  # type: ignore[override]
+        if len(stmt.stmts) == 1:
+            self.diagnostics.append(error(
+                self.rule, SINGLE_CHILD_CODE,
+                f"SeqStmts with a single statement in function '{self.func.name}' "
+                "(should have been unwrapped)", stmt.span))
+        for child in stmt.stmts:
+            if isinstance(child, St.SeqStmts):
+                self.diagnostics.append(error(
+                    self.rule, NESTED_CODE,
+                    f"SeqStmts nested directly in SeqStmts in function '{self.func.name}' "
+                    "(should have been flattened)", child.span))
+
+
+class _SeqStmtsShapeVerifier(CheckVerifier):
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _SeqStmtsShapeCheck(self.rule_name, program, diagnostics)
 
 
 class NormalizedStmtStructureVerifier(_SeqStmtsShapeVerifier):

@@ -13,14 +13,13 @@ from __future__ import annotations
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.dtype import DataType
-from ...ir.function import Function, Program
+from ...ir.function import Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.structural import structural_equal
 from ...ir.types import ScalarType, ShapedType, TupleType, Type, UnknownType
 from ..diagnostic import Diagnostic
-from ..verifier_registry import PropertyVerifier
-from ...ir.walk import calls_in
-from .walk import error, functions_of, iter_stmts, stmt_exprs, trailing_yield
+from .checks import CheckVerifier, StmtCheck
+from .walk import error, trailing_yield
 
 __all__ = ["TypeCheckVerifier", "type_mismatch"]
 
@@ -75,35 +74,34 @@ def type_mismatch(actual: Type, expected: Type) -> str | None:
     return None
 
 
-class _FunctionTypeCheck:
-    def __init__(self, program: Program, func: Function, diagnostics: list[Diagnostic]) -> None:
-        self.program = program
-        self.func = func
-        self.diagnostics = diagnostics
+class _TypeCheck(StmtCheck):
+    def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(program, diagnostics)
+        self.stmt_hooks = {St.IfStmt: self.check_if, St.WhileStmt: self.check_while,
+                           St.ForStmt: self.check_for}
 
     def report(self, message: str, stmt: Stmt) -> None:
         self.diagnostics.append(error(RULE, 0, message, stmt.span))
 
-    def run(self) -> None:
-        for stmt in iter_stmts(self.func.body):
-            if isinstance(stmt, St.IfStmt):
-                self.check_condition(stmt.condition, "IfStmt", stmt)
-                for branch in (stmt.then_body, stmt.else_body):
-                    self.check_yield(branch, stmt.return_vars, "return var", "IfStmt")
-            elif isinstance(stmt, St.WhileStmt):
-                self.check_condition(stmt.condition, "WhileStmt", stmt)
-                self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "WhileStmt")
-            elif isinstance(stmt, St.ForStmt):
-                for field in ("start", "stop", "step"):
-                    bound_type = getattr(stmt, field).type
-                    if not isinstance(bound_type, (ScalarType, UnknownType)):
-                        self.report(f"ForStmt {field} must be a scalar, got "
-                                    f"{_kind(bound_type)}", stmt)
-                self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "ForStmt")
-            for root in stmt_exprs(stmt):
-                for call in calls_in(root):
-                    if isinstance(call.op, GlobalVar):
-                        self.check_arity(call, stmt)
+    def check_if(self, stmt: St.IfStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        self.check_condition(stmt.condition, "IfStmt", stmt)
+        for branch in (stmt.then_body, stmt.else_body):
+            self.check_yield(branch, stmt.return_vars, "return var", "IfStmt")
+
+    def check_while(self, stmt: St.WhileStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        self.check_condition(stmt.condition, "WhileStmt", stmt)
+        self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "WhileStmt")
+
+    def check_for(self, stmt: St.ForStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        for field in ("start", "stop", "step"):
+            bound_type = getattr(stmt, field).type
+            if not isinstance(bound_type, (ScalarType, UnknownType)):
+                self.report(f"ForStmt {field} must be a scalar, got {_kind(bound_type)}", stmt)
+        self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "ForStmt")
+
+    def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
+        if isinstance(call.op, GlobalVar):
+            self.check_arity(call, stmt)  # type: ignore[arg-type]
 
     def check_condition(self, condition: Expr, owner: str, stmt: Stmt) -> None:
         t = condition.type
@@ -136,9 +134,8 @@ class _FunctionTypeCheck:
                     f"takes {n_params} parameter(s)", stmt)
 
 
-class TypeCheckVerifier(PropertyVerifier):
+class TypeCheckVerifier(CheckVerifier):
     rule_name = RULE
 
-    def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
-        for func in functions_of(program):
-            _FunctionTypeCheck(program, func, diagnostics).run()
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _TypeCheck(program, diagnostics)
