@@ -18,7 +18,7 @@ must carry a store target's renamed value).
 from __future__ import annotations
 
 import bisect
-from typing import Iterable
+from typing import Container, Iterable
 
 from ...ir import expr as E
 from ...ir._deep import deep_recursion
@@ -88,6 +88,10 @@ class FunctionIndex:
         self.ref_positions: dict[E.Var, list[int]] = {}
         self.def_pos: dict[E.Var, int] = {}
         self._refs_upto: list[int] = []  # number of Var references at positions <= p
+        # Per position: the Vars the statement references (its definitions first), and
+        # how many of them are definitions -- so "does this subtree read X" needs no walk.
+        self._refs_at: list[list[E.Var]] = []
+        self._defs_at: list[int] = []
         self.contains: set[int] = set()  # ids of statements that are or contain a target
         # tile.store targets written inside a target scope, in position order: where the
         # store is, what it writes, and where its innermost enclosing target scope starts
@@ -118,6 +122,20 @@ class FunctionIndex:
             return False
         i = bisect.bisect_right(positions, after)
         return i < len(positions) and positions[i] <= until
+
+    def reads_any(self, stmt: Stmt, wanted: Container, also_wanted: Container) -> bool:
+        """Does ``stmt`` (its own expressions or nested ones) read a Var in either set?
+
+        Answered from the uses recorded by the walk: no expression is visited again.
+        """
+        refs_at, defs_at = self._refs_at, self._defs_at
+        for position in range(self.pos[id(stmt)], self.end[id(stmt)] + 1):
+            refs = refs_at[position]
+            for i in range(defs_at[position], len(refs)):
+                var = refs[i]
+                if var in wanted or var in also_wanted:
+                    return True
+        return False
 
     def has_target(self, stmt: Stmt) -> bool:
         return id(stmt) in self.contains
@@ -152,6 +170,8 @@ class FunctionIndex:
         key = id(stmt)
         self.pos[key] = position
         refs = stmt_def_vars(stmt)  # a fresh list: the uses are appended to it
+        self._refs_at.append(refs)
+        self._defs_at.append(len(refs))
         if refs:
             def_pos = self.def_pos
             for var in refs:

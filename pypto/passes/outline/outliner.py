@@ -35,8 +35,6 @@ from .extract import ScopeExtraction, extract_scope
 from .facts import returned_params
 from .index import FunctionIndex, VarCollector
 from .naming import FunctionNames, VarNames
-from .walk import expr_vars, stmt_own_exprs
-from ...ir.walk import iter_stmts
 
 __all__ = ["OutlineConfig", "ScopeOutliner", "Renamer"]
 
@@ -194,18 +192,13 @@ class _Context:
     def _touches_renamed(self, stmt: Stmt) -> bool:
         """Does ``stmt`` read a renamed store target (or a value that names one)?
 
-        A read-only walk: far cheaper than rebuilding the statement through the
-        renamer, which is only done when this says so.
+        Answered from the index's per-statement uses: far cheaper than rebuilding the
+        statement through the renamer, which is only done when this says so.
         """
         rename, named = self.rename, self._target_named
         if not rename and not named:
             return False
-        for sub in iter_stmts(stmt):
-            for expr in stmt_own_exprs(sub):
-                for var in expr_vars(expr):
-                    if var in rename or var in named:
-                        return True
-        return False
+        return self.state.index.reads_any(stmt, rename, named)
 
     def _follow_in_place_call(self, assign: St.AssignStmt, position: int) -> None:
         """``v = self.k(.., t_1, ..)`` where ``t_1`` is a renamed store target that ``k``
