@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Callable, Iterable, Mapping
 
+from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.function import Function, Program
@@ -69,6 +70,37 @@ class CheckVerifier(PropertyVerifier):
 
     def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         run_checks(program, [self.make_check(program, diagnostics)])
+
+
+_LEAVES = frozenset((E.Var, E.IterArg, E.ConstInt, E.ConstFloat, E.ConstBool))
+
+
+def _calls_of(stmt: Stmt, cls: type) -> list[Expr]:
+    """``stmt``'s own Calls/Submits in the order of ``iter_calls``.  Fast path: an
+    assignment or evaluation of one call over leaves (three-address form)."""
+    if cls is St.AssignStmt or cls is St.EvalStmt:
+        root = stmt.value if cls is St.AssignStmt else stmt.expr  # type: ignore[attr-defined]
+        kind = type(root)
+        if kind in _LEAVES:
+            return []
+        if kind is E.Call and not root._attrs and _over_leaves(root.args):  # type: ignore[attr-defined]
+            return [root]
+        return calls_in(root)
+    return [call for root in stmt_exprs(stmt) for call in calls_in(root)]
+
+
+def _over_leaves(args: tuple) -> bool:
+    leaves = _LEAVES
+    for arg in args:
+        kind = type(arg)
+        if kind in leaves:
+            continue
+        if kind is not E.MakeTuple:
+            return False
+        for item in arg.elements:
+            if type(item) not in leaves:
+                return False
+    return True
 
 
 # How a statement holds nested statements; loops also become the enclosing loop.
@@ -131,14 +163,13 @@ def _walk(body: Stmt, dispatch: _Dispatch) -> None:
             hooks = dispatch.hooks(cls)
         for hook in hooks:
             hook(node, loop)
-        if call_hooks:
-            for root in stmt_exprs(node):
-                for call in calls_in(root):
-                    for on_call in call_hooks:
-                        on_call(call, node)
         kind = kinds.get(cls)
         if kind is None:
             kind = kinds[cls] = _kind_of(cls)
+        if call_hooks and kind != _SEQ:
+            for call in _calls_of(node, cls):
+                for on_call in call_hooks:
+                    on_call(call, node)
         if kind == _LEAF:
             continue
         if kind == _SEQ:
