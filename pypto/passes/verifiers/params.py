@@ -22,7 +22,7 @@ from ..diagnostic import Diagnostic
 from ..names import base_name
 from ..verifier_registry import PropertyVerifier
 from .def_use import DefUseWalker
-from .walk import error, functions_of, iter_stmts
+from .walk import error, functions_of, iter_stmts, type_vars
 
 __all__ = ["OutParamNotShadowedVerifier", "InOutUseValidVerifier", "TENSOR_CREATING_OPS"]
 
@@ -64,9 +64,16 @@ class _InOutUseWalker(DefUseWalker):
         self.params = set(func.params)
         # Var -> (direction, param name, callee name) of the call that wrote it
         self.consumed: dict[E.Var, tuple[ParamDirection, str, str]] = {}
+        self.written_returned: dict[str, list[tuple[int, ParamDirection, str]]] = {}
 
     def on_define(self, var: E.Var, stmt: Stmt | None) -> None:
         self.consumed.pop(var, None)  # re-bound: later reads see the new value
+
+    def define(self, var: E.Var, stmt: Stmt | None) -> None:
+        """Only the consumed set matters here, not visibility: no binding."""
+        for dim_var in type_vars(var.type):
+            self.on_use(dim_var, stmt)
+        self.consumed.pop(var, None)
 
     def on_use(self, var: E.Var, stmt: Stmt) -> None:
         found = self.consumed.pop(var, None)
@@ -84,6 +91,8 @@ class _InOutUseWalker(DefUseWalker):
         if cls is E.Var or cls is E.IterArg:  # the common operand: a plain read
             if self.consumed:
                 self.on_use(expr, stmt)  # type: ignore[arg-type]
+            return
+        if cls in _CONSTANTS:  # for-loop bounds, mostly
             return
         reads = _leaf_reads(expr) if cls is E.Call else None
         if reads is not None:  # a call over leaves (three-address form): reads, then writes
@@ -110,14 +119,25 @@ class _InOutUseWalker(DefUseWalker):
         callee = self.program.get_function(node.op.name)
         if callee is None:
             return
-        # Only a buffer the callee hands back has a "call's result" to use instead; a
-        # written param the callee does not return (e.g. a HOST function made by
-        # OutlineHierarchyScopes) is legitimately read through its own name afterwards.
-        returned = _returned_param_indices(callee)
-        for index, (arg, param, direction) in enumerate(
-                zip(node.args, callee.params, callee.param_directions)):
-            if direction in _WRITTEN and isinstance(arg, E.Var) and index in returned:
-                self.consumed[arg] = (direction, param.name_hint, callee.name)
+        args = node.args
+        for index, direction, param_name in self._written_returned(callee):
+            if index < len(args) and isinstance(args[index], E.Var):
+                self.consumed[args[index]] = (direction, param_name, callee.name)
+
+    def _written_returned(self, callee: Function) -> list[tuple[int, ParamDirection, str]]:
+        """(index, direction, name) of each written param ``callee`` also returns (cached).
+
+        Only a buffer the callee hands back has a "call's result" to use instead; a
+        written param the callee does not return (e.g. a HOST function made by
+        OutlineHierarchyScopes) is legitimately read through its own name afterwards."""
+        found = self.written_returned.get(callee.name)
+        if found is None:
+            returned = _returned_param_indices(callee)
+            found = [(index, direction, param.name_hint) for index, (param, direction)
+                     in enumerate(zip(callee.params, callee.param_directions))
+                     if direction in _WRITTEN and index in returned]
+            self.written_returned[callee.name] = found
+        return found
 
     def visit_values(self, stmt: St.ReturnStmt | St.YieldStmt) -> None:
         for value in stmt.value:
