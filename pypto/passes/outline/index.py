@@ -26,7 +26,7 @@ from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.types import ShapedType, TupleType, Type
 from ...ir.walk import stmt_children as _children
-from ...ir.walk import var_uses
+from ...ir.walk import attr_exprs, var_uses
 from .walk import expr_vars, stmt_def_vars, stmt_own_exprs
 
 __all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
@@ -177,11 +177,12 @@ class FunctionIndex:
             for var in refs:
                 if var not in def_pos:
                     def_pos[var] = position
-        record_stores = self._track_stores and self._target_depth
-        for expr in stmt_own_exprs(stmt):
-            refs += var_uses(expr)
-            if record_stores:
-                self._record_stores(expr, position)
+        if self._track_stores and self._target_depth:
+            for expr in stmt_own_exprs(stmt):
+                refs += self._uses_recording_stores(expr, position)
+        else:
+            for expr in stmt_own_exprs(stmt):
+                refs += var_uses(expr)
         positions = self.ref_positions
         for var in refs:
             seen = positions.get(var)
@@ -209,20 +210,44 @@ class FunctionIndex:
             self.contains.add(key)
         return found
 
-    def _record_stores(self, expr: Expr, position: int) -> None:
+    def _uses_recording_stores(self, expr: Expr, position: int) -> list[E.Var]:
+        """``var_uses(expr)`` -- in another order, which the index never relies on: it
+        only counts the uses and dedups them per position -- while recording, in the
+        same walk, each ``tile.store`` into a Var among the call operands (where the
+        store sits, what it writes, and the innermost target scope holding it)."""
+        uses: list[E.Var] = []
         stack = [expr]
         while stack:
             node = stack.pop()
-            if isinstance(node, E.Call):
+            cls = type(node)
+            if cls is E.Var or cls is E.IterArg:
+                uses.append(node)  # type: ignore[arg-type]
+            elif cls in _CONSTANTS:
+                continue
+            elif isinstance(node, E.Call):
                 if node.op.name == "tile.store" and len(node.args) > 2 \
                         and isinstance(node.args[2], E.Var):
                     self._store_positions.append(position)
                     self._store_vars.append(node.args[2])
                     self._store_scope_starts.append(self._target_starts[-1])
                 stack.extend(node.args)
+                for item in attr_exprs(node._attrs) if node._attrs else ():
+                    uses += var_uses(item)  # attrs are read, but never hold a store
+            elif isinstance(node, E.Submit):
+                stack.extend(node.args)
+                for item in (*node.deps, node.core_num, node.predicate,
+                             *attr_exprs(node._attrs)):
+                    if item is not None:
+                        uses += var_uses(item)
             elif isinstance(node, (E.BinaryExpr, E.UnaryExpr, E.MakeTuple,
-                                   E.TupleGetItemExpr, E.Submit)):
+                                   E.TupleGetItemExpr)):
                 stack.extend(_expr_operands(node))
+            else:
+                uses += var_uses(node)  # a Var subclass, or a kind without operands
+        return uses
+
+
+_CONSTANTS = (E.ConstInt, E.ConstFloat, E.ConstBool)
 
 
 def _expr_operands(node: Expr) -> list[Expr]:
@@ -234,6 +259,4 @@ def _expr_operands(node: Expr) -> list[Expr]:
         return list(node.elements)
     if isinstance(node, E.TupleGetItemExpr):
         return [node.tuple]
-    if isinstance(node, E.Submit):
-        return list(node.args)
     return []
