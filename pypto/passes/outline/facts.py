@@ -124,7 +124,12 @@ class BodyFacts:
         stack = [expr]
         while stack:
             node = stack.pop()
-            if isinstance(node, E.Var):
+            cls = type(node)
+            if cls is E.Var or cls is E.IterArg:  # the common leaves, by exact class
+                self._use(node)  # type: ignore[arg-type]
+            elif cls is E.ConstInt or cls is E.ConstFloat or cls is E.ConstBool:
+                continue
+            elif isinstance(node, E.Var):
                 self._use(node)
             elif isinstance(node, (E.Call, E.Submit)):
                 self._call(node)
