@@ -12,8 +12,8 @@ from ...ir import stmt as St
 from ...ir.function import Program
 from ...ir.node import Expr, Stmt
 from ..diagnostic import Diagnostic
-from ..verifier_registry import PropertyVerifier
-from .walk import callee_name, error, expr_children, functions_of, iter_stmts, stmt_exprs
+from .checks import CheckVerifier, StmtCheck
+from .walk import callee_name, error, expr_children, stmt_exprs
 
 __all__ = ["NoNestedCallsVerifier"]
 
@@ -58,11 +58,18 @@ def _check(root: Expr, context: str | None, stmt: Stmt, diagnostics: list[Diagno
         stack.extend(reversed(items))
 
 
-class NoNestedCallsVerifier(PropertyVerifier):
+class _NoNestedCallsCheck(StmtCheck):
+    def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(program, diagnostics)
+        self.stmt_hooks = {Stmt: self.check}
+
+    def check(self, stmt: Stmt, loop: Stmt | None) -> None:
+        for root, context in _root_contexts(stmt):
+            _check(root, context, stmt, self.diagnostics)
+
+
+class NoNestedCallsVerifier(CheckVerifier):
     rule_name = RULE
 
-    def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
-        for func in functions_of(program):
-            for stmt in iter_stmts(func.body):
-                for root, context in _root_contexts(stmt):
-                    _check(root, context, stmt, diagnostics)
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _NoNestedCallsCheck(program, diagnostics)

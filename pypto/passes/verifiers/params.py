@@ -22,7 +22,8 @@ from ..diagnostic import Diagnostic
 from ..names import base_name
 from ..verifier_registry import PropertyVerifier
 from .def_use import DefUseWalker
-from .walk import error, functions_of, iter_stmts, type_vars
+from .checks import CheckVerifier, StmtCheck
+from .walk import error, functions_of, type_vars
 
 __all__ = ["OutParamNotShadowedVerifier", "InOutUseValidVerifier", "TENSOR_CREATING_OPS"]
 
@@ -30,30 +31,41 @@ TENSOR_CREATING_OPS = ("tensor.create", "tensor.full")
 _WRITTEN = (ParamDirection.Out, ParamDirection.InOut)
 
 
-class OutParamNotShadowedVerifier(PropertyVerifier):
+class _OutParamShadowCheck(StmtCheck):
+    def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(program, diagnostics)
+        self.stmt_hooks = {St.AssignStmt: self.check}
+        self.written: dict[E.Var, ParamDirection] = {}
+        self.by_base: dict[str, E.Var] = {}
+
+    def applies_to(self, func: Function) -> bool:
+        self.written = {p: d for p, d in zip(func.params, func.param_directions)
+                        if d in _WRITTEN}
+        self.by_base = {base_name(p.name_hint): p for p in self.written}
+        return bool(self.written)
+
+    def check(self, stmt: St.AssignStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        if not isinstance(stmt.value, E.Call):
+            return
+        op_name = stmt.value.op.name
+        if isinstance(stmt.value.op, GlobalVar) or op_name not in TENSOR_CREATING_OPS:
+            return
+        param = stmt.var if stmt.var in self.written else self.by_base.get(
+            base_name(stmt.var.name_hint))
+        if param is None:
+            return
+        self.diagnostics.append(error(
+            OutParamNotShadowedVerifier.rule_name, 0,
+            f"{self.written[param].name} parameter '{param.name_hint}' of function "
+            f"'{self.func.name}' is shadowed by a new tensor from '{op_name}'; write into "
+            "the parameter instead", stmt.span))
+
+
+class OutParamNotShadowedVerifier(CheckVerifier):
     rule_name = "OutParamNotShadowed"
 
-    def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
-        for func in functions_of(program):
-            written = {p: d for p, d in zip(func.params, func.param_directions) if d in _WRITTEN}
-            if not written:
-                continue
-            by_base = {base_name(p.name_hint): p for p in written}
-            for stmt in iter_stmts(func.body):
-                if not (isinstance(stmt, St.AssignStmt) and isinstance(stmt.value, E.Call)):
-                    continue
-                op_name = stmt.value.op.name
-                if isinstance(stmt.value.op, GlobalVar) or op_name not in TENSOR_CREATING_OPS:
-                    continue
-                param = stmt.var if stmt.var in written else by_base.get(
-                    base_name(stmt.var.name_hint))
-                if param is None:
-                    continue
-                diagnostics.append(error(
-                    self.rule_name, 0,
-                    f"{written[param].name} parameter '{param.name_hint}' of function "
-                    f"'{func.name}' is shadowed by a new tensor from '{op_name}'; write into "
-                    "the parameter instead", stmt.span))
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _OutParamShadowCheck(program, diagnostics)
 
 
 class _InOutUseWalker(DefUseWalker):

@@ -1,8 +1,11 @@
-"""The shared scope walker behind every "no scope of kind K here" verifier.
+"""Scope-absence verifiers ("no scope of kind K here") and ``iter_scopes``.
 
-``iter_scopes`` reports every scope with the number of enclosing scopes of its
-own kind and keeps descending, so nested leftovers are all reported.  It is
-iterative: 500-deep nesting costs no recursion.
+``ScopeAbsenceVerifier`` is the one visitor behind every scope-absence property:
+it reports every scope of the configured kinds and keeps descending, so nested
+leftovers are all reported.  It is a statement check (``checks.py``), so several
+share one walk.  ``iter_scopes`` reports every scope with the number of
+enclosing scopes of its own kind (NoNestedInCore).  Both are iterative:
+500-deep nesting costs no recursion.
 """
 
 from __future__ import annotations
@@ -15,8 +18,8 @@ from ...ir.enums import ScopeKind
 from ...ir.function import Function, Program
 from ...ir.node import Stmt
 from ..diagnostic import Diagnostic
-from ..verifier_registry import PropertyVerifier
-from .walk import error, functions_of
+from .checks import CheckVerifier, StmtCheck
+from .walk import error
 
 __all__ = ["iter_scopes", "ScopeAbsenceVerifier"]
 
@@ -43,7 +46,25 @@ def iter_scopes(body: Stmt) -> Iterator[tuple[S.ScopeStmt, int]]:
             stack.append((node.body, counts))
 
 
-class ScopeAbsenceVerifier(PropertyVerifier):
+class _ScopeAbsenceCheck(StmtCheck):
+    def __init__(self, config: "ScopeAbsenceVerifier", program: Program,
+                 diagnostics: list[Diagnostic]) -> None:
+        super().__init__(program, diagnostics)
+        self.config = config
+        self.stmt_hooks = {S.ScopeStmt: self.check}
+
+    def applies_to(self, func: Function) -> bool:
+        return self.config._applies_to(func)
+
+    def check(self, scope: S.ScopeStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        config = self.config
+        message = config._messages.get(scope.scope_kind)
+        if message is not None:
+            self.diagnostics.append(error(config._rule_name, config._error_code,
+                                          message, scope.span))
+
+
+class ScopeAbsenceVerifier(CheckVerifier):
     """Reports every scope of the configured kinds in the functions it applies to."""
 
     def __init__(self, rule_name: str, messages: Mapping[ScopeKind, str],
@@ -57,12 +78,5 @@ class ScopeAbsenceVerifier(PropertyVerifier):
     def get_name(self) -> str:
         return self._rule_name
 
-    def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
-        for func in functions_of(program):
-            if not self._applies_to(func):
-                continue
-            for scope, _ in iter_scopes(func.body):
-                message = self._messages.get(scope.scope_kind)
-                if message is not None:
-                    diagnostics.append(error(self._rule_name, self._error_code,
-                                             message, scope.span))
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _ScopeAbsenceCheck(self, program, diagnostics)
