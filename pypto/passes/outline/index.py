@@ -10,9 +10,12 @@ a scope can only be referenced later in the order of execution, so
     v is used after scope S  <=>  last_ref[v] > end[S]
 
 and the question costs O(1).  The same walk records which statements contain a
-target scope (so statements without one are never descended) and where
-store targets are written inside target scopes (to know which loops and ifs
-must carry a store target's renamed value).
+target scope (so statements without one are never descended), each
+statement's Var uses (so "does this statement read a renamed Var" is answered
+without walking its expressions again), and where store targets are written
+inside target scopes (to know which loops and ifs must carry a store target's
+renamed value) -- inside a target scope, the uses and the stores come from one
+expression walk.
 """
 
 from __future__ import annotations
