@@ -25,6 +25,7 @@ from .dtypes import np
 from .entry import select_entry
 from .errors import ExecutionError
 from .state import ExecState
+from .torch_bridge import TorchArguments
 from .values import UNSET, describe_value
 
 __all__ = ["Executor", "CompiledFunction", "MAX_CALL_DEPTH"]
@@ -201,11 +202,18 @@ class Executor:
         """Run ``entry`` (default: see ``entry.select_entry``) on ``args``.
 
         Returns the entry's result: one value, a tuple for several, ``None`` for none.
+        Torch tensors are accepted and given back (``torch_bridge``).
         """
-        function = self.compiled(self.entry_name(entry))
+        name = self.entry_name(entry)
+        function = self.compiled(name)
+        torch_args = TorchArguments.wrap(args)
+        if torch_args is not None:
+            args = tuple(torch_args.arrays)
         self.state = ExecState()
         with deep_recursion(), np.errstate(all="ignore"):
             results = function.invoke(tuple(args), None, at_entry=True)
-        if not results:
-            return None
-        return results[0] if len(results) == 1 else results
+        result = None if not results else results[0] if len(results) == 1 else results
+        if torch_args is not None:
+            declared = [getattr(t, "dtype", None) for t in self.program[name].return_types]
+            result = torch_args.finish(result, declared)
+        return result
