@@ -16,7 +16,8 @@ from .function import Function
 from .node import Expr, Stmt
 from .types import ScalarType, ShapedType, TupleType, Type
 
-__all__ = ["attr_exprs", "expr_children", "iter_var_uses", "type_vars", "trailing_yield", "iter_stmts", "stmt_exprs", "iter_exprs", "iter_calls", "def_sites", "collect_definitions", "stmt_children", "var_uses", "calls_in"]
+__all__ = ["attr_exprs", "expr_children", "iter_var_uses", "type_vars", "trailing_yield", "iter_stmts", "stmt_exprs", "iter_exprs", "iter_calls", "def_sites", "collect_definitions", "stmt_children", "var_uses", "calls_in", "CONST_TYPES", "LEAF_TYPES",
+           "leaf_call_reads", "arith_leaves", "StmtShape", "stmt_shape"]
 
 
 def attr_exprs(attrs: dict) -> list[Expr]:
@@ -65,18 +66,15 @@ _EXPR_CHILDREN: dict[type, Callable[[Any], list[Expr]]] = {
 def expr_children(expr: Expr) -> list[Expr]:
     """Operand expressions of ``expr`` in evaluation order (Vars have none)."""
     handler = _EXPR_CHILDREN.get(type(expr))
-    if handler is not None:
-        return handler(expr)
-    for cls in type(expr).__mro__[1:]:  # a subclass of a known node kind
-        handler = _EXPR_CHILDREN.get(cls)
-        if handler is not None:
-            _EXPR_CHILDREN[type(expr)] = handler
-            return handler(expr)
-    return []
+    if handler is None:  # a subclass of a known node kind
+        handler = _lookup_mro(_EXPR_CHILDREN, type(expr), _no_children)
+    return handler(expr)
 
 
 _VAR_TYPES = (E.Var, E.IterArg)
-_CONST_TYPES = (E.ConstInt, E.ConstFloat, E.ConstBool)
+CONST_TYPES = (E.ConstInt, E.ConstFloat, E.ConstBool)
+# The expressions with no operands: what three-address form puts in call arguments.
+LEAF_TYPES = frozenset((*_VAR_TYPES, *CONST_TYPES))
 
 
 def var_uses(expr: Expr) -> list[E.Var]:
@@ -106,7 +104,7 @@ def var_uses(expr: Expr) -> list[E.Var]:
                 push(reversed(node.args))  # type: ignore[attr-defined]
         elif cls is E.MakeTuple:
             push(reversed(node.elements))  # type: ignore[attr-defined]
-        elif cls in _CONST_TYPES:
+        elif cls in CONST_TYPES:
             continue
         elif isinstance(node, E.Var):
             found(node)
@@ -157,42 +155,48 @@ def trailing_yield(body: Stmt | None) -> St.YieldStmt | None:
     return None
 
 
-# How a statement class holds nested statements (exact-type table; a subclass of a
-# known kind is classified on first sight): none, a sequence, if branches, one body.
-_LEAF, _SEQ, _BRANCHES, _BODY = 0, 1, 2, 3
-_STMT_KIND: dict[type, int] = {St.SeqStmts: _SEQ, St.IfStmt: _BRANCHES}
+class StmtShape:
+    """How a statement class holds nested statements (``stmt_shape``)."""
+    LEAF, SEQ, BRANCHES, BODY, LOOP = range(5)  # LOOP: a body that is a for / while
 
 
-def _stmt_kind(cls: type) -> int:
-    kind = _STMT_KIND.get(cls)
-    if kind is None:
+# Exact-type table; a subclass of a known kind is classified on first sight.
+_STMT_SHAPE: dict[type, int] = {}
+
+
+def stmt_shape(cls: type) -> int:
+    """The ``StmtShape`` of statement class ``cls``."""
+    shape = _STMT_SHAPE.get(cls)
+    if shape is None:
         if issubclass(cls, St.SeqStmts):
-            kind = _SEQ
+            shape = StmtShape.SEQ
         elif issubclass(cls, St.IfStmt):
-            kind = _BRANCHES
-        elif issubclass(cls, (St.ForStmt, St.WhileStmt, S.ScopeStmt)):
-            kind = _BODY
+            shape = StmtShape.BRANCHES
+        elif issubclass(cls, (St.ForStmt, St.WhileStmt)):
+            shape = StmtShape.LOOP
+        elif issubclass(cls, S.ScopeStmt):
+            shape = StmtShape.BODY
         else:
-            kind = _LEAF
-        _STMT_KIND[cls] = kind
-    return kind
+            shape = StmtShape.LEAF
+        _STMT_SHAPE[cls] = shape
+    return shape
 
 
 def iter_stmts(body: Stmt) -> Iterator[Stmt]:
     """Every statement of ``body`` in pre-order (iterative)."""
-    kinds = _STMT_KIND
+    shapes = _STMT_SHAPE
     stack = [body]
     while stack:
         node = stack.pop()
         yield node
-        kind = kinds.get(type(node))
-        if kind is None:
-            kind = _stmt_kind(type(node))
-        if kind == _LEAF:
+        shape = shapes.get(type(node))
+        if shape is None:
+            shape = stmt_shape(type(node))
+        if shape == StmtShape.LEAF:
             continue
-        if kind == _SEQ:
+        if shape == StmtShape.SEQ:
             stack.extend(reversed(node.stmts))  # type: ignore[attr-defined]
-        elif kind == _BODY:
+        elif shape != StmtShape.BRANCHES:
             stack.append(node.body)  # type: ignore[attr-defined]
         else:
             if node.else_body is not None:  # type: ignore[attr-defined]
@@ -249,6 +253,42 @@ def _lookup_mro(table: dict[type, Any], cls: type, default: Any) -> Any:
     return default
 
 
+def leaf_call_reads(call: E.Call) -> list[E.Var] | None:
+    """The Vars ``call`` reads, in order, when every argument is a leaf or a tuple of
+    leaves (three-address form); ``None`` when an argument holds a deeper expression."""
+    reads: list[E.Var] = []
+    for arg in call.args:
+        cls = type(arg)
+        if cls is E.Var or cls is E.IterArg:
+            reads.append(arg)  # type: ignore[arg-type]
+        elif cls is E.MakeTuple:
+            for item in arg.elements:  # type: ignore[attr-defined]
+                kind = type(item)
+                if kind is E.Var or kind is E.IterArg:
+                    reads.append(item)
+                elif kind not in CONST_TYPES:
+                    return None
+        elif cls not in CONST_TYPES:
+            return None
+    return reads
+
+
+def arith_leaves(expr: Expr) -> list[E.Var] | None:
+    """The Vars of ``expr`` when it is scalar arithmetic -- Vars and constants under
+    binary / unary operators only -- else ``None``."""
+    leaves: list[E.Var] = []
+    stack = [expr]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, E.Var):
+            leaves.append(node)
+        elif isinstance(node, (E.BinaryExpr, E.UnaryExpr)):
+            stack.extend(expr_children(node))
+        elif not isinstance(node, CONST_TYPES):
+            return None
+    return leaves
+
+
 def iter_exprs(expr: Expr) -> Iterator[Expr]:
     """``expr`` and all its sub-expressions in pre-order (iterative)."""
     stack = [expr]
@@ -271,7 +311,7 @@ def calls_in(expr: Expr) -> list[E.Call | E.Submit]:
     while stack:
         node = stack.pop()
         cls = type(node)
-        if cls is E.Var or cls in _CONST_TYPES:
+        if cls is E.Var or cls in CONST_TYPES:
             continue  # the common leaves
         if isinstance(node, _CALL_TYPES):
             out.append(node)  # type: ignore[arg-type]
@@ -316,14 +356,12 @@ def collect_definitions(func: Function) -> set[E.Var]:
 
 def stmt_children(stmt: Stmt) -> list[Stmt]:
     """The statements directly held by ``stmt`` (bodies and branches), in field order."""
-    kind = _STMT_KIND.get(type(stmt))
-    if kind is None:
-        kind = _stmt_kind(type(stmt))
-    if kind == _LEAF:
+    shape = stmt_shape(type(stmt))
+    if shape == StmtShape.LEAF:
         return []
-    if kind == _SEQ:
+    if shape == StmtShape.SEQ:
         return list(stmt.stmts)  # type: ignore[attr-defined]
-    if kind == _BODY:
+    if shape != StmtShape.BRANCHES:
         return [stmt.body]  # type: ignore[attr-defined]
     else_body = stmt.else_body  # type: ignore[attr-defined]
     return [stmt.then_body] if else_body is None else [stmt.then_body, else_body]  # type: ignore[attr-defined]

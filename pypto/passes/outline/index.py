@@ -29,7 +29,7 @@ from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.types import ShapedType, TupleType, Type
 from ...ir.walk import stmt_children as _children
-from ...ir.walk import attr_exprs, var_uses
+from ...ir.walk import CONST_TYPES, attr_exprs, expr_children, var_uses
 from .walk import expr_vars, stmt_def_vars, stmt_own_exprs
 
 __all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
@@ -225,7 +225,7 @@ class FunctionIndex:
             cls = type(node)
             if cls is E.Var or cls is E.IterArg:
                 uses.append(node)  # type: ignore[arg-type]
-            elif cls in _CONSTANTS:
+            elif cls in CONST_TYPES:
                 continue
             elif isinstance(node, E.Call):
                 if node.op.name == "tile.store" and len(node.args) > 2 \
@@ -244,22 +244,9 @@ class FunctionIndex:
                         uses += var_uses(item)
             elif isinstance(node, (E.BinaryExpr, E.UnaryExpr, E.MakeTuple,
                                    E.TupleGetItemExpr)):
-                stack.extend(_expr_operands(node))
+                stack.extend(expr_children(node))
             else:
                 uses += var_uses(node)  # a Var subclass, or a kind without operands
         return uses
 
 
-_CONSTANTS = (E.ConstInt, E.ConstFloat, E.ConstBool)
-
-
-def _expr_operands(node: Expr) -> list[Expr]:
-    if isinstance(node, E.BinaryExpr):
-        return [node.left, node.right]
-    if isinstance(node, E.UnaryExpr):
-        return [node.operand]
-    if isinstance(node, E.MakeTuple):
-        return list(node.elements)
-    if isinstance(node, E.TupleGetItemExpr):
-        return [node.tuple]
-    return []

@@ -24,14 +24,12 @@ from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.types import ScalarType
 from ...ir.visitor import IRMutator
 from ...ir._deep import deep_recursion
-from ...ir.walk import iter_exprs, iter_stmts, stmt_children, stmt_exprs
+from ...ir.walk import arith_leaves, iter_exprs, iter_stmts, stmt_children, stmt_exprs
 from ..diagnostic import errors_of
 from ..outline.outliner import Renamer
 from ..verifiers.graph_boundary import GraphBoundaryLegalizedVerifier
 
 __all__ = ["transform"]
-
-_CONSTANTS = (E.ConstInt, E.ConstFloat, E.ConstBool)
 
 
 class _GraphPlan:
@@ -61,16 +59,11 @@ class _GraphPlan:
 
     def _expand(self, value: Expr, scalar_params: set[E.Var]) -> Expr | None:
         """``value`` over the Graph's scalar params, or None if it is not derived from them."""
-        has_leaf = False
-        for node in _iter(value):
-            if isinstance(node, E.Var):
-                if node not in scalar_params and node not in self.expanded:
-                    return None
-                has_leaf = True
-            elif not isinstance(node, (E.BinaryExpr, E.UnaryExpr, *_CONSTANTS)):
-                return None
-        if not has_leaf:
-            return None  # a literal is replay-invariant: it stays
+        leaves = arith_leaves(value)
+        if not leaves:
+            return None  # not arithmetic; or a literal, which is replay-invariant: it stays
+        if any(v not in scalar_params and v not in self.expanded for v in leaves):
+            return None
         return Renamer(self.expanded)(value) if self.expanded else value
 
     def rewrite_function(self) -> Function:
@@ -98,18 +91,6 @@ class _GraphPlan:
 
 def _is_device(func_type: FunctionType) -> bool:
     return is_incore_type(func_type) or is_wrapper_type(func_type)
-
-
-def _iter(expr: Expr) -> list[Expr]:
-    out, stack = [], [expr]
-    while stack:
-        node = stack.pop()
-        out.append(node)
-        if isinstance(node, E.BinaryExpr):
-            stack.extend((node.left, node.right))
-        elif isinstance(node, E.UnaryExpr):
-            stack.append(node.operand)
-    return out
 
 
 class _CallSites(IRMutator):

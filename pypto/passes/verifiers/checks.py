@@ -22,11 +22,10 @@ from __future__ import annotations
 from typing import Callable, Iterable, Mapping
 
 from ...ir import expr as E
-from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.function import Function, Program
 from ...ir.node import Expr, Stmt
-from ...ir.walk import calls_in
+from ...ir.walk import LEAF_TYPES, StmtShape, calls_in, leaf_call_reads, stmt_shape
 from ..diagnostic import Diagnostic
 from ..verifier_registry import PropertyVerifier
 from .walk import functions_of, stmt_exprs
@@ -72,54 +71,18 @@ class CheckVerifier(PropertyVerifier):
         run_checks(program, [self.make_check(program, diagnostics)])
 
 
-_LEAVES = frozenset((E.Var, E.IterArg, E.ConstInt, E.ConstFloat, E.ConstBool))
-
-
 def _calls_of(stmt: Stmt, cls: type) -> list[Expr]:
     """``stmt``'s own Calls/Submits in the order of ``iter_calls``.  Fast path: an
     assignment or evaluation of one call over leaves (three-address form)."""
     if cls is St.AssignStmt or cls is St.EvalStmt:
         root = stmt.value if cls is St.AssignStmt else stmt.expr  # type: ignore[attr-defined]
         kind = type(root)
-        if kind in _LEAVES:
+        if kind in LEAF_TYPES:
             return []
-        if kind is E.Call and not root._attrs and _over_leaves(root.args):  # type: ignore[attr-defined]
+        if kind is E.Call and not root._attrs and leaf_call_reads(root) is not None:  # type: ignore[attr-defined]
             return [root]
         return calls_in(root)
     return [call for root in stmt_exprs(stmt) for call in calls_in(root)]
-
-
-def _over_leaves(args: tuple) -> bool:
-    leaves = _LEAVES
-    for arg in args:
-        kind = type(arg)
-        if kind in leaves:
-            continue
-        if kind is not E.MakeTuple:
-            return False
-        for item in arg.elements:
-            if type(item) not in leaves:
-                return False
-    return True
-
-
-# How a statement holds nested statements; loops also become the enclosing loop.
-_LEAF, _SEQ, _BRANCHES, _BODY, _LOOP = range(5)
-
-
-def _kind_of(cls: type) -> int:
-    if issubclass(cls, St.SeqStmts):
-        return _SEQ
-    if issubclass(cls, St.IfStmt):
-        return _BRANCHES
-    if issubclass(cls, (St.ForStmt, St.WhileStmt)):
-        return _LOOP
-    if issubclass(cls, S.ScopeStmt):
-        return _BODY
-    return _LEAF
-
-
-_KINDS: dict[type, int] = {}
 
 
 class _Dispatch:
@@ -152,7 +115,7 @@ def run_checks(program: Program, checks: Iterable[StmtCheck]) -> None:
 
 
 def _walk(body: Stmt, dispatch: _Dispatch) -> None:
-    by_class, kinds, call_hooks = dispatch.by_class, _KINDS, dispatch.call_hooks
+    by_class, call_hooks = dispatch.by_class, dispatch.call_hooks
     stack: list[tuple[Stmt, Stmt | None]] = [(body, None)]
     pop, push = stack.pop, stack.append
     while stack:
@@ -163,20 +126,18 @@ def _walk(body: Stmt, dispatch: _Dispatch) -> None:
             hooks = dispatch.hooks(cls)
         for hook in hooks:
             hook(node, loop)
-        kind = kinds.get(cls)
-        if kind is None:
-            kind = kinds[cls] = _kind_of(cls)
-        if call_hooks and kind != _SEQ:
+        shape = stmt_shape(cls)
+        if call_hooks and shape != StmtShape.SEQ:
             for call in _calls_of(node, cls):
                 for on_call in call_hooks:
                     on_call(call, node)
-        if kind == _LEAF:
+        if shape == StmtShape.LEAF:
             continue
-        if kind == _SEQ:
+        if shape == StmtShape.SEQ:
             stack.extend([(child, loop) for child in reversed(node.stmts)])  # type: ignore[attr-defined]
-        elif kind == _LOOP:
+        elif shape == StmtShape.LOOP:
             push((node.body, node))  # type: ignore[attr-defined]
-        elif kind == _BODY:
+        elif shape == StmtShape.BODY:
             push((node.body, loop))  # type: ignore[attr-defined]
         else:
             if node.else_body is not None:  # type: ignore[attr-defined]

@@ -18,6 +18,7 @@ from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.types import ScalarType, ShapedType
+from ...ir.walk import CONST_TYPES, arith_leaves
 from ..diagnostic import Diagnostic
 from ..verifier_registry import PropertyVerifier
 from .walk import error, functions_of, iter_calls, iter_exprs, stmt_exprs
@@ -26,7 +27,6 @@ __all__ = ["GraphBoundaryLegalizedVerifier", "constant_trip_count"]
 
 RULE = "GraphBoundaryLegalized"
 MAX_TENSOR_PARAMS, MAX_SCALAR_PARAMS, MAX_TASKS = 128, 64, 1024
-_CONSTANTS = (E.ConstInt, E.ConstFloat, E.ConstBool)
 
 
 def constant_trip_count(loop: St.ForStmt) -> int | None:
@@ -137,15 +137,9 @@ class _GraphBodyCheck:
     def is_derived(self, value: Expr) -> bool:
         """Only scalar params / derived scalars / constants under binary-unary nodes,
         with at least one non-constant leaf."""
-        has_param = False
-        for node in iter_exprs(value):
-            if isinstance(node, E.Var):
-                if node not in self.scalar_params and node not in self.derived:
-                    return False
-                has_param = True
-            elif not isinstance(node, (E.BinaryExpr, E.UnaryExpr, *_CONSTANTS)):
-                return False
-        return has_param
+        leaves = arith_leaves(value)
+        return bool(leaves) and all(v in self.scalar_params or v in self.derived
+                                    for v in leaves)
 
     def check_task(self, call: E.Call | E.Submit, stmt: Stmt, multiplier: int,
                    control: str | None) -> None:
@@ -157,7 +151,7 @@ class _GraphBodyCheck:
             self.report(8, f"launches task '{name}' under {control}", stmt)
         self.tasks += multiplier
         for arg in call.args:
-            if not isinstance(arg.type, ScalarType) or isinstance(arg, _CONSTANTS):
+            if not isinstance(arg.type, ScalarType) or isinstance(arg, CONST_TYPES):
                 continue
             if not isinstance(arg, E.Var):
                 self.report(9, f"computes a scalar inline in a task argument of '{name}'", stmt)

@@ -18,6 +18,7 @@ from ...ir import stmt as St
 from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.walk import CONST_TYPES, leaf_call_reads
 from ..diagnostic import Diagnostic
 from ..names import base_name
 from ..verifier_registry import PropertyVerifier
@@ -104,9 +105,9 @@ class _InOutUseWalker(DefUseWalker):
             if self.consumed:
                 self.on_use(expr, stmt)  # type: ignore[arg-type]
             return
-        if cls in _CONSTANTS:  # for-loop bounds, mostly
+        if cls in CONST_TYPES:  # for-loop bounds, mostly
             return
-        reads = _leaf_reads(expr) if cls is E.Call else None
+        reads = leaf_call_reads(expr) if cls is E.Call else None
         if reads is not None:  # a call over leaves (three-address form): reads, then writes
             if self.consumed:
                 for var in reads:
@@ -188,29 +189,6 @@ class _InOutUseWalker(DefUseWalker):
 def _returned_param_indices(callee: Function) -> set[int]:
     from ..outline.facts import returned_params
     return {i for i in returned_params(callee) if i is not None}
-
-
-_CONSTANTS = (E.ConstInt, E.ConstFloat, E.ConstBool)
-
-
-def _leaf_reads(call: E.Call) -> list[E.Var] | None:
-    """The Vars ``call`` reads, in order, when every arg is a Var, a constant or a tuple of
-    those; ``None`` when an arg holds a deeper expression (then the general walk runs)."""
-    reads: list[E.Var] = []
-    for arg in call.args:
-        cls = type(arg)
-        if cls is E.Var or cls is E.IterArg:
-            reads.append(arg)  # type: ignore[arg-type]
-        elif cls is E.MakeTuple:
-            for item in arg.elements:  # type: ignore[attr-defined]
-                kind = type(item)
-                if kind is E.Var or kind is E.IterArg:
-                    reads.append(item)
-                elif kind not in _CONSTANTS:
-                    return None
-        elif cls not in _CONSTANTS:
-            return None
-    return reads
 
 
 def _operands(node: Expr) -> list[Expr]:
