@@ -268,8 +268,13 @@ def profile(shape: Shape, size: int, limit: int = 30) -> None:
     work.append(("print", lambda: ir.python_print(data.compiled)))
     for name, run in work:
         profiler = cProfile.Profile()
-        with deep_recursion():
-            profiler.runcall(run)
+        gc.collect()
+        gc.disable()  # as in the timed runs: a collection would be billed to whichever call triggered it
+        try:
+            with deep_recursion():
+                profiler.runcall(run)
+        finally:
+            gc.enable()
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out)
         stats.sort_stats("tottime").print_stats(limit)

@@ -21,9 +21,10 @@ expression walk.
 from __future__ import annotations
 
 import bisect
-from typing import Container, Iterable
+from typing import Any, Container, Iterable
 
 from ...ir import expr as E
+from ...ir import stmt as St
 from ...ir._deep import deep_recursion
 from ...ir.function import Function
 from ...ir.node import Expr, Stmt
@@ -172,6 +173,39 @@ class FunctionIndex:
         self._counter = position + 1
         key = id(stmt)
         self.pos[key] = position
+        upto = self._refs_upto
+        if type(stmt) is St.SeqStmts:  # no references of its own
+            self._refs_at.append([])
+            self._defs_at.append(0)
+            upto.append(upto[-1] if upto else 0)
+            found = False
+            children: Any = stmt.stmts
+        else:
+            self._own_refs(stmt, position)
+            found = isinstance(stmt, self.target)
+            children = _children(stmt)
+        is_target = found
+        if children:
+            if is_target:
+                self._target_depth += 1
+                self._target_starts.append(position)
+            fast_leaves = not (self._track_stores and self._target_depth)
+            for child in children:
+                kind = type(child)
+                if fast_leaves and (kind is St.AssignStmt or kind is St.YieldStmt):
+                    self._leaf(child, kind)
+                elif self._walk(child):
+                    found = True
+            if is_target:
+                self._target_depth -= 1
+                self._target_starts.pop()
+        self.end[key] = self._counter - 1
+        if found:
+            self.contains.add(key)
+        return found
+
+    def _own_refs(self, stmt: Stmt, position: int) -> None:
+        """Record what ``stmt`` itself defines and reads (not its nested bodies)."""
         refs = stmt_def_vars(stmt)  # a fresh list: the uses are appended to it
         self._refs_at.append(refs)
         self._defs_at.append(len(refs))
@@ -195,23 +229,36 @@ class FunctionIndex:
                 seen.append(position)
         upto = self._refs_upto
         upto.append(upto[-1] + len(refs) if upto else len(refs))
-        is_target = isinstance(stmt, self.target)
-        found = is_target
-        children = _children(stmt)
-        if children:
-            if is_target:
-                self._target_depth += 1
-                self._target_starts.append(position)
-            for child in children:
-                if self._walk(child):
-                    found = True
-            if is_target:
-                self._target_depth -= 1
-                self._target_starts.pop()
-        self.end[key] = self._counter - 1
-        if found:
-            self.contains.add(key)
-        return found
+
+    def _leaf(self, stmt: St.AssignStmt | St.YieldStmt, kind: type) -> None:
+        """``_walk`` of an assignment or a yield (most statements), inlined: the same
+        records, without the generic per-kind lookups."""
+        position = self._counter
+        self._counter = position + 1
+        key = id(stmt)
+        self.pos[key] = position
+        self.end[key] = position
+        if kind is St.AssignStmt:
+            var = stmt.var  # type: ignore[union-attr]
+            refs = [var]
+            refs += var_uses(stmt.value)  # type: ignore[union-attr]
+            self._defs_at.append(1)
+            self.def_pos.setdefault(var, position)
+        else:
+            refs = []
+            for value in stmt.value:  # type: ignore[union-attr]
+                refs += var_uses(value)
+            self._defs_at.append(0)
+        self._refs_at.append(refs)
+        positions = self.ref_positions
+        for ref in refs:
+            seen = positions.get(ref)
+            if seen is None:
+                positions[ref] = [position]
+            elif seen[-1] != position:
+                seen.append(position)
+        upto = self._refs_upto
+        upto.append(upto[-1] + len(refs) if upto else len(refs))
 
     def _uses_recording_stores(self, expr: Expr, position: int) -> list[E.Var]:
         """``var_uses(expr)`` -- in another order, which the index never relies on: it
