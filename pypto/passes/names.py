@@ -51,6 +51,21 @@ def split_auto_name(name: str) -> AutoName | None:
 
 def base_name(name: str) -> str:
     """The user base of ``name``: strips an auto suffix or ``__store``; else ``name``."""
+    found = _BASES.get(name)
+    if found is None:
+        found = _BASES[name] = _base_name(name)
+        if len(_BASES) > _BASES_LIMIT:  # a long session: start afresh rather than grow
+            _BASES.clear()
+    return found
+
+
+# Passes ask for the base of the same few names over and over (every minted version
+# of ``acc`` asks for ``acc``): the regex runs once per distinct name.
+_BASES: dict[str, str] = {}
+_BASES_LIMIT = 1 << 16
+
+
+def _base_name(name: str) -> str:
     parsed = split_auto_name(name)
     if parsed is not None:
         return parsed.base
@@ -65,18 +80,27 @@ def _format(base: str, qualifier: str, role: str, version: int) -> str:
     return f"{base}{RESERVED_DELIMITER}{parts}v{version}"
 
 
+_PLAIN_WORDS = frozenset(("", *AUTO_QUALIFIERS))  # need no letters-only check
+
+
 def auto_name(base: str, qualifier: str = "", version: int = 0, role: str = "") -> str:
     """``auto_name("x", "ssa", 0)`` -> ``"x__ssa_v0"``; an auto-named base is re-versioned."""
-    if not isinstance(base, str):
+    if type(base) is not str and not isinstance(base, str):
         raise TypeError(f"auto_name: 'base' expects a str, got {type(base).__name__}")
-    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+    if type(version) is not int and (isinstance(version, bool) or not isinstance(version, int)) \
+            or version < 0:
         raise ValueError(f"auto_name: 'version' must be a non-negative int, got {version!r}")
-    for field, value in (("qualifier", qualifier), ("role", role)):
-        if not isinstance(value, str) or (value and not _WORD.match(value)):
-            raise ValueError(f"auto_name: '{field}' must be letters only, got {value!r}")
+    if qualifier not in _PLAIN_WORDS or role not in _PLAIN_WORDS:
+        for field, value in (("qualifier", qualifier), ("role", role)):
+            if not isinstance(value, str) or (value and not _WORD.match(value)):
+                raise ValueError(f"auto_name: '{field}' must be letters only, got {value!r}")
     base = base_name(base)
     check_auto_name_base(base)
-    return _format(base, qualifier, role, version)
+    if role:
+        return _format(base, qualifier, role, version)
+    if qualifier:
+        return f"{base}__{qualifier}_v{version}"
+    return f"{base}__v{version}"
 
 
 def fresh_name_like(name: str, taken: Container[str]) -> str:
