@@ -8,8 +8,13 @@ definition is removed, a scalar parameter of the same name is appended, and
 every caller passes the fully expanded expression over its own arguments --
 the caller never sees a Graph-local name.  Bare renames (``n = batch``) are
 substituted away.  Afterwards the boundary rules are checked with the
-GraphBoundaryLegalized verifier's own implementation, so the pass and the
+GraphBoundaryLegalized verifier's own rule functions, so the pass and the
 property can never disagree.
+
+One scan per function (``graph_call_sites``) indexes its Graph calls with their
+enclosing statements; the call-site rewrite rebuilds only those paths, and the
+check reuses the index (carried over to the rewritten calls) instead of walking
+the program again.
 """
 
 from __future__ import annotations
@@ -23,11 +28,10 @@ from ...ir.function import Function, Program, is_incore_type, is_wrapper_type
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.types import ScalarType
 from ...ir.visitor import IRMutator
-from ...ir._deep import deep_recursion
-from ...ir.walk import arith_leaves, iter_exprs, iter_stmts, stmt_children, stmt_exprs
+from ...ir.walk import LEAF_TYPES, arith_leaves, iter_stmts
 from ..diagnostic import errors_of
 from ..outline.outliner import Renamer
-from ..verifiers.graph_boundary import GraphBoundaryLegalizedVerifier
+from ..verifiers.graph_boundary import check_call_site, check_graph_body, graph_call_sites
 
 __all__ = ["transform"]
 
@@ -67,15 +71,7 @@ class _GraphPlan:
         return Renamer(self.expanded)(value) if self.expanded else value
 
     def rewrite_function(self) -> Function:
-        removed = self.removed
-
-        class Drop(IRMutator):
-            def visit_assign_stmt(self, op: St.AssignStmt) -> Stmt:
-                if id(op) in removed:
-                    return St.SeqStmts([], op.span)
-                return super().visit_assign_stmt(op)
-
-        mutator = Drop()
+        mutator = _DropHoisted(self.removed)
         mutator.var_remap.update(self.renamed)
         body = mutator(self.func.body)
         params = [*zip(self.func.params, self.func.param_directions),
@@ -89,6 +85,20 @@ class _GraphPlan:
         return [Renamer(by_param)(expr) for _, expr in self.new_params]
 
 
+class _DropHoisted(IRMutator):
+    """Removes the hoisted definitions (by statement id); ``var_remap`` renames their uses.
+    One class for all Graphs: a class per call would re-resolve the visitor hooks."""
+
+    def __init__(self, removed: set[int]) -> None:
+        super().__init__()
+        self.removed = removed
+
+    def visit_assign_stmt(self, op: St.AssignStmt) -> Stmt:
+        if id(op) in self.removed:
+            return St.SeqStmts([], op.span)
+        return super().visit_assign_stmt(op)
+
+
 def _is_device(func_type: FunctionType) -> bool:
     return is_incore_type(func_type) or is_wrapper_type(func_type)
 
@@ -96,54 +106,52 @@ def _is_device(func_type: FunctionType) -> bool:
 class _CallSites(IRMutator):
     """Appends the hoisted expressions to every call of a rewritten Graph.
 
-    Only statements on the way to such a call are rebuilt (``touched``, from one read-only
-    walk): the rest of a function is returned as is without being mutated.
+    Only statements on the way to such a call are rebuilt (``touched``, from the call
+    index): the rest of a function is returned as is without being mutated.  Every
+    call it rebuilds is recorded (``rebuilt``), so the caller's call index can be
+    carried over to the result instead of scanning the rewritten function again.
     """
 
     def __init__(self, plans: dict[str, _GraphPlan]) -> None:
         super().__init__()
         self.plans = plans
         self.touched: set[int] = set()
+        self.rebuilt: dict[int, Expr] = {}
+        # False once an appended expression copied a non-leaf argument: the copy may
+        # hold calls the carried-over index would miss.
+        self.index_exact = True
 
-    def rewrite(self, func: Function) -> Function:
-        self.touched.clear()
-        with deep_recursion():
-            if not self._mark(func.body):
-                return func
-        return self(func)
-
-    def _mark(self, stmt: Stmt) -> bool:
-        """Does ``stmt`` (or a statement inside it) call a rewritten Graph?"""
-        found = any(self._calls_plan(expr) for expr in stmt_exprs(stmt))
-        for child in stmt_children(stmt):
-            found = self._mark(child) or found
-        if found:
-            self.touched.add(id(stmt))
-        return found
-
-    def _calls_plan(self, expr: Expr) -> bool:
-        for node in iter_exprs(expr):
-            if isinstance(node, (E.Call, E.Submit)) and isinstance(node.op, GlobalVar) \
-                    and node.op.name in self.plans:
-                return True
-        return False
+    def rewrite(self, func: Function, sites: list) -> Function:
+        touched = self.touched
+        touched.clear()
+        self.rebuilt.clear()
+        self.index_exact = True
+        for call, stmt, enclosing in sites:
+            if call.op.name in self.plans:
+                touched.add(id(stmt))
+                touched.update(map(id, enclosing))
+        return self(func) if touched else func
 
     def visit_stmt(self, op: Stmt) -> Stmt:
         if id(op) not in self.touched:
             return op
         return super().visit_stmt(op)
 
-    def _extend(self, op: Any) -> Any:
+    def _extend(self, old: Any, op: Any) -> Any:
         plan = self.plans.get(op.op.name) if isinstance(op.op, GlobalVar) else None
-        if plan is None or not plan.new_params:
-            return op
-        return op.replace(args=tuple(op.args) + tuple(plan.extra_args(op.args)))
+        if plan is not None and plan.new_params:
+            if any(type(arg) not in LEAF_TYPES for arg in op.args):
+                self.index_exact = False
+            op = op.replace(args=tuple(op.args) + tuple(plan.extra_args(op.args)))
+        if op is not old:
+            self.rebuilt[id(old)] = op
+        return op
 
     def visit_call(self, op: E.Call) -> Expr:
-        return self._extend(super().visit_call(op))
+        return self._extend(op, super().visit_call(op))
 
     def visit_submit(self, op: E.Submit) -> Expr:
-        return self._extend(super().visit_submit(op))
+        return self._extend(op, super().visit_submit(op))
 
 
 def _param_explicit_returns(func: Function, program: Program) -> Function:
@@ -178,24 +186,49 @@ def transform(program: Program) -> Program:
         graphs = explicit
     plans = {g.name: _GraphPlan(g) for g in graphs}
     changed = {name: plan for name, plan in plans.items() if plan.removed}
-    result = program
-    if changed:
-        rewriter = _CallSites(changed)
-        functions = []
-        for func in program._functions.values():
-            plan = changed.get(func.name)
-            new = plan.rewrite_function() if plan is not None else func
-            # Device kernels never launch a Graph; were one to, the boundary check
-            # below would report the call's missing argument, so skipping is safe.
-            functions.append(new if _is_device(new.func_type) else rewriter.rewrite(new))
-        result = program.with_functions(functions)
-    _check(result)
+    functions = program._functions
+    rewriter = _CallSites(changed)
+    result_functions: list[Function] = []
+    result_sites: list[list] = []   # per function: its Graph calls in the result
+    for func in functions.values():
+        plan = changed.get(func.name)
+        new = plan.rewrite_function() if plan is not None else func
+        # One scan per function finds the Graph calls, for the rewrite and the check.
+        sites = graph_call_sites(new.body, functions)
+        # Device kernels never launch a Graph; were one to, the boundary check
+        # below would report the call's missing argument, so skipping is safe.
+        if changed and sites and not _is_device(new.func_type):
+            rewritten = rewriter.rewrite(new, sites)
+            if rewritten is not new:
+                sites = _result_sites(rewriter, rewritten, sites, functions)
+                new = rewritten
+        result_functions.append(new)
+        result_sites.append(sites)
+    result = program.with_functions(result_functions) if changed else program
+    _check(result, result_sites)
     return result
 
 
-def _check(program: Program) -> None:
+def _result_sites(rewriter: _CallSites, func: Function, sites: list,
+                  functions: dict[str, Function]) -> list:
+    """The Graph calls of ``func`` as rewritten: the same sites with rebuilt calls."""
+    if not rewriter.index_exact:
+        return graph_call_sites(func.body, functions)
+    rebuilt = rewriter.rebuilt
+    return [(rebuilt.get(id(call), call), stmt, enclosing) for call, stmt, enclosing in sites]
+
+
+def _check(program: Program, sites_per_function: list[list]) -> None:
+    """The GraphBoundaryLegalized verifier's rules, in its order, over the call index
+    already built (``sites_per_function`` follows the program's function order)."""
     diagnostics: list = []
-    GraphBoundaryLegalizedVerifier().verify(program, diagnostics)
+    functions = program._functions
+    for func in functions.values():
+        if func.func_type is FunctionType.Graph:
+            check_graph_body(program, func, diagnostics)
+    for func, sites in zip(functions.values(), sites_per_function):
+        for call, stmt, _ in sites:
+            check_call_site(func, functions[call.op.name], call, stmt, diagnostics)
     errors = errors_of(diagnostics)
     if errors:
         first = errors[0]

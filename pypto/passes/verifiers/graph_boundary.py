@@ -6,10 +6,13 @@ scalar slots patched, so: no scalar derived from scalar params may remain in
 the body (Step A hoists it), every scalar reaching a task is a param or
 replay-invariant, launches are statically counted (1..1024) and never under
 runtime control flow, and the boundary itself obeys the runtime's limits.
-One walk per Graph body plus one walk over all calls.
+One walk per Graph body plus one walk over all calls (``graph_call_sites``, which
+LegalizeGraphBoundary shares, so the pass and the property find the same calls).
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -18,12 +21,14 @@ from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.types import ScalarType, ShapedType
-from ...ir.walk import CONST_TYPES, arith_leaves
+from ...ir.walk import (CONST_TYPES, LEAF_TYPES, StmtShape, arith_leaves, calls_in,
+                        expr_children, stmt_shape)
 from ..diagnostic import Diagnostic
 from ..verifier_registry import PropertyVerifier
-from .walk import error, functions_of, iter_calls, iter_exprs, stmt_exprs
+from .walk import error, functions_of, stmt_exprs
 
-__all__ = ["GraphBoundaryLegalizedVerifier", "constant_trip_count"]
+__all__ = ["GraphBoundaryLegalizedVerifier", "constant_trip_count", "graph_call_sites",
+           "check_graph_body", "check_call_site"]
 
 RULE = "GraphBoundaryLegalized"
 MAX_TENSOR_PARAMS, MAX_SCALAR_PARAMS, MAX_TASKS = 128, 64, 1024
@@ -109,7 +114,7 @@ class _GraphBodyCheck:
                     shown = value.name_hint if isinstance(value, E.Var) else type(value).__name__
                     self.report(3, f"returns '{shown}', which is not one of its parameters", stmt)
         for root in stmt_exprs(stmt):
-            for node in iter_exprs(root):
+            for node in calls_in(root):
                 if isinstance(node, E.Call) and not isinstance(node.op, GlobalVar) \
                         and node.op.name == "tensor.full":
                     self.report(4, "creates a tensor with 'tensor.full'", stmt)
@@ -160,36 +165,133 @@ class _GraphBodyCheck:
                                "neither a parameter nor replay-invariant", stmt)
 
 
-def _check_call_sites(program: Program, diagnostics: list[Diagnostic]) -> None:
-    functions = program._functions
-    for func in functions.values():
-        for call, stmt in iter_calls(func.body):
-            if not isinstance(call.op, GlobalVar):
+_CALL_TYPES = (E.Call, E.Submit)
+
+
+def graph_call_sites(body: Stmt, functions: dict[str, Function]
+                     ) -> list[tuple[E.Call | E.Submit, Stmt, tuple[Stmt, ...]]]:
+    """Every Call / Submit of a Graph function under ``body``: (call, its statement, the
+    statements enclosing that one, outermost first), in statement pre-order and, within
+    a statement, expression pre-order (the order of ``iter_calls``).
+
+    Every statement and expression of every function passes through here, so the walk
+    is one tight loop: leaves are never pushed, and only container statements enter
+    the live path of enclosing statements, which is copied when a call is found.
+    """
+    sites: list[tuple[E.Call | E.Submit, Stmt, tuple[Stmt, ...]]] = []
+    leaves, call_cls = LEAF_TYPES, E.Call
+    path: list[Stmt] = []
+    stack: list[Stmt | None] = [body]   # None closes the innermost container
+    pop, push = stack.pop, stack.append
+    while stack:
+        stmt = pop()
+        if stmt is None:
+            path.pop()
+            continue
+        cls = type(stmt)
+        if cls is St.AssignStmt:
+            roots: Any = (stmt.value,)
+            nested: Any = ()
+        elif cls is St.SeqStmts:
+            roots, nested = (), stmt.stmts
+        else:
+            roots, nested = stmt_exprs(stmt), _stmt_children(stmt)
+        for root in roots:
+            if type(root) in leaves:
                 continue
-            graph = functions.get(call.op.name)
-            if graph is None or graph.func_type is not FunctionType.Graph:
+            if type(root) is call_cls and not root._attrs and _leaf_args(root.args):
+                # The three-address common case: one call over leaves, nothing nested.
+                if isinstance(root.op, GlobalVar):
+                    callee = functions.get(root.op.name)
+                    if callee is not None and callee.func_type is FunctionType.Graph:
+                        sites.append((root, stmt, tuple(path)))
                 continue
-            where = f"Call of Graph function '{graph.name}' in '{func.name}'"
-            if len(call.args) != len(graph.params):
-                diagnostics.append(error(RULE, 10, f"{where} supplies {len(call.args)} of "
-                                                   f"{len(graph.params)} parameters", stmt.span))
-            core_num = call._attrs.get("core_num")
-            if isinstance(call, E.Submit):
-                core_num = call.core_num
-                if call.deps:
-                    diagnostics.append(error(RULE, 11, f"{where} has explicit deps", stmt.span))
-                if call.predicate is not None:
-                    diagnostics.append(error(RULE, 11, f"{where} has a predicate", stmt.span))
-            if core_num is not None and not isinstance(core_num, (int, E.ConstInt)):
-                diagnostics.append(error(RULE, 12, f"{where}: core_num is not a compile-time "
-                                                   "constant", stmt.span))
+            _calls_to_graphs(root, stmt, path, functions, sites)
+        if nested:
+            path.append(stmt)
+            push(None)
+            stack.extend(reversed(nested))
+    return sites
+
+
+def _calls_to_graphs(root: Expr, stmt: Stmt, path: list[Stmt], functions: dict[str, Function],
+                     sites: list) -> None:
+    """Append the Graph calls inside ``root`` (pre-order) to ``sites``."""
+    leaves, call_cls = LEAF_TYPES, E.Call
+    pending = [root]
+    while pending:
+        node = pending.pop()
+        if type(node) is call_cls and not node._attrs:
+            children = node.args
+        else:
+            children = expr_children(node)
+        if isinstance(node, _CALL_TYPES) and isinstance(node.op, GlobalVar):
+            callee = functions.get(node.op.name)
+            if callee is not None and callee.func_type is FunctionType.Graph:
+                sites.append((node, stmt, tuple(path)))
+        for child in reversed(children):
+            if type(child) not in leaves:
+                pending.append(child)
+
+
+def _leaf_args(args: tuple) -> bool:
+    """No call can hide in ``args``: each is a leaf or a tuple of leaves."""
+    leaves = LEAF_TYPES
+    for arg in args:
+        if type(arg) in leaves:
+            continue
+        if type(arg) is not E.MakeTuple:
+            return False
+        for item in arg.elements:
+            if type(item) not in leaves:
+                return False
+    return True
+
+
+def _stmt_children(stmt: Stmt) -> Any:
+    """The statements directly held by ``stmt`` (as ``stmt_children``)."""
+    shape = stmt_shape(type(stmt))
+    if shape == StmtShape.LEAF:
+        return ()
+    if shape == StmtShape.SEQ:
+        return stmt.stmts
+    if shape != StmtShape.BRANCHES:
+        return (stmt.body,)
+    return (stmt.then_body,) if stmt.else_body is None else (stmt.then_body, stmt.else_body)
+
+
+def check_call_site(caller: Function, graph: Function, call: E.Call | E.Submit, stmt: Stmt,
+                    diagnostics: list[Diagnostic]) -> None:
+    """The rules for one call of Graph function ``graph`` in ``caller``."""
+    where = f"Call of Graph function '{graph.name}' in '{caller.name}'"
+    if len(call.args) != len(graph.params):
+        diagnostics.append(error(RULE, 10, f"{where} supplies {len(call.args)} of "
+                                           f"{len(graph.params)} parameters", stmt.span))
+    core_num = call._attrs.get("core_num")
+    if isinstance(call, E.Submit):
+        core_num = call.core_num
+        if call.deps:
+            diagnostics.append(error(RULE, 11, f"{where} has explicit deps", stmt.span))
+        if call.predicate is not None:
+            diagnostics.append(error(RULE, 11, f"{where} has a predicate", stmt.span))
+    if core_num is not None and not isinstance(core_num, (int, E.ConstInt)):
+        diagnostics.append(error(RULE, 12, f"{where}: core_num is not a compile-time "
+                                           "constant", stmt.span))
+
+
+def check_graph_body(program: Program, func: Function, diagnostics: list[Diagnostic]) -> None:
+    """The rules for Graph function ``func``'s signature and body."""
+    _GraphBodyCheck(program, func, diagnostics).run()
 
 
 class GraphBoundaryLegalizedVerifier(PropertyVerifier):
     rule_name = RULE
 
     def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        functions = program._functions
         for func in functions_of(program):
             if func.func_type is FunctionType.Graph:
-                _GraphBodyCheck(program, func, diagnostics).run()
-        _check_call_sites(program, diagnostics)
+                check_graph_body(program, func, diagnostics)
+        for func in functions_of(program):
+            for call, stmt, _ in graph_call_sites(func.body, functions):
+                check_call_site(func, functions[call.op.name], call, stmt, diagnostics)
