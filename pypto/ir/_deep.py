@@ -9,20 +9,30 @@ few hundred nested regions never end in ``RecursionError``.
 from __future__ import annotations
 
 import sys
-from contextlib import contextmanager
-from typing import Iterator
 
 _DEEP_LIMIT = 60_000
 
 
-@contextmanager
-def deep_recursion(limit: int = _DEEP_LIMIT) -> Iterator[None]:
-    old = sys.getrecursionlimit()
-    if old >= limit:
-        yield
-        return
-    sys.setrecursionlimit(limit)
-    try:
-        yield
-    finally:
-        sys.setrecursionlimit(old)
+class deep_recursion:  # noqa: N801 -- used like the function it replaces
+    """``with deep_recursion():`` raises the recursion limit to ``limit`` for the block.
+
+    A class rather than ``@contextmanager``: walkers enter it once per call, some
+    once per outlined region, and a generator-based manager costs several times more.
+    """
+
+    __slots__ = ("limit", "old")
+
+    def __init__(self, limit: int = _DEEP_LIMIT) -> None:
+        self.limit = limit
+        self.old = 0
+
+    def __enter__(self) -> None:
+        old = sys.getrecursionlimit()
+        if old < self.limit:
+            self.old = old
+            sys.setrecursionlimit(self.limit)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.old:
+            sys.setrecursionlimit(self.old)
+            self.old = 0

@@ -201,8 +201,14 @@ UNARY_CLASSES = (Abs, Neg, Not, BitNot, Cast)
 # -- calls and tuples --------------------------------------------------------------
 
 def _ordered_dict(owner: str, field: str, value: Any) -> dict:
-    if value is None:
-        return {}
+    if not value:
+        if value is None or type(value) is dict:
+            return {}
+    if type(value) is dict:
+        for key in value:
+            if type(key) is not str:
+                check_type(owner, f"{field} key", key, str, "str")
+        return dict(value)
     if not isinstance(value, Mapping):
         raise TypeError(f"{owner}: field '{field}' expects a dict, got {type(value).__name__}")
     for key in value:

@@ -56,13 +56,15 @@ class Function(IRNode):
                  requires_runtime_binding: bool = False) -> None:
         check_type("Function", "name", name, str, "str")
         check_type("Function", "type", type, FunctionType, "FunctionType")
-        func_type = FunctionType(type)
+        # Enum members are passed as they are (calling the enum costs more than the
+        # rest of the checks); only a subclass member is converted.
+        func_type = type if type.__class__ is FunctionType else FunctionType(type)
         if level is not None:
             check_type("Function", "level", level, Level, "Level or None")
-            level = Level(level)
+            level = level if level.__class__ is Level else Level(level)
         if role is not None:
             check_type("Function", "role", role, Role, "Role or None")
-            role = Role(role)
+            role = role if role.__class__ is Role else Role(role)
         derived = DERIVED_LEVEL_ROLE.get(func_type)
         if derived is not None:
             for what, given, implied in (("level", level, derived[0]), ("role", role, derived[1])):
@@ -79,13 +81,16 @@ class Function(IRNode):
                     raise TypeError(f"Function '{name}': params[{i}] must be a Var or a "
                                     f"(Var, ParamDirection) pair, got a tuple of {len(item)}")
                 var, direction = item
-                check_type("Function", f"params[{i}][1]", direction, ParamDirection,
-                           "ParamDirection")
+                if not isinstance(direction, ParamDirection):
+                    check_type("Function", f"params[{i}][1]", direction, ParamDirection,
+                               "ParamDirection")
             else:
                 var, direction = item, ParamDirection.In
-            check_type("Function", f"params[{i}]", var, Var, "Var")
+            if not isinstance(var, Var):
+                check_type("Function", f"params[{i}]", var, Var, "Var")
             vars_.append(var)
-            dirs.append(ParamDirection(direction))
+            dirs.append(direction if direction.__class__ is ParamDirection
+                        else ParamDirection(direction))
         check_type("Function", "requires_runtime_binding", requires_runtime_binding, bool, "bool")
         _set(self, "name", name)
         _set(self, "params", tuple(vars_))
