@@ -38,7 +38,7 @@ iter_args / phis it receives.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Callable, Iterable
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -51,9 +51,9 @@ from ...ir.node import Expr, Stmt
 from ...ir.span import Span
 from ...ir.types import ShapedType, TupleType, Type
 from ...ir.utils import flatten_to_stmts
-from ...ir.visitor import IRMutator
 from .ssa_index import SSAIndex, build_index
-from .ssa_scopes import Frames, ScopedBindings
+from .ssa_reads import ReadRewriter
+from .ssa_scopes import VisibleVersions
 from ..names import auto_name, base_name
 
 __all__ = ["transform", "PASS_NAME"]
@@ -64,26 +64,6 @@ PASS_NAME = "ConvertToSSA"
 def _is_host_subworker(func: Function) -> bool:
     return (func.role is Role.SubWorker and func.level is not None
             and level_to_linqu_level(func.level) >= 3)
-
-
-class _Substituter(IRMutator):
-    """Replaces every Var read by its current version (types included)."""
-
-    def __init__(self, converter: "_Converter") -> None:
-        super().__init__()
-        self._current = converter.current
-
-        self._roots = converter.roots
-
-    def visit_var(self, op: E.Var) -> Expr:
-        version = self._current(op)
-        self._roots.add(version)
-        return version
-
-    def visit_iter_arg(self, op: E.IterArg) -> Expr:
-        version = self._current(op)
-        self._roots.add(version)
-        return version
 
 
 _Slot = tuple  # (source compound statement, source Var)
@@ -100,15 +80,21 @@ class _Converter:
         self.roots: set[E.Var] = set()
         self.slot_of: dict[E.Var, _Slot] = {}
         self.forwards: dict[_Slot, list[Expr]] = {}
-        self.frames = Frames()
-        self.versions: ScopedBindings[E.Var, E.Var] = ScopedBindings(self.frames)
-        # Most recent visible version per type: an escaping value's fallback init.
-        self.by_type: ScopedBindings[Type, E.Var] = ScopedBindings(self.frames)
+        # Visible version per source Var, and per type (by ``_type_key``) the most
+        # recent one: an escaping value's fallback init.
+        self.versions = VisibleVersions()
+        self.canonical_types: dict[Type, Type] = {}
+        self.type_keys: dict[int, tuple[Type, int]] = {}
         self.latest: dict[E.Var, E.Var] = {}
-        # Keyed by name, not Var: distinct source Vars sharing a name (the parser's
-        # ``_tuple_tmp``, one per tuple unpacking) must not mint the same name twice.
-        self.counters: dict[str, int] = {}
-        self.subst = _Substituter(self)
+        # Source name -> [``base__``, next version]: the checked stem of every name
+        # minted for it and its counter.  Keyed by name, not Var: distinct source Vars
+        # sharing a name (the parser's ``_tuple_tmp``, one per tuple unpacking) must
+        # not mint the same name twice.
+        self.naming: dict[str, list] = {}
+        self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots)
+        self.expr = self.reads.expr
+        self.type = self.reads.type
+        self.handlers: dict[type, Callable[[Stmt], Stmt]] = {}
         self.out_param_by_type: dict[Type, E.Var] = {}
         for param, direction in zip(func.params, func.param_directions):
             if direction is not ParamDirection.In:
@@ -126,31 +112,45 @@ class _Converter:
     def _fail(self, message: str, span: Span) -> ValueError:
         return ValueError(f"{PASS_NAME}: in function '{self.func.name}': {message} [{span}]")
 
-    def mint(self, source: E.Var, role: str, type_: Type, span: Span,
-             init: Expr | None = None) -> E.Var:
-        version = self.counters.get(source.name_hint, 0)
-        self.counters[source.name_hint] = version + 1
-        try:
-            name = auto_name(source.name_hint, role, version)
-        except ValueError as exc:
-            raise self._fail(f"cannot version variable '{source.name_hint}': {exc}",
-                             source.span) from None
-        new = E.Var(name, type_, span) if init is None else E.IterArg(name, type_, init, span)
-        self.latest[source] = new
-        return new
-
-    def bind(self, source: E.Var, version: E.Var) -> None:
-        self.versions.bind(source, version)
-        self.by_type.bind(version.type, version)
+    def _naming(self, source: E.Var) -> list:
+        """``[base__, 0]`` for ``source``'s names: ``auto_name``'s base and checks, once
+        per source name (minting is hot)."""
+        hint = source.name_hint
+        if hint and "__" not in hint:
+            stem = hint + "__"  # a plain name is its own base (the usual case)
+        else:
+            try:
+                stem = auto_name(hint, "v", 0)[:-len("v_v0")]
+            except ValueError as exc:
+                raise self._fail(f"cannot version variable '{hint}': {exc}",
+                                 source.span) from None
+        naming = self.naming[hint] = [stem, 0]
+        return naming
 
     def define(self, source: E.Var, role: str, type_: Type, span: Span,
                init: Expr | None = None) -> E.Var:
-        new = self.mint(source, role, type_, span, init)
-        self.bind(source, new)
+        """Mint the next version of ``source`` (``auto_name(base, role, N)``) and bind it."""
+        naming = self.naming.get(source.name_hint)
+        if naming is None:
+            naming = self._naming(source)
+        version = naming[1]
+        naming[1] = version + 1
+        name = f"{naming[0]}{role}_v{version}"
+        new = E.Var(name, type_, span) if init is None else E.IterArg(name, type_, init, span)
+        self.latest[source] = new
+        found = self.type_keys.get(id(type_))
+        self.versions.bind(source, new, found[1] if found else self._type_key(type_))
         return new
 
-    def expr(self, expr: Expr) -> Expr:
-        return self.subst.visit_expr(expr)
+    def _type_key(self, type_: Type) -> int:
+        """The same int for structurally equal types: the id of the first one seen.  Every
+        definition is bound by type, and Type's own hash and ``==`` are Python methods."""
+        found = self.type_keys.get(id(type_))
+        if found is None:
+            canonical = self.canonical_types.setdefault(type_, type_)
+            # Holding ``type_`` keeps its id from being reused while it is cached.
+            found = self.type_keys[id(type_)] = (type_, id(canonical))
+        return found[1]
 
     def _slot(self, owner: Stmt, var: E.Var, versions: Iterable[E.Var],
               forwarded: Iterable[Expr]) -> None:
@@ -174,64 +174,79 @@ class _Converter:
                     pending.append(found)
         return frozenset(key for key in self.forwards if key not in live)
 
-    def type(self, type_: Type) -> Type:
-        return self.subst.visit_type(type_)
-
     # -- function ---------------------------------------------------------------------
     def run(self) -> Function:
         func = self.func
         params = [self.define(p, "ssa", self.type(p.type), p.span) for p in func.params]
         return_types = tuple([self.type(t) for t in func.return_types])
-        body = St.SeqStmts.flatten(self.block(func.body), func.body.span)
+        body = _seq(self.block(func.body), func.body.span)
         return func.replace(params=tuple(params), return_types=return_types, body=body)
 
     # -- statements -------------------------------------------------------------------
     def block(self, body: Stmt) -> list[Stmt]:
-        stmts = flatten_to_stmts(body)
+        stmts = body.stmts if type(body) is St.SeqStmts else (body,)
+        if St.SeqStmts in map(type, stmts):  # nested blocks (not built by ``flatten``)
+            stmts = flatten_to_stmts(body)
         last = len(stmts) - 1
         out: list[Stmt] = []
+        handlers = self.handlers
         for i, stmt in enumerate(stmts):
             if isinstance(stmt, St.YieldStmt) and i != last:
                 raise InternalError(f"{PASS_NAME}: in function '{self.func.name}': a yield "
                                     f"is not the last statement of its body [{stmt.span}]")
-            out.append(self.stmt(stmt))
+            handler = handlers.get(type(stmt))
+            if handler is None:
+                handler = self._handler_of(type(stmt))
+            out.append(handler(stmt))
         return out
 
     def stmt(self, stmt: Stmt) -> Stmt:
-        if isinstance(stmt, St.AssignStmt):
-            value = self.expr(stmt.value)
-            if isinstance(value, E.Var) or isinstance(value.type, (ShapedType, TupleType)):
-                var_type = value.type
-            else:
-                var_type = self.type(stmt.var.type)
-            var = self.define(stmt.var, "ssa", var_type, stmt.var.span)
-            return stmt.replace(var=var, value=value)
-        if isinstance(stmt, St.EvalStmt):
-            expr = self.expr(stmt.expr)
-            return stmt if expr is stmt.expr else stmt.replace(expr=expr)
-        if isinstance(stmt, (St.ReturnStmt, St.YieldStmt)):
-            values = tuple([self.expr(v) for v in stmt.value])
-            return stmt.replace(value=values)
-        if isinstance(stmt, St.ForStmt):
-            return self.for_stmt(stmt)
-        if isinstance(stmt, St.WhileStmt):
-            return self.while_stmt(stmt)
-        if isinstance(stmt, St.IfStmt):
-            return self.if_stmt(stmt)
-        if isinstance(stmt, S.ScopeStmt):
-            return self.scope_stmt(stmt)
-        if isinstance(stmt, St.SeqStmts):
-            return St.SeqStmts.flatten(self.block(stmt), stmt.span)
-        return stmt  # break / continue / inline source
+        handler = self.handlers.get(type(stmt))
+        if handler is None:
+            handler = self._handler_of(type(stmt))
+        return handler(stmt)
+
+    def _handler_of(self, cls: type) -> Callable[[Stmt], Stmt]:
+        """The conversion of statement class ``cls`` (subclasses by ``isinstance``), cached."""
+        kinds = ((St.AssignStmt, self.assign_stmt), (St.EvalStmt, self.eval_stmt),
+                 ((St.ReturnStmt, St.YieldStmt), self.values_stmt),
+                 (St.ForStmt, self.for_stmt), (St.WhileStmt, self.while_stmt),
+                 (St.IfStmt, self.if_stmt), (S.ScopeStmt, self.scope_stmt),
+                 (St.SeqStmts, self.seq_stmts))
+        handler = next((convert for kind, convert in kinds if issubclass(cls, kind)),
+                       _unchanged)  # break / continue / inline source
+        self.handlers[cls] = handler
+        return handler
+
+    def assign_stmt(self, stmt: St.AssignStmt) -> Stmt:
+        value = self.expr(stmt.value)
+        if isinstance(value, E.Var) or isinstance(value.type, (ShapedType, TupleType)):
+            var_type = value.type
+        else:
+            var_type = self.type(stmt.var.type)
+        var = self.define(stmt.var, "ssa", var_type, stmt.var.span)
+        return stmt.replace(var=var, value=value)
+
+    def eval_stmt(self, stmt: St.EvalStmt) -> Stmt:
+        expr = self.expr(stmt.expr)
+        return stmt if expr is stmt.expr else stmt.replace(expr=expr)
+
+    def values_stmt(self, stmt: St.ReturnStmt | St.YieldStmt) -> Stmt:
+        values = tuple([self.expr(v) for v in stmt.value])
+        return stmt.replace(value=values)
+
+    def seq_stmts(self, stmt: St.SeqStmts) -> Stmt:
+        return St.SeqStmts.flatten(self.block(stmt), stmt.span)
 
     def scope_stmt(self, stmt: S.ScopeStmt) -> Stmt:
         # Scopes are transparent: the attrs are read on entry, and whatever the body
         # defines stays visible after it (no frame).
-        changes: dict = {"attrs": self.subst._mutate_attrs(stmt._attrs)}
+        attrs = self.reads.attrs(stmt._attrs)
         if isinstance(stmt, S.SpmdScopeStmt):
-            changes["core_num"] = self.expr(stmt.core_num)
-        changes["body"] = St.SeqStmts.flatten(self.block(stmt.body), stmt.body.span)
-        return stmt.replace(**changes)
+            core_num = self.expr(stmt.core_num)
+            body = _seq(self.block(stmt.body), stmt.body.span)
+            return stmt.replace(attrs=attrs, core_num=core_num, body=body)
+        return stmt.replace(attrs=attrs, body=_seq(self.block(stmt.body), stmt.body.span))
 
     # -- loops ------------------------------------------------------------------------
     def _sorted(self, variables: Iterable[E.Var]) -> list[E.Var]:
@@ -242,12 +257,14 @@ class _Converter:
                      own: tuple[E.Var, ...]) -> tuple[list[E.Var], list[E.Var]]:
         """(carried, escaping) source Vars of ``loop``, each sorted by name."""
         index = self.index
+        if loop not in index.candidates:
+            return [], []
         own_ids = {id(v) for v in own}
         may_escape = not index.under_scope[loop]
         carried: list[E.Var] = []
         escaping: list[E.Var] = []
         dead = self.dead
-        for var in index.candidates_of(loop):
+        for var in index.candidates[loop]:
             if id(var) in own_ids or (dead and (loop, var) in dead):
                 continue
             if self.versions.lookup(var) is not None:
@@ -264,7 +281,7 @@ class _Converter:
         param = self.out_param_by_type.get(var_type)
         if param is not None:
             return self.current(param)
-        found = self.by_type.lookup(var_type)
+        found = self.versions.lookup_type(self._type_key(var_type))
         if found is not None:
             return found
         return E.Var(base_name(var.name_hint), var_type, var.span)
@@ -285,7 +302,7 @@ class _Converter:
                    added: list[E.Var], iter_args: list[E.IterArg]) -> tuple[Stmt, list[E.Var]]:
         """Close the body frame: extend the yield, then define the return vars."""
         tails = [self.current(v) for v in added]
-        self.frames.pop()
+        self.versions.pop()
         kind = type(loop).__name__
         body = self._finish_body(body, tails, bool(loop.iter_args), loop, kind)
         return_vars = [self.define(rv, "rv", self.type(rv.type), rv.span)
@@ -295,14 +312,14 @@ class _Converter:
             rv = self.define(var, "rv", arg.type, loop.span)
             return_vars.append(rv)
             self._slot(loop, var, (rv,), (tail,))
-        return St.SeqStmts.flatten(body, loop.body.span), return_vars
+        return _seq(body, loop.body.span), return_vars
 
     def for_stmt(self, loop: St.ForStmt) -> Stmt:
         start, stop, step = (self.expr(loop.start), self.expr(loop.stop), self.expr(loop.step))
         inits = [self.expr(arg.initValue) for arg in loop.iter_args]
         carried, escaping = self._loop_values(loop, (loop.loop_var, *loop.iter_args))
         seeds = [self.current(v) for v in carried] + [self._escape_init(v) for v in escaping]
-        self.frames.push()
+        self.versions.push()
         loop_var = self.define(loop.loop_var, "idx", self.type(loop.loop_var.type),
                                loop.loop_var.span)
         iter_args = self._loop_header(loop, inits, carried, escaping, seeds)
@@ -316,7 +333,7 @@ class _Converter:
         inits = [self.expr(arg.initValue) for arg in loop.iter_args]
         carried, escaping = self._loop_values(loop, tuple(loop.iter_args))
         seeds = [self.current(v) for v in carried] + [self._escape_init(v) for v in escaping]
-        self.frames.push()
+        self.versions.push()
         iter_args = self._loop_header(loop, inits, carried, escaping, seeds)
         condition = self.expr(loop.condition)  # evaluated in the body's scope
         body = self.block(loop.body)
@@ -326,18 +343,19 @@ class _Converter:
 
     # -- if ---------------------------------------------------------------------------
     def _branch(self, body: Stmt, candidates: list[E.Var]) -> tuple[list[Stmt], list]:
-        self.frames.push()
+        self.versions.push()
         stmts = self.block(body)
         versions = [self.versions.lookup(v) for v in candidates]
-        self.frames.pop()
+        self.versions.pop()
         return stmts, versions
 
     def if_stmt(self, stmt: St.IfStmt) -> Stmt:
         condition = self.expr(stmt.condition)
-        candidates = self.index.candidates_of(stmt)
-        may_need, dead = self.index.may_need_merge, self.dead
-        candidates = [v for v in candidates
-                      if may_need(v, stmt) and not (dead and (stmt, v) in dead)]
+        candidates = self.index.candidates.get(stmt, ())
+        if candidates:
+            may_need, dead = self.index.may_need_merge, self.dead
+            candidates = [v for v in candidates
+                          if may_need(v, stmt) and not (dead and (stmt, v) in dead)]
         before = [self.versions.lookup(v) for v in candidates]
         then_body, then_versions = self._branch(stmt.then_body, candidates)
         if stmt.else_body is not None:
@@ -347,7 +365,9 @@ class _Converter:
         merged = [(v, t, e, b) for v, t, e, b in zip(candidates, then_versions, else_versions,
                                                      before)
                   if t is not None and e is not None and t is not e]
-        merged.sort(key=lambda item: (item[0].name_hint, self.index.first_def_pos(item[0])))
+        if len(merged) > 1:
+            first = self.index.first_def_pos
+            merged.sort(key=lambda item: (item[0].name_hint, first(item[0])))
         has_own = bool(stmt.return_vars)
         then_body = self._finish_body(then_body, [t for _, t, _, _ in merged], has_own, stmt,
                                       "IfStmt then-branch")
@@ -367,8 +387,8 @@ class _Converter:
             self._slot(stmt, var, (phi,), (then_version, else_version))
         return stmt.replace(
             condition=condition,
-            then_body=St.SeqStmts.flatten(then_body, stmt.then_body.span),
-            else_body=None if else_body is None else St.SeqStmts.flatten(
+            then_body=_seq(then_body, stmt.then_body.span),
+            else_body=None if else_body is None else _seq(
                 else_body, stmt.else_body.span if stmt.else_body is not None else stmt.span),
             return_vars=tuple(return_vars))
 
@@ -387,6 +407,18 @@ class _Converter:
         return body
 
 
+def _unchanged(stmt: Stmt) -> Stmt:
+    return stmt
+
+
+def _seq(stmts: list[Stmt], span: Span) -> Stmt:
+    """``SeqStmts.flatten(stmts, span)``; a converted block holds no nested block, so
+    it is spliced only in the odd case that one appears."""
+    if St.SeqStmts in map(type, stmts):
+        return St.SeqStmts.flatten(stmts, span)
+    return stmts[0] if len(stmts) == 1 else St.SeqStmts(stmts, span)
+
+
 def _extend_trailing_yield(body: list[Stmt], extra: list[Expr]) -> list[Stmt] | None:
     """``body`` with ``extra`` appended to its trailing yield (runtime scopes are
     transparent), or ``None`` when it does not end with a yield."""
@@ -401,7 +433,7 @@ def _extend_trailing_yield(body: list[Stmt], extra: list[Expr]) -> list[Stmt] | 
         inner = _extend_trailing_yield(flatten_to_stmts(last.body), extra)
         if inner is None:
             return None
-        return body[:-1] + [last.replace(body=St.SeqStmts.flatten(inner, last.body.span))]
+        return body[:-1] + [last.replace(body=_seq(inner, last.body.span))]
     return None
 
 

@@ -38,6 +38,7 @@ from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.function import Function
 from ...ir.node import Expr, Stmt
+from ...ir.walk import var_uses
 
 __all__ = ["SSAIndex", "build_index", "expr_vars"]
 
@@ -139,20 +140,60 @@ class SSAIndex:
         return list(found) if found else []
 
 
+_CONSTS = frozenset((E.ConstInt, E.ConstFloat, E.ConstBool))
+_BINARY = frozenset(E.BINARY_CLASSES)
+
+
 class _Indexer:
     def __init__(self, index: SSAIndex) -> None:
         self.index = index
         self.pos = 0
+        self._last_read = index.last_read
+        self._reads = index.reads
+        self._defs = index.defs
 
     def _read(self, expr: Expr) -> None:
-        last_read, reads, pos = self.index.last_read, self.index.reads, self.pos
-        for var in expr_vars(expr):
-            if last_read.get(var) != pos:
-                last_read[var] = pos
-                reads.setdefault(var, []).append(pos)
+        """Record the Vars ``expr`` reads at the current position.  The common node kinds
+        are walked here by exact class (this is the index's hot loop); any other kind
+        is left to ``var_uses``."""
+        last_read, reads, pos = self._last_read, self._reads, self.pos
+        stack = [expr]
+        while stack:
+            node = stack.pop()
+            cls = type(node)
+            if cls is E.Var or cls is E.IterArg:
+                found = (node,)
+            elif cls in _CONSTS:
+                continue
+            elif cls is E.Call:
+                stack.extend(node.args)
+                if node._attrs:
+                    stack.extend(_attr_exprs(node._attrs))
+                continue
+            elif cls is E.MakeTuple:
+                stack.extend(node.elements)
+                continue
+            elif cls in _BINARY:
+                stack.append(node.left)
+                stack.append(node.right)
+                continue
+            else:
+                found = var_uses(node)
+            for var in found:
+                if last_read.get(var) != pos:
+                    last_read[var] = pos
+                    positions = reads.get(var)
+                    if positions is None:
+                        reads[var] = [pos]
+                    else:
+                        positions.append(pos)
 
     def _define(self, var: E.Var, pos: int, anchor: Stmt | None) -> None:
-        self.index.defs.setdefault(var, []).append((pos, anchor))
+        found = self._defs.get(var)
+        if found is None:
+            self._defs[var] = [(pos, anchor)]
+        else:
+            found.append((pos, anchor))
 
     def _open(self, stmt: Stmt, anchor: Stmt | None, scoped: bool) -> None:
         index = self.index
@@ -170,70 +211,104 @@ class _Indexer:
         index.escape_loop[stmt] = stmt if is_free_loop else outer
 
     def walk(self, stmt: Stmt, anchor: Stmt | None, scoped: bool) -> None:
-        index = self.index
-        if isinstance(stmt, St.SeqStmts):
-            for child in stmt.stmts:
+        handler = _WALKS.get(type(stmt))
+        if handler is None:
+            handler = _walk_of(type(stmt))
+        handler(self, stmt, anchor, scoped)
+
+    def _seq(self, stmt: St.SeqStmts, anchor: Stmt | None, scoped: bool) -> None:
+        for child in stmt.stmts:
+            if type(child) is St.AssignStmt:  # the common case, inline
+                self._read(child.value)
+                self._define(child.var, self.pos, anchor)
+                self.pos += 1
+            else:
                 self.walk(child, anchor, scoped)
-        elif isinstance(stmt, St.AssignStmt):
-            self._read(stmt.value)
-            self._define(stmt.var, self.pos, anchor)
-            self.pos += 1
-        elif isinstance(stmt, St.EvalStmt):
-            self._read(stmt.expr)
-            self.pos += 1
-        elif isinstance(stmt, (St.ReturnStmt, St.YieldStmt)):
-            for value in stmt.value:
-                self._read(value)
-            self.pos += 1
-        elif isinstance(stmt, St.IfStmt):
-            self._open(stmt, anchor, scoped)
-            self._read(stmt.condition)
-            self.pos += 1
-            self.walk(stmt.then_body, stmt, scoped)
-            index.then_end[stmt] = self.pos
-            self.pos += 1
-            if stmt.else_body is not None:
-                self.walk(stmt.else_body, stmt, scoped)
-            self._close(stmt, stmt.return_vars, anchor)
-        elif isinstance(stmt, St.ForStmt):
-            self._open(stmt, anchor, scoped)
-            for bound in (stmt.start, stmt.stop, stmt.step):
-                self._read(bound)
-            for arg in stmt.iter_args:
-                self._read(arg.initValue)
-            for var in (stmt.loop_var, *stmt.iter_args):
-                self._define(var, self.pos, stmt)
-            self.pos += 1
-            self.walk(stmt.body, stmt, scoped)
-            self._close(stmt, stmt.return_vars, anchor)
-        elif isinstance(stmt, St.WhileStmt):
-            self._open(stmt, anchor, scoped)
-            for arg in stmt.iter_args:
-                self._read(arg.initValue)
-            for var in stmt.iter_args:
-                self._define(var, self.pos, stmt)
-            self.pos += 1
-            self.walk(stmt.body, stmt, scoped)
-            # The condition is evaluated again after every iteration of the body.
-            self._read(stmt.condition)
-            index.boundary[stmt] = self.pos
-            self.pos += 1
-            self._close(stmt, stmt.return_vars, anchor)
-        elif isinstance(stmt, S.ScopeStmt):
-            if isinstance(stmt, S.SpmdScopeStmt):
-                self._read(stmt.core_num)
+
+    def _assign(self, stmt: St.AssignStmt, anchor: Stmt | None, scoped: bool) -> None:
+        self._read(stmt.value)
+        self._define(stmt.var, self.pos, anchor)
+        self.pos += 1
+
+    def _eval(self, stmt: St.EvalStmt, anchor: Stmt | None, scoped: bool) -> None:
+        self._read(stmt.expr)
+        self.pos += 1
+
+    def _values(self, stmt: St.ReturnStmt | St.YieldStmt, anchor: Stmt | None,
+                scoped: bool) -> None:
+        for value in stmt.value:
+            self._read(value)
+        self.pos += 1
+
+    def _if(self, stmt: St.IfStmt, anchor: Stmt | None, scoped: bool) -> None:
+        self._open(stmt, anchor, scoped)
+        self._read(stmt.condition)
+        self.pos += 1
+        self.walk(stmt.then_body, stmt, scoped)
+        self.index.then_end[stmt] = self.pos
+        self.pos += 1
+        if stmt.else_body is not None:
+            self.walk(stmt.else_body, stmt, scoped)
+        self._close(stmt, stmt.return_vars, anchor)
+
+    def _for(self, stmt: St.ForStmt, anchor: Stmt | None, scoped: bool) -> None:
+        self._open(stmt, anchor, scoped)
+        for bound in (stmt.start, stmt.stop, stmt.step):
+            self._read(bound)
+        for arg in stmt.iter_args:
+            self._read(arg.initValue)
+        for var in (stmt.loop_var, *stmt.iter_args):
+            self._define(var, self.pos, stmt)
+        self.pos += 1
+        self.walk(stmt.body, stmt, scoped)
+        self._close(stmt, stmt.return_vars, anchor)
+
+    def _while(self, stmt: St.WhileStmt, anchor: Stmt | None, scoped: bool) -> None:
+        self._open(stmt, anchor, scoped)
+        for arg in stmt.iter_args:
+            self._read(arg.initValue)
+        for var in stmt.iter_args:
+            self._define(var, self.pos, stmt)
+        self.pos += 1
+        self.walk(stmt.body, stmt, scoped)
+        # The condition is evaluated again after every iteration of the body.
+        self._read(stmt.condition)
+        self.index.boundary[stmt] = self.pos
+        self.pos += 1
+        self._close(stmt, stmt.return_vars, anchor)
+
+    def _scope(self, stmt: S.ScopeStmt, anchor: Stmt | None, scoped: bool) -> None:
+        if isinstance(stmt, S.SpmdScopeStmt):
+            self._read(stmt.core_num)
+        if stmt._attrs:
             for value in _attr_exprs(stmt._attrs):
                 self._read(value)
-            self.pos += 1
-            self.walk(stmt.body, anchor, True)
-        else:  # break / continue / inline source
-            self.pos += 1
+        self.pos += 1
+        self.walk(stmt.body, anchor, True)
+
+    def _other(self, stmt: Stmt, anchor: Stmt | None, scoped: bool) -> None:
+        self.pos += 1  # break / continue / inline source
 
     def _close(self, stmt: Stmt, return_vars: tuple, anchor: Stmt | None) -> None:
         self.index.boundary.setdefault(stmt, self.pos)
         for var in return_vars:
             self._define(var, self.pos, anchor)
         self.pos += 1
+
+
+# Statement class -> its walk, resolved once per class (subclasses by isinstance).
+_WALKS: dict[type, object] = {}
+_WALK_KINDS = ((St.SeqStmts, _Indexer._seq), (St.AssignStmt, _Indexer._assign),
+               (St.EvalStmt, _Indexer._eval), ((St.ReturnStmt, St.YieldStmt), _Indexer._values),
+               (St.IfStmt, _Indexer._if), (St.ForStmt, _Indexer._for),
+               (St.WhileStmt, _Indexer._while), (S.ScopeStmt, _Indexer._scope))
+
+
+def _walk_of(cls: type):
+    handler = next((walk for kind, walk in _WALK_KINDS if issubclass(cls, kind)),
+                   _Indexer._other)
+    _WALKS[cls] = handler
+    return handler
 
 
 def _mark(index: SSAIndex, compound: Stmt, var: E.Var) -> bool:

@@ -1,66 +1,57 @@
-"""Block-scoped bindings for ConvertToSSA.
+"""Block-scoped version bindings for ConvertToSSA.
 
-``ScopedBindings`` maps keys to values; a binding made inside a frame disappears
-when that frame closes, revealing the binding it shadowed.  Closing a frame is
-O(1): stale bindings are discarded lazily by the next lookup of their key, so
-every binding is pushed once and popped at most once.
+``VisibleVersions`` maps each source Var to its visible version, and each type
+(by key) to the most recent visible version of that type.  A binding made inside
+a frame (loop body, if branch) disappears when that frame closes, revealing the
+binding it shadowed.  Both maps are plain dicts holding only the visible bindings,
+so a lookup is one ``dict.get``; a binding made inside a frame also records what
+it shadowed in the frame's undo log, and closing the frame replays the log
+backwards.  Every binding is logged once and undone at most once: the total cost
+is linear in the bindings made.
 """
 
 from __future__ import annotations
 
-from typing import Generic, Hashable, TypeVar
+from typing import Hashable
 
-__all__ = ["Frames", "ScopedBindings"]
+__all__ = ["VisibleVersions"]
 
-K = TypeVar("K", bound=Hashable)
-V = TypeVar("V")
+_ABSENT = object()  # logged when a binding shadowed nothing: undoing it deletes the key
 
 
-class _Frame:
-    __slots__ = ("alive",)
-
+class VisibleVersions:
     def __init__(self) -> None:
-        self.alive = True
-
-
-class Frames:
-    """The stack of open frames (function body, loop bodies, if branches)."""
-
-    def __init__(self) -> None:
-        self._stack = [_Frame()]
-
-    @property
-    def top(self) -> _Frame:
-        return self._stack[-1]
+        self.of_var: dict[object, object] = {}
+        self.of_type: dict[Hashable, object] = {}
+        # One undo log per open inner frame (the outermost frame never closes):
+        # (source, shadowed version, type key, shadowed version of that type).
+        self._logs: list[list[tuple[object, object, Hashable, object]]] = []
+        # The visible version of a source Var / of a type key, or None (hot paths).
+        self.lookup = self.of_var.get
+        self.lookup_type = self.of_type.get
 
     def push(self) -> None:
-        self._stack.append(_Frame())
+        self._logs.append([])
 
     def pop(self) -> None:
-        if len(self._stack) == 1:
-            raise IndexError("ScopedBindings: cannot close the outermost frame")
-        self._stack.pop().alive = False
+        if not self._logs:
+            raise IndexError("VisibleVersions: cannot close the outermost frame")
+        of_var, of_type = self.of_var, self.of_type
+        for source, shadowed, key, shadowed_of_type in reversed(self._logs.pop()):
+            if shadowed is _ABSENT:
+                del of_var[source]
+            else:
+                of_var[source] = shadowed
+            if shadowed_of_type is _ABSENT:
+                del of_type[key]
+            else:
+                of_type[key] = shadowed_of_type
 
-
-class ScopedBindings(Generic[K, V]):
-    def __init__(self, frames: Frames) -> None:
-        self._frames = frames
-        self._stacks: dict[K, list[tuple[V, _Frame]]] = {}
-
-    def bind(self, key: K, value: V) -> None:
-        frame = self._frames.top
-        stack = self._stacks.get(key)
-        if stack is None:
-            self._stacks[key] = [(value, frame)]
-        elif stack and stack[-1][1] is frame:  # a lookup may have emptied the stack
-            stack[-1] = (value, frame)  # the shadowed value of this frame is never seen again
-        else:
-            stack.append((value, frame))
-
-    def lookup(self, key: K) -> V | None:
-        stack = self._stacks.get(key)
-        if not stack:
-            return None
-        while stack and not stack[-1][1].alive:
-            stack.pop()
-        return stack[-1][0] if stack else None
+    def bind(self, source: object, version: object, type_key: Hashable) -> None:
+        """Make ``version`` the visible version of ``source`` and of its type."""
+        of_var, of_type = self.of_var, self.of_type
+        if self._logs:
+            self._logs[-1].append((source, of_var.get(source, _ABSENT),
+                                   type_key, of_type.get(type_key, _ABSENT)))
+        of_var[source] = version
+        of_type[type_key] = version

@@ -1,0 +1,156 @@
+"""Read rewriting for ConvertToSSA: every Var an expression (or a type) reads is
+replaced by its current version, and that version is recorded as read by real code.
+
+The result is exactly ``IRMutator``'s copy-on-write rebuild with ``visit_var``
+overridden; the common node kinds (Vars, constants, calls, scalar operators,
+tuples) are rewritten here by exact class, since a generic mutator's hook lookup,
+per-node type visit and attr scan dominated the pass.  Any other kind (``Submit``,
+subclasses) goes through the mutator, whose Var hooks lead back to the same
+``current`` lookup, so both paths agree node for node.
+"""
+
+from __future__ import annotations
+
+from operator import is_
+from typing import Callable
+
+from ...ir import expr as E
+from ...ir.node import Expr
+from ...ir.types import ScalarType, TensorType, TileType, Type
+from ...ir.visitor import IRMutator
+
+__all__ = ["ReadRewriter"]
+
+
+class _Substituter(IRMutator):
+    """The general path: an IRMutator whose Var reads become current versions."""
+
+    def __init__(self, rewriter: "ReadRewriter") -> None:
+        super().__init__()
+        self._read = rewriter.read
+
+    def visit_var(self, op: E.Var) -> Expr:
+        return self._read(op)
+
+    def visit_iter_arg(self, op: E.IterArg) -> Expr:
+        return self._read(op)
+
+
+def _is_static(t: Type) -> bool:
+    """Nothing in ``t`` can be rewritten: a scalar, or a shaped type of constant dims."""
+    cls = type(t)
+    return cls is ScalarType or ((cls is TensorType or cls is TileType) and t.static_shape)
+
+
+def _same(new: list | tuple, old: tuple) -> bool:
+    if len(new) != len(old):
+        return False
+    for a, b in zip(new, old):
+        if a is not b:
+            return False
+    return True
+
+
+_CONSTS = frozenset((E.ConstInt, E.ConstFloat, E.ConstBool))
+
+
+class ReadRewriter:
+    """Rewrites each read of a source Var to its visible version (``visible``), else
+    its last version (``latest``: a read outside the scope of its definition, which
+    the SSA verifier reports), else itself (free); adds each substitute to ``roots``."""
+
+    def __init__(self, visible: Callable[[E.Var], E.Var | None],
+                 latest: dict[E.Var, E.Var], roots: set) -> None:
+        self._visible = visible
+        self._latest = latest.get
+        self._root = roots.add
+        self._general = _Substituter(self)
+        handlers: dict[type, Callable[[Expr], Expr]] = {
+            E.Call: self._call, E.MakeTuple: self._make_tuple,
+            E.TupleGetItemExpr: self._tuple_get_item}
+        handlers.update((cls, self._binary) for cls in E.BINARY_CLASSES)
+        handlers.update((cls, self._unary) for cls in E.UNARY_CLASSES)
+        self._handlers = handlers
+
+    def read(self, var: E.Var) -> E.Var:
+        version = self._visible(var)
+        if version is None:
+            version = self._latest(var, var)
+        self._root(version)
+        return version
+
+    def expr(self, op: Expr) -> Expr:
+        cls = type(op)
+        if cls is E.Var or cls is E.IterArg:  # inlined ``read`` (the commonest node)
+            version = self._visible(op)
+            if version is None:
+                version = self._latest(op, op)
+            self._root(version)
+            return version
+        if cls in _CONSTS:
+            return op
+        handler = self._handlers.get(cls)
+        if handler is None:
+            return self._general.visit_expr(op)
+        return handler(op)
+
+    def type(self, t: Type) -> Type:
+        return t if _is_static(t) else self._general.visit_type(t)
+
+    def attrs(self, attrs: dict) -> dict:
+        """``attrs`` with the expressions in it rewritten (the same dict if none changed)."""
+        for value in attrs.values():
+            if isinstance(value, (Expr, list, tuple)):
+                break
+        else:
+            return attrs  # plain values only (the usual case)
+        expr = self.expr
+        changed = False
+        out = {}
+        for key, value in attrs.items():
+            if isinstance(value, Expr):
+                new = expr(value)
+            elif isinstance(value, (list, tuple)) and any(isinstance(v, Expr) for v in value):
+                items = [expr(v) if isinstance(v, Expr) else v for v in value]
+                new = value if _same(items, value) else type(value)(items)
+            else:
+                new = value
+            changed = changed or new is not value
+            out[key] = new
+        return out if changed else attrs
+
+    # -- node kinds (the same rebuilds as IRMutator's) ----------------------------------
+    def _call(self, op: E.Call) -> Expr:
+        expr = self.expr
+        args = tuple([expr(a) for a in op.args])
+        attrs = self.attrs(op._attrs) if op._attrs else op._attrs
+        t = op.type
+        new_type = t if _is_static(t) else self._general.visit_type(t)
+        if new_type is t and attrs is op._attrs and all(map(is_, args, op.args)):
+            return op
+        return op.replace(args=args, _attrs=attrs, type=new_type)
+
+    def _binary(self, op: E.BinaryExpr) -> Expr:
+        left = self.expr(op.left)
+        right = self.expr(op.right)
+        if left is op.left and right is op.right:
+            return op
+        return op.replace(left=left, right=right)
+
+    def _unary(self, op: E.UnaryExpr) -> Expr:
+        operand = self.expr(op.operand)
+        if operand is op.operand:
+            return op
+        return op.replace(operand=operand)
+
+    def _make_tuple(self, op: E.MakeTuple) -> Expr:
+        elements = tuple([self.expr(e) for e in op.elements])
+        if _same(elements, op.elements):
+            return op
+        return E.MakeTuple(elements, op.span)
+
+    def _tuple_get_item(self, op: E.TupleGetItemExpr) -> Expr:
+        tup = self.expr(op.tuple)
+        if tup is op.tuple:
+            return op
+        return E.TupleGetItemExpr(tup, op.index, op.span)
