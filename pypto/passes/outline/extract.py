@@ -26,6 +26,7 @@ from ...ir.types import ScalarType, TensorType, TupleType
 from ...ir.visitor import IRMutator
 from .facts import BodyFacts, visible_definitions
 from .hoist import hoist_scalar_outputs
+from .move import BodyMover, Restart
 
 if TYPE_CHECKING:
     from .outliner import _Context, _FunctionState
@@ -183,11 +184,15 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
         if live_scalars:
             body, hoisted = hoist_scalar_outputs(body, live_scalars, config.pass_name,
                                                  state.func.name, name)
-            moved = {s.var for s in hoisted}  # type: ignore[attr-defined]
-            visible = [v for v in visible if v not in moved]
-            used -= moved
-    facts = BodyFacts(body, symbols.__contains__, lambda var: var in symbols.type_vars,
-                      state.outliner.program)
+            hoisted_vars = {s.var for s in hoisted}  # type: ignore[attr-defined]
+            visible = [v for v in visible if v not in hoisted_vars]
+            used -= hoisted_vars
+    is_known, is_type_var = symbols.__contains__, (lambda var: var in symbols.type_vars)
+    program = state.outliner.program
+    moved = _move_body(state, scope, body, used, config.export_store_targets,
+                       is_known, is_type_var, program)
+    facts: BodyFacts = moved if moved is not None else BodyFacts(body, is_known, is_type_var,
+                                                                 program)
     captures = list(facts.captures)
     captured = set(captures)
     store_targets: list[E.Var] = []
@@ -211,18 +216,18 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
     # -- parameters and their directions (§10.5) -----------------------------------
     exported = set(store_targets)
     directions = [_direction(c, facts, exported) for c in captures]
-    mutator = _BodyRewriter(exported, state.var_names)
-    remap = mutator.var_remap
-    # Scalars first: tensor params' dims may mention captured scalars (never the reverse).
-    for capture in sorted(captures, key=lambda c: not isinstance(c.type, ScalarType)):
-        remap[capture] = E.Var(capture.name_hint, mutator.visit_type(capture.type), scope.span)
+    if moved is not None:
+        if moved.outputs != regular:
+            raise InternalError(f"{config.pass_name}: the one-walk move of '{name}' chose "
+                                "outputs the facts do not")
+        remap = moved.remap
+        body = moved.body
+    else:
+        remap, body = _rewrite_body(body, captures, regular, exported, state, scope)
     param_of = {c: remap[c] for c in captures}
     params = [param_of[c] for c in captures]
-    for var in regular:
-        remap[var] = E.Var(var.name_hint, mutator.visit_type(var.type), var.span)
 
     # -- the body of the outlined function ------------------------------------------
-    body = mutator(body)
     returned: list[Expr] = []
     for output in outputs:
         var = output.var
@@ -253,6 +258,38 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
                         scope.span)
     return ScopeExtraction(scope, function, captures, outputs, hoisted, aliases_of,
                            task_id if is_submit else None, is_submit, config.pass_name)
+
+
+def _move_body(state: "_FunctionState", scope: S.ScopeStmt, body: Stmt, used: set[E.Var],
+               export_store_targets: bool, is_known: Any, is_type_var: Any,
+               program: Any) -> BodyMover | None:
+    """Facts and rebuilt body in one walk, or ``None`` when the body needs two."""
+    names = state.var_names
+    names.begin_trial()
+    try:
+        moved = BodyMover(body, is_known, is_type_var, program, is_output=used.__contains__,
+                          export_store_targets=export_store_targets, names=names,
+                          param_span=scope.span)
+    except Restart:
+        names.rollback()
+        return None
+    finally:
+        names.commit()  # (after a rollback: a no-op)
+    return moved
+
+
+def _rewrite_body(body: Stmt, captures: list[E.Var], regular: list[E.Var],
+                  exported: set[E.Var], state: "_FunctionState",
+                  scope: S.ScopeStmt) -> tuple[dict[E.Var, Expr], Stmt]:
+    """The two-walk rebuild (after ``BodyFacts``): types may mention remapped Vars."""
+    mutator = _BodyRewriter(exported, state.var_names)
+    remap = mutator.var_remap
+    # Scalars first: tensor params' dims may mention captured scalars (never the reverse).
+    for capture in sorted(captures, key=lambda c: not isinstance(c.type, ScalarType)):
+        remap[capture] = E.Var(capture.name_hint, mutator.visit_type(capture.type), scope.span)
+    for var in regular:
+        remap[var] = E.Var(var.name_hint, mutator.visit_type(var.type), var.span)
+    return remap, mutator(body)
 
 
 def _direction(capture: E.Var, facts: BodyFacts, exported: set[E.Var]) -> ParamDirection:

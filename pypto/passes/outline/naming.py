@@ -61,6 +61,30 @@ class VarNames:
     def __init__(self, taken: set[str]) -> None:
         self.taken = taken
         self._next: dict[tuple[str, str], int] = {}
+        self._undo: list[tuple] | None = None  # while a trial runs: how to take it back
+
+    def begin_trial(self) -> None:
+        """Names minted from now on can be taken back (``rollback``) or kept (``commit``)."""
+        self._undo = []
+
+    def commit(self) -> None:
+        self._undo = None
+
+    def rollback(self) -> None:
+        """Forget every name minted since ``begin_trial``, as if never asked."""
+        undo, self._undo = self._undo or [], None
+        for entry in reversed(undo):
+            if entry[0] == "taken":
+                self.taken.discard(entry[1])
+            elif entry[2] is None:
+                self._next.pop(entry[1], None)
+            else:
+                self._next[entry[1]] = entry[2]
+
+    def _take(self, name: str) -> None:
+        self.taken.add(name)
+        if self._undo is not None:
+            self._undo.append(("taken", name))
 
     def mint(self, like: str, qualifier: str) -> str:
         """The first free ``<base>__<qualifier>_vN`` for ``like``'s base."""
@@ -71,8 +95,10 @@ class VarNames:
         while name in self.taken:
             version += 1
             name = auto_name(base, qualifier, version)
+        if self._undo is not None:
+            self._undo.append(("next", key, self._next.get(key)))
         self._next[key] = version + 1
-        self.taken.add(name)
+        self._take(name)
         return name
 
     def fresh_like(self, like: E.Var) -> str:
@@ -89,6 +115,6 @@ class VarNames:
     def fixed(self, name: str) -> str:
         """A fixed pass name (``out__store``, ``ret__tmp_v0``): itself, or a fresh version."""
         if name not in self.taken:
-            self.taken.add(name)
+            self._take(name)
             return name
         return self.mint(name, "ssa")

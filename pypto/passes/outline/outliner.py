@@ -14,10 +14,10 @@ Each pass is a configuration (``OutlineConfig``) of one engine.  Per function:
 Statements without a target are kept as they are, or only renamed when an
 earlier call renamed a store target they read (the index's per-statement uses
 say so; the statement is not walked to find out).  Each region body is then
-walked twice more in full by ``extract_scope``: once for its facts (``BodyFacts``:
-captures, directions, store targets) and once to rebuild it as the outlined
-function's body.  Work is linear in the size of the function plus the sizes of
-the outlined interfaces.
+walked once more by ``extract_scope`` (``BodyMover``: its facts -- captures,
+directions, store targets -- and its rebuild as the outlined function's body in
+one walk; two walks when a type mentions a Var).  Work is linear in the size of
+the function plus the sizes of the outlined interfaces.
 """
 
 from __future__ import annotations
