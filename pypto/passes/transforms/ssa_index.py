@@ -101,12 +101,15 @@ class SSAIndex:
         # be read again, through the back edge, before the compound.
         self.loop_root: dict[Stmt, Stmt | None] = {}
         self.defs: dict[E.Var, list[tuple[int, Stmt | None]]] = {}
-        self.last_read: dict[E.Var, int] = {}
-        self.reads: dict[E.Var, list[int]] = {}  # ascending positions
+        self.reads: dict[E.Var, list[int]] = {}  # ascending positions, each once
         self.candidates: dict[Stmt, dict[E.Var, None]] = {}
 
+    def last_read(self, var: E.Var) -> int:
+        positions = self.reads.get(var)
+        return positions[-1] if positions else -1
+
     def needed_after(self, var: E.Var, compound: Stmt) -> bool:
-        return self.last_read.get(var, -1) >= self.boundary[compound]
+        return self.last_read(var) >= self.boundary[compound]
 
     def read_between(self, var: E.Var, low: int, high: int | None = None) -> bool:
         """Whether ``var`` is read at a position in ``[low, high)``."""
@@ -119,7 +122,7 @@ class SSAIndex:
     def may_need_merge(self, var: E.Var, compound: Stmt) -> bool:
         """Whether a read may see the value ``compound`` merges (an if phi, a loop's
         return var): one after it, or one before it in an enclosing loop."""
-        if self.last_read.get(var, -1) >= self.boundary[compound]:
+        if self.last_read(var) >= self.boundary[compound]:
             return True
         root = self.loop_root[compound]
         return root is not None and self.read_between(var, self.enter[root],
@@ -129,7 +132,7 @@ class SSAIndex:
         """Whether a read may see a value ``loop`` carries: in its body, or where
         its return var may be read (``may_need_merge``)."""
         root = self.loop_root[loop] or loop
-        return self.last_read.get(var, -1) >= self.enter[root]
+        return self.last_read(var) >= self.enter[root]
 
     def first_def_pos(self, var: E.Var) -> int:
         found = self.defs.get(var)
@@ -148,7 +151,6 @@ class _Indexer:
     def __init__(self, index: SSAIndex) -> None:
         self.index = index
         self.pos = 0
-        self._last_read = index.last_read
         self._reads = index.reads
         self._defs = index.defs
 
@@ -156,7 +158,7 @@ class _Indexer:
         """Record the Vars ``expr`` reads at the current position.  The common node kinds
         are walked here by exact class (this is the index's hot loop); any other kind
         is left to ``var_uses``."""
-        last_read, reads, pos = self._last_read, self._reads, self.pos
+        reads, pos = self._reads, self.pos
         stack = [expr]
         while stack:
             node = stack.pop()
@@ -180,13 +182,11 @@ class _Indexer:
             else:
                 found = var_uses(node)
             for var in found:
-                if last_read.get(var) != pos:
-                    last_read[var] = pos
-                    positions = reads.get(var)
-                    if positions is None:
-                        reads[var] = [pos]
-                    else:
-                        positions.append(pos)
+                positions = reads.get(var)
+                if positions is None:
+                    reads[var] = [pos]
+                elif positions[-1] != pos:
+                    positions.append(pos)
 
     def _define(self, var: E.Var, pos: int, anchor: Stmt | None) -> None:
         found = self._defs.get(var)

@@ -121,8 +121,7 @@ class ReadRewriter:
 
     # -- node kinds (the same rebuilds as IRMutator's) ----------------------------------
     def _call(self, op: E.Call) -> Expr:
-        expr = self.expr
-        args = tuple([expr(a) for a in op.args])
+        args = tuple(self._rewrite_all(op.args))
         attrs = self.attrs(op._attrs) if op._attrs else op._attrs
         t = op.type
         new_type = t if _is_static(t) else self._general.visit_type(t)
@@ -144,10 +143,36 @@ class ReadRewriter:
         return op.replace(operand=operand)
 
     def _make_tuple(self, op: E.MakeTuple) -> Expr:
-        elements = tuple([self.expr(e) for e in op.elements])
-        if _same(elements, op.elements):
+        elements = self._rewrite_all(op.elements)
+        if elements is op.elements or _same(elements, op.elements):
             return op
-        return E.MakeTuple(elements, op.span)
+        return E.MakeTuple(tuple(elements), op.span)
+
+    def _rewrite_all(self, items: tuple) -> list | tuple:
+        """``[self.expr(e) for e in items]`` with Vars and constants handled inline (call
+        arguments and tuple elements are nearly always those); ``items`` itself when
+        it holds only constants."""
+        consts = _CONSTS
+        for item in items:
+            if type(item) not in consts:
+                break
+        else:
+            return items
+        visible, latest, root, expr = self._visible, self._latest, self._root, self.expr
+        out = []
+        for item in items:
+            cls = type(item)
+            if cls is E.Var or cls is E.IterArg:
+                version = visible(item)
+                if version is None:
+                    version = latest(item, item)
+                root(version)
+                out.append(version)
+            elif cls in consts:
+                out.append(item)
+            else:
+                out.append(expr(item))
+        return out
 
     def _tuple_get_item(self, op: E.TupleGetItemExpr) -> Expr:
         tup = self.expr(op.tuple)
