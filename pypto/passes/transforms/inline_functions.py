@@ -11,7 +11,9 @@ into its statement-level call sites, then drop all Inline functions.
    InlineFunctionsEliminated verifier reports them).
 
 Cost: indexing and the call graph are linear in the input; every splice clones
-an already expanded body, so the work is linear in the output IR.
+an already expanded body, so the work is linear in the output IR.  A statement
+walk first marks the statements on the way to a call site: the rewrite enters
+only those (and everything after a multi-value splice, whose reads it renames).
 """
 
 from __future__ import annotations
@@ -30,6 +32,7 @@ from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.scope import SCOPE_ATTR_KEYS
 from ...ir.utils import collect_def_vars, deep_clone, flatten_to_stmts
 from ...ir.visitor import IRMutator, IRVisitor
+from ...ir.walk import stmt_children
 
 __all__ = ["transform"]
 
@@ -200,11 +203,19 @@ class _Splicer(IRMutator):
     of its target ``t`` become the i-th value (a bare ``t`` becomes the tuple).
     """
 
-    def __init__(self, templates: dict[str, _Template], caller: str) -> None:
+    def __init__(self, templates: dict[str, _Template], caller: str, body: Stmt) -> None:
         super().__init__()
         self._templates = templates
         self._caller = caller
         self._tuple_results: dict[E.Var, tuple[Expr, ...]] = {}
+        self._touched = _statements_to_calls(body, templates)
+
+    def visit_stmt(self, op: Stmt) -> Stmt:
+        # Without a call site below it, a statement only changes through a remapped Var
+        # (a tuple result, or a re-minted Var): with neither pending, it stays as is.
+        if id(op) not in self._touched and not self._tuple_results and not self.var_remap:
+            return op
+        return super().visit_stmt(op)
 
     def _template_of(self, expr: Expr) -> _Template | None:
         if type(expr) is E.Call and isinstance(expr.op, GlobalVar):
@@ -286,8 +297,40 @@ class _Splicer(IRMutator):
         return super().visit_var(op)
 
 
+def _statements_to_calls(body: Stmt, templates: dict[str, _Template]) -> set[int]:
+    """Ids of the statements that are, or enclose, a statement-level call of an expanded
+    Inline function (what ``_Splicer`` splices); one walk, no expression is entered."""
+    touched: set[int] = set()
+    path: list[Stmt] = []
+    stack: list[Stmt | None] = [body]   # None closes the innermost enclosing statement
+    while stack:
+        stmt = stack.pop()
+        if stmt is None:
+            path.pop()
+            continue
+        cls = type(stmt)
+        if cls is St.AssignStmt:
+            root = stmt.value
+        elif cls is St.EvalStmt:
+            root = stmt.expr
+        elif cls is St.ReturnStmt and len(stmt.value) == 1:
+            root = stmt.value[0]
+        else:
+            nested = stmt.stmts if cls is St.SeqStmts else stmt_children(stmt)
+            if nested:
+                path.append(stmt)
+                stack.append(None)
+                stack.extend(reversed(nested))
+            continue
+        if type(root) is E.Call and isinstance(root.op, GlobalVar) \
+                and root.op.name in templates and id(stmt) not in touched:
+            touched.add(id(stmt))
+            touched.update(map(id, path))
+    return touched
+
+
 def _rewrite_body(func: Function, templates: dict[str, _Template]) -> Stmt:
-    return _Splicer(templates, func.name).visit_stmt(func.body)
+    return _Splicer(templates, func.name, func.body).visit_stmt(func.body)
 
 
 def transform(program: Program) -> Program:
