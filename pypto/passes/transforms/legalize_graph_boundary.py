@@ -19,16 +19,19 @@ the program again.
 
 from __future__ import annotations
 
+from operator import is_
 from typing import Any
 
 from ...ir import expr as E
+from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function, Program, is_incore_type, is_wrapper_type
 from ...ir.node import Expr, GlobalVar, Stmt
-from ...ir.types import ScalarType
+from ...ir.types import ScalarType, ShapedType
 from ...ir.visitor import IRMutator
-from ...ir.walk import LEAF_TYPES, arith_leaves, iter_stmts
+from ...ir._deep import deep_recursion
+from ...ir.walk import CONST_TYPES, LEAF_TYPES, arith_leaves, def_sites, iter_stmts
 from ..diagnostic import errors_of
 from ..outline.outliner import Renamer
 from ..verifiers.graph_boundary import check_call_site, check_graph_body, graph_call_sites
@@ -68,12 +71,12 @@ class _GraphPlan:
             return None  # not arithmetic; or a literal, which is replay-invariant: it stays
         if any(v not in scalar_params and v not in self.expanded for v in leaves):
             return None
-        return Renamer(self.expanded)(value) if self.expanded else value
+        return _substitute(value, self.expanded) if self.expanded else value
 
     def rewrite_function(self) -> Function:
         mutator = _DropHoisted(self.removed)
         mutator.var_remap.update(self.renamed)
-        body = mutator(self.func.body)
+        body = mutator.visit_stmt(self.func.body)  # the caller holds deep_recursion()
         params = [*zip(self.func.params, self.func.param_directions),
                   *((p, ParamDirection.In) for p, _ in self.new_params)]
         return Function(self.func.name, params, self.func.return_types, body, self.func.span,
@@ -82,7 +85,26 @@ class _GraphPlan:
 
     def extra_args(self, call_args: tuple[Expr, ...]) -> list[Expr]:
         by_param = dict(zip(self.func.params, call_args))
-        return [Renamer(by_param)(expr) for _, expr in self.new_params]
+        return [_substitute(expr, by_param) for _, expr in self.new_params]
+
+
+def _substitute(expr: Expr, mapping: dict[E.Var, Expr]) -> Expr:
+    """``Renamer(mapping)(expr)`` for the scalar arithmetic moved by Step A, without
+    building a mutator per call site; anything else still goes through ``Renamer``."""
+    cls = type(expr)
+    if cls is E.Var:
+        return mapping.get(expr, expr)
+    if cls in CONST_TYPES:
+        return expr
+    if isinstance(expr, E.BinaryExpr):
+        left, right = _substitute(expr.left, mapping), _substitute(expr.right, mapping)
+        if left is expr.left and right is expr.right:
+            return expr
+        return expr.replace(left=left, right=right)
+    if isinstance(expr, E.UnaryExpr):
+        operand = _substitute(expr.operand, mapping)
+        return expr if operand is expr.operand else expr.replace(operand=operand)
+    return Renamer(mapping)(expr)
 
 
 class _DropHoisted(IRMutator):
@@ -115,27 +137,52 @@ class _CallSites(IRMutator):
     def __init__(self, plans: dict[str, _GraphPlan]) -> None:
         super().__init__()
         self.plans = plans
-        self.touched: set[int] = set()
+        self.touched: set[int] = set()   # statements holding or enclosing such a call
+        self.holders: set[int] = set()   # statements holding one in their own expressions
         self.rebuilt: dict[int, Expr] = {}
         # False once an appended expression copied a non-leaf argument: the copy may
         # hold calls the carried-over index would miss.
         self.index_exact = True
 
     def rewrite(self, func: Function, sites: list) -> Function:
-        touched = self.touched
+        touched, holders = self.touched, self.holders
         touched.clear()
+        holders.clear()
         self.rebuilt.clear()
         self.index_exact = True
         for call, stmt, enclosing in sites:
             if call.op.name in self.plans:
+                holders.add(id(stmt))
                 touched.add(id(stmt))
                 touched.update(map(id, enclosing))
-        return self(func) if touched else func
+        if not touched:
+            return func
+        if not all(map(_static_var, func.params)):
+            return self(func)  # a param type with dims: the mutator also visits those
+        body = self.visit_stmt(func.body)
+        return func if body is func.body else func.replace(body=body)
 
     def visit_stmt(self, op: Stmt) -> Stmt:
         if id(op) not in self.touched:
             return op
-        return super().visit_stmt(op)
+        if id(op) in self.holders or not _plain_container(op):
+            return super().visit_stmt(op)
+        # A statement only on the way to a call: what the mutator would rebuild
+        # (nothing but the nested bodies changes), without visiting its expressions.
+        if type(op) is St.SeqStmts:
+            touched, visit = self.touched, self.visit_stmt
+            stmts = [visit(s) if id(s) in touched else s for s in op.stmts]
+            if all(map(is_, stmts, op.stmts)):
+                return op
+            return St.SeqStmts.flatten(stmts, op.span)
+        if type(op) is St.IfStmt:
+            then_body = self.visit_stmt(op.then_body)
+            else_body = None if op.else_body is None else self.visit_stmt(op.else_body)
+            if then_body is op.then_body and else_body is op.else_body:
+                return op
+            return op.replace(then_body=then_body, else_body=else_body)
+        body = self.visit_stmt(op.body)
+        return op if body is op.body else op.replace(body=body)
 
     def _extend(self, old: Any, op: Any) -> Any:
         plan = self.plans.get(op.op.name) if isinstance(op.op, GlobalVar) else None
@@ -154,6 +201,33 @@ class _CallSites(IRMutator):
         return self._extend(op, super().visit_submit(op))
 
 
+# Statements that hold statements, by exact class (their expressions are not entered).
+_CONTAINERS = frozenset((St.SeqStmts, St.IfStmt, St.ForStmt, St.WhileStmt, S.ScopeStmt,
+                         S.InCoreScopeStmt, S.ClusterScopeStmt, S.HierarchyScopeStmt,
+                         S.RuntimeScopeStmt, S.GraphScopeStmt))
+
+
+def _static_var(var: E.Var) -> bool:
+    """A Var whose type holds no expression (the mutator would visit one)."""
+    t = var.type
+    return type(t) is ScalarType or (isinstance(t, ShapedType) and t.static_shape)
+
+
+def _plain_container(stmt: Stmt) -> bool:
+    """A container whose definitions the mutator would return untouched."""
+    cls = type(stmt)
+    if cls not in _CONTAINERS:
+        return False
+    if cls is St.ForStmt:
+        return _static_var(stmt.loop_var) and all(map(_static_var, stmt.iter_args)) \
+            and all(map(_static_var, stmt.return_vars))
+    if cls is St.WhileStmt:
+        return all(map(_static_var, stmt.iter_args)) and all(map(_static_var, stmt.return_vars))
+    if cls is St.IfStmt:
+        return all(map(_static_var, stmt.return_vars))
+    return True
+
+
 def _param_explicit_returns(func: Function, program: Program) -> Function:
     """Return the parameter a result *is*: after OutlineIncoreScopes a Graph body returns
     the call result that names the buffer a kernel wrote in place (``acc_1`` for ``acc``);
@@ -164,6 +238,9 @@ def _param_explicit_returns(func: Function, program: Program) -> Function:
     if not isinstance(last, St.ReturnStmt):
         return func
     params = set(func.params)
+    if all(not isinstance(v, E.Var) or v in params
+           for v in last.value) and not _redefines_any(body, params):
+        return func  # every result already is a param: its lineage is itself
     facts = BodyFacts.lineage_of(body, program)
     values = [facts.root(v) if isinstance(v, E.Var) and facts.root(v) in params
               and facts.root(v).type == v.type else v for v in last.value]
@@ -174,19 +251,27 @@ def _param_explicit_returns(func: Function, program: Program) -> Function:
     return func.replace(body=new_body)
 
 
+def _redefines_any(body: Stmt, params: set[E.Var]) -> bool:
+    """Does ``body`` define one of ``params`` (then its lineage may lead elsewhere)?"""
+    return any(var in params for stmt in iter_stmts(body) for var in def_sites(stmt))
+
+
 def transform(program: Program) -> Program:
+    with deep_recursion():
+        return _transform(program)
+
+
+def _transform(program: Program) -> Program:
     graphs = [f for f in program._functions.values() if f.func_type is FunctionType.Graph]
     if not graphs:
         return program
     explicit = [_param_explicit_returns(g, program) for g in graphs]
+    functions = program._functions
     if any(a is not b for a, b in zip(explicit, graphs)):
-        program = program.with_functions(
-            [*(f for f in program._functions.values() if f.func_type is not FunctionType.Graph),
-             *explicit])
+        functions = {**functions, **{g.name: g for g in explicit}}
         graphs = explicit
     plans = {g.name: _GraphPlan(g) for g in graphs}
     changed = {name: plan for name, plan in plans.items() if plan.removed}
-    functions = program._functions
     rewriter = _CallSites(changed)
     result_functions: list[Function] = []
     result_sites: list[list] = []   # per function: its Graph calls in the result
@@ -204,7 +289,8 @@ def transform(program: Program) -> Program:
                 new = rewritten
         result_functions.append(new)
         result_sites.append(sites)
-    result = program.with_functions(result_functions) if changed else program
+    rebuilt = changed or functions is not program._functions
+    result = program.with_functions(result_functions) if rebuilt else program
     _check(result, result_sites)
     return result
 
