@@ -29,6 +29,8 @@ class PassKind(enum.Enum):
 def _property_set(owner: str, field: str, value: Any) -> IRPropertySet:
     if value is None:
         return IRPropertySet()
+    if type(value) is tuple and all(type(item) is IRProperty for item in value):
+        return IRPropertySet(value)  # what every registry declaration passes
     if isinstance(value, IRPropertySet):
         return value.copy()
     if isinstance(value, IRProperty):

@@ -68,10 +68,16 @@ class IRProperty(enum.Enum):
 _MEMBERS: tuple[IRProperty, ...] = tuple(IRProperty)
 
 
+# Each member's bit, looked up by exact member (an enum's ``.value`` is a descriptor
+# call; passes build and test property sets per pass, per run).
+_BITS: dict[IRProperty, int] = {prop: 1 << prop.value for prop in _MEMBERS}
+_MEMBER_BITS: tuple[tuple[IRProperty, int], ...] = tuple(_BITS.items())
+
+
 def _bit(prop: object, where: str) -> int:
-    if not isinstance(prop, IRProperty):
+    if type(prop) is not IRProperty:
         raise TypeError(f"IRPropertySet.{where} expects an IRProperty, got {type(prop).__name__}")
-    return 1 << prop.value
+    return _BITS[prop]
 
 
 def _mask_of(other: object, where: str) -> int:
@@ -102,7 +108,7 @@ class IRPropertySet:
 
     @classmethod
     def _from_mask(cls, mask: int) -> "IRPropertySet":
-        new = cls()
+        new = object.__new__(cls)
         new._mask = mask
         return new
 
@@ -128,7 +134,7 @@ class IRPropertySet:
     def to_list(self) -> list[IRProperty]:
         """The members in enum order."""
         mask = self._mask
-        return [prop for prop in _MEMBERS if mask >> prop.value & 1]
+        return [prop for prop, bit in _MEMBER_BITS if mask & bit]
 
     # -- set algebra (new sets) -----------------------------------------------------
     def union_with(self, other: "IRPropertySet") -> "IRPropertySet":
@@ -145,7 +151,7 @@ class IRPropertySet:
 
     # -- Python protocol --------------------------------------------------------------
     def __contains__(self, prop: object) -> bool:
-        return isinstance(prop, IRProperty) and bool(self._mask >> prop.value & 1)
+        return type(prop) is IRProperty and bool(self._mask & _BITS[prop])
 
     def __iter__(self) -> Iterator[IRProperty]:
         return iter(self.to_list())
