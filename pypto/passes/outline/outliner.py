@@ -132,6 +132,7 @@ class _Context:
         self.required = required         # does the enclosing outlined scope export values?
         self.counter = 0
         self.rename: dict[E.Var, Expr] = {}
+        self._renamer_made: Renamer | None = None
         self._undo: list[dict[E.Var, Expr | None]] = []
         self.renamed_targets: dict[E.Var, None] = {}  # store targets renamed here
         # A Var -> the store targets it has been the latest value of (see ``_move_targets``).
@@ -162,10 +163,21 @@ class _Context:
             else:
                 self.rename[var] = old
 
+    @property
+    def _renamer(self) -> Renamer:
+        renamer = self._renamer_made
+        if renamer is None:
+            renamer = self._renamer_made = Renamer(self.rename)
+        return renamer
+
     def subst(self, node: Any) -> Any:
         if not self.rename or node is None:
             return node
-        return Renamer(self.rename)(node)
+        # One renamer per context, over the live ``rename`` map (it keeps no state of its
+        # own); the caller already runs under ``deep_recursion``.
+        if isinstance(node, Stmt):
+            return self._renamer.visit_stmt(node)
+        return self._renamer.visit_expr(node)
 
     # -- the walk ------------------------------------------------------------------------
     def rewrite(self, stmt: Stmt) -> Stmt:
@@ -318,7 +330,7 @@ class _Context:
     def subst_attrs(self, attrs: dict) -> dict:
         if not self.rename:
             return attrs
-        renamer = Renamer(self.rename)
+        renamer = self._renamer
         return {k: _map_attr(v, renamer) for k, v in attrs.items()}
 
     # -- control flow carries (§10.4) ------------------------------------------------------
