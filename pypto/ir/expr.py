@@ -39,11 +39,14 @@ class Var(Expr):
     _fields = (("name_hint", _I), ("type", _U))
 
     def __init__(self, name_hint: str, type: Type, span: Span | None = None) -> None:
-        check_type("Var", "name_hint", name_hint, str, "str")
-        check_type("Var", "type", type, Type, "Type")
+        # The hottest constructor of the passes: checks inline, messages only on failure.
+        if name_hint.__class__ is not str:
+            check_type("Var", "name_hint", name_hint, str, "str")
+        if not isinstance(type, Type):
+            check_type("Var", "type", type, Type, "Type")
         _set(self, "name_hint", name_hint)
         _set(self, "type", type)
-        _set(self, "span", _span("Var", span))
+        _set(self, "span", span if span.__class__ is Span else _span("Var", span))
         _set(self, "unique_id", next(_ids))
 
     def replace(self, **changes: Any):

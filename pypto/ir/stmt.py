@@ -22,11 +22,14 @@ class AssignStmt(Stmt):
     _fields = (("var", _D), ("value", _U))
 
     def __init__(self, var: Var, value: Expr, span: Span | None = None) -> None:
-        check_type("AssignStmt", "var", var, Var, "Var")
-        check_type("AssignStmt", "value", value, Expr, "Expr")
+        if not isinstance(var, Var):
+            check_type("AssignStmt", "var", var, Var, "Var")
+        if not isinstance(value, Expr):
+            check_type("AssignStmt", "value", value, Expr, "Expr")
         _set(self, "var", var)
         _set(self, "value", value)
-        self._init_stmt(_span("AssignStmt", span))
+        _set(self, "span", span if span.__class__ is Span else _span("AssignStmt", span))
+        _set(self, "leading_comments", ())
 
 
 class EvalStmt(Stmt):
@@ -116,7 +119,8 @@ def _splice(stmts: Iterable[Stmt], out: list[Stmt]) -> None:
             if type(stmt) is SeqStmts:
                 stack.append(iter(stmt.stmts))
                 break
-            check_type("SeqStmts.flatten", "stmts", stmt, Stmt, "Stmt")
+            if not isinstance(stmt, Stmt):
+                check_type("SeqStmts.flatten", "stmts", stmt, Stmt, "Stmt")
             out.append(stmt)
         else:
             stack.pop()
