@@ -51,6 +51,7 @@ from ...ir.node import Expr, Stmt
 from ...ir.span import Span
 from ...ir.types import ShapedType, TupleType, Type
 from ...ir.utils import flatten_to_stmts
+from .ssa_blocks import extend_trailing_yield, rebuilt_block, unchanged
 from .ssa_index import SSAIndex, build_index
 from .ssa_reads import ReadRewriter
 from .ssa_scopes import VisibleVersions
@@ -161,8 +162,14 @@ class _Converter:
 
     def dead_slots(self) -> frozenset:
         """Slots no real read reaches (a worklist over the forwarding edges)."""
+        if not self.forwards:
+            return frozenset()
         live: set[_Slot] = set()
-        pending = [self.slot_of[v] for v in self.roots if v in self.slot_of]
+        roots, slot_of = self.roots, self.slot_of
+        if len(slot_of) < len(roots):  # the same seeds, from the smaller side
+            pending = [key for version, key in slot_of.items() if version in roots]
+        else:
+            pending = [slot_of[v] for v in roots if v in slot_of]
         while pending:
             key = pending.pop()
             if key in live:
@@ -179,7 +186,7 @@ class _Converter:
         func = self.func
         params = [self.define(p, "ssa", self.type(p.type), p.span) for p in func.params]
         return_types = tuple([self.type(t) for t in func.return_types])
-        body = _seq(self.block(func.body), func.body.span)
+        body = rebuilt_block(self.block(func.body), func.body, func.body.span)
         return func.replace(params=tuple(params), return_types=return_types, body=body)
 
     # -- statements -------------------------------------------------------------------
@@ -214,7 +221,7 @@ class _Converter:
                  (St.IfStmt, self.if_stmt), (S.ScopeStmt, self.scope_stmt),
                  (St.SeqStmts, self.seq_stmts))
         handler = next((convert for kind, convert in kinds if issubclass(cls, kind)),
-                       _unchanged)  # break / continue / inline source
+                       unchanged)  # break / continue / inline source
         self.handlers[cls] = handler
         return handler
 
@@ -244,9 +251,10 @@ class _Converter:
         attrs = self.reads.attrs(stmt._attrs)
         if isinstance(stmt, S.SpmdScopeStmt):
             core_num = self.expr(stmt.core_num)
-            body = _seq(self.block(stmt.body), stmt.body.span)
+            body = rebuilt_block(self.block(stmt.body), stmt.body, stmt.body.span)
             return stmt.replace(attrs=attrs, core_num=core_num, body=body)
-        return stmt.replace(attrs=attrs, body=_seq(self.block(stmt.body), stmt.body.span))
+        body = rebuilt_block(self.block(stmt.body), stmt.body, stmt.body.span)
+        return stmt.replace(attrs=attrs, body=body)
 
     # -- loops ------------------------------------------------------------------------
     def _sorted(self, variables: Iterable[E.Var]) -> list[E.Var]:
@@ -312,7 +320,7 @@ class _Converter:
             rv = self.define(var, "rv", arg.type, loop.span)
             return_vars.append(rv)
             self._slot(loop, var, (rv,), (tail,))
-        return _seq(body, loop.body.span), return_vars
+        return rebuilt_block(body, loop.body, loop.body.span), return_vars
 
     def for_stmt(self, loop: St.ForStmt) -> Stmt:
         start, stop, step = (self.expr(loop.start), self.expr(loop.stop), self.expr(loop.step))
@@ -345,7 +353,7 @@ class _Converter:
     def _branch(self, body: Stmt, candidates: list[E.Var]) -> tuple[list[Stmt], list]:
         self.versions.push()
         stmts = self.block(body)
-        versions = [self.versions.lookup(v) for v in candidates]
+        versions = [self.versions.lookup(v) for v in candidates] if candidates else ()
         self.versions.pop()
         return stmts, versions
 
@@ -364,7 +372,7 @@ class _Converter:
             else_body, else_versions = None, before
         merged = [(v, t, e, b) for v, t, e, b in zip(candidates, then_versions, else_versions,
                                                      before)
-                  if t is not None and e is not None and t is not e]
+                  if t is not None and e is not None and t is not e] if candidates else ()
         if len(merged) > 1:
             first = self.index.first_def_pos
             merged.sort(key=lambda item: (item[0].name_hint, first(item[0])))
@@ -387,16 +395,17 @@ class _Converter:
             self._slot(stmt, var, (phi,), (then_version, else_version))
         return stmt.replace(
             condition=condition,
-            then_body=_seq(then_body, stmt.then_body.span),
-            else_body=None if else_body is None else _seq(
-                else_body, stmt.else_body.span if stmt.else_body is not None else stmt.span),
+            then_body=rebuilt_block(then_body, stmt.then_body, stmt.then_body.span),
+            else_body=None if else_body is None else rebuilt_block(
+                else_body, stmt.else_body,
+                stmt.else_body.span if stmt.else_body is not None else stmt.span),
             return_vars=tuple(return_vars))
 
     # -- yields -----------------------------------------------------------------------
     def _finish_body(self, body: list[Stmt], extra: list[Expr], must_yield: bool,
                      owner: Stmt, what: str) -> list[Stmt]:
         """Append ``extra`` to the yield that ends ``body`` (created if needed)."""
-        extended = _extend_trailing_yield(body, extra)
+        extended = extend_trailing_yield(body, extra)
         if extended is not None:
             return extended
         if must_yield:
@@ -405,36 +414,6 @@ class _Converter:
         if extra:
             body = body + [St.YieldStmt(list(extra), owner.span)]
         return body
-
-
-def _unchanged(stmt: Stmt) -> Stmt:
-    return stmt
-
-
-def _seq(stmts: list[Stmt], span: Span) -> Stmt:
-    """``SeqStmts.flatten(stmts, span)``; a converted block holds no nested block, so
-    it is spliced only in the odd case that one appears."""
-    if St.SeqStmts in map(type, stmts):
-        return St.SeqStmts.flatten(stmts, span)
-    return stmts[0] if len(stmts) == 1 else St.SeqStmts(stmts, span)
-
-
-def _extend_trailing_yield(body: list[Stmt], extra: list[Expr]) -> list[Stmt] | None:
-    """``body`` with ``extra`` appended to its trailing yield (runtime scopes are
-    transparent), or ``None`` when it does not end with a yield."""
-    if not body:
-        return None
-    last = body[-1]
-    if isinstance(last, St.YieldStmt):
-        if not extra:
-            return body
-        return body[:-1] + [last.replace(value=last.value + tuple(extra))]
-    if isinstance(last, S.RuntimeScopeStmt):
-        inner = _extend_trailing_yield(flatten_to_stmts(last.body), extra)
-        if inner is None:
-            return None
-        return body[:-1] + [last.replace(body=_seq(inner, last.body.span))]
-    return None
 
 
 def transform(func: Function) -> Function:

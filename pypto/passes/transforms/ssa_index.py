@@ -138,10 +138,6 @@ class SSAIndex:
         found = self.defs.get(var)
         return found[0][0] if found else -1
 
-    def candidates_of(self, compound: Stmt) -> list[E.Var]:
-        found = self.candidates.get(compound)
-        return list(found) if found else []
-
 
 _CONSTS = frozenset((E.ConstInt, E.ConstFloat, E.ConstBool))
 _BINARY = frozenset(E.BINARY_CLASSES)
@@ -168,9 +164,19 @@ class _Indexer:
             elif cls in _CONSTS:
                 continue
             elif cls is E.Call:
-                stack.extend(node.args)
                 if node._attrs:
                     stack.extend(_attr_exprs(node._attrs))
+                # Vars and constants, nearly every argument, are settled without the stack.
+                for arg in node.args:
+                    kind = type(arg)
+                    if kind is E.Var or kind is E.IterArg:
+                        positions = reads.get(arg)
+                        if positions is None:
+                            reads[arg] = [pos]
+                        elif positions[-1] != pos:
+                            positions.append(pos)
+                    elif kind not in _CONSTS:
+                        stack.append(arg)
                 continue
             elif cls is E.MakeTuple:
                 stack.extend(node.elements)

@@ -87,6 +87,8 @@ class ReadRewriter:
                 version = self._latest(op, op)
             self._root(version)
             return version
+        if cls is E.Call:
+            return self._call(op)
         if cls in _CONSTS:
             return op
         handler = self._handlers.get(cls)
