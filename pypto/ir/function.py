@@ -134,7 +134,7 @@ class Program(IRNode):
         ordered = {key: by_name[key] for key in sorted(by_name)}
         _set(self, "name", name)
         _set(self, "_functions", ordered)
-        _set(self, "_global_vars", {key: GlobalVar(key) for key in ordered})
+        _set(self, "_global_vars", None)  # built on first use: passes rebuild programs often
         _set(self, "span", _span("Program", span))
 
     @property
@@ -158,7 +158,11 @@ class Program(IRNode):
         return len(self._functions)
 
     def get_global_var(self, name: str) -> GlobalVar | None:
-        return self._global_vars.get(name)
+        table = self._global_vars
+        if table is None:
+            table = {key: GlobalVar(key) for key in self._functions}
+            _set(self, "_global_vars", table)
+        return table.get(name)
 
     def replace(self, **changes: Any) -> "Program":
         """Rebuilt through the constructor so the GlobalVar table and ordering stay valid."""
