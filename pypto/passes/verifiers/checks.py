@@ -19,13 +19,13 @@ enclosing ``for`` / ``while`` statement (``None`` outside loops).
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.function import Function, Program
 from ...ir.node import Expr, Stmt
-from ...ir.walk import LEAF_TYPES, StmtShape, calls_in, leaf_call_reads, stmt_shape
+from ...ir.walk import LEAF_TYPES, StmtShape, calls_in, stmt_shape
 from ..diagnostic import Diagnostic
 from ..verifier_registry import PropertyVerifier
 from .walk import functions_of, stmt_exprs
@@ -71,18 +71,45 @@ class CheckVerifier(PropertyVerifier):
         run_checks(program, [self.make_check(program, diagnostics)])
 
 
-def _calls_of(stmt: Stmt, cls: type) -> list[Expr]:
-    """``stmt``'s own Calls/Submits in the order of ``iter_calls``.  Fast path: an
-    assignment or evaluation of one call over leaves (three-address form)."""
-    if cls is St.AssignStmt or cls is St.EvalStmt:
-        root = stmt.value if cls is St.AssignStmt else stmt.expr  # type: ignore[attr-defined]
-        kind = type(root)
-        if kind in LEAF_TYPES:
-            return []
-        if kind is E.Call and not root._attrs and leaf_call_reads(root) is not None:  # type: ignore[attr-defined]
-            return [root]
-        return calls_in(root)
-    return [call for root in stmt_exprs(stmt) for call in calls_in(root)]
+def _root_calls(root: Expr) -> "list[Expr] | tuple[Expr, ...]":
+    """Calls/Submits of one expression in pre-order (``calls_in``).  Fast paths: a
+    leaf, and a call whose args are leaves or tuples of leaves (three-address form)."""
+    kind = type(root)
+    if kind in LEAF_TYPES:
+        return ()
+    if kind is E.Call and not root._attrs:  # type: ignore[attr-defined]
+        for arg in root.args:  # type: ignore[attr-defined]
+            arg_kind = type(arg)
+            if arg_kind in LEAF_TYPES:
+                continue
+            if arg_kind is E.MakeTuple and all(type(item) in LEAF_TYPES
+                                                for item in arg.elements):  # type: ignore[attr-defined]
+                continue
+            return calls_in(root)
+        return (root,)
+    return calls_in(root)
+
+
+def _roots_calls(roots: Iterable[Expr]) -> list[Expr]:
+    return [call for root in roots for call in _root_calls(root)]
+
+
+# The expressions a statement evaluates itself, per exact class (``stmt_exprs`` order).
+_OWN_CALLS: dict[type, Callable[[Any], Any]] = {
+    St.AssignStmt: lambda s: _root_calls(s.value),
+    St.EvalStmt: lambda s: _root_calls(s.expr),
+    St.ReturnStmt: lambda s: _roots_calls(s.value),
+    St.YieldStmt: lambda s: _roots_calls(s.value),
+    St.IfStmt: lambda s: _root_calls(s.condition),
+}
+
+
+def _own_calls_of(cls: type) -> Callable[[Any], Any]:
+    """How to list the Calls/Submits of a statement of class ``cls`` (``iter_calls``)."""
+    found = _OWN_CALLS.get(cls)
+    if found is None:
+        found = lambda stmt: _roots_calls(stmt_exprs(stmt))  # noqa: E731
+    return found
 
 
 class _Dispatch:
@@ -90,14 +117,17 @@ class _Dispatch:
 
     def __init__(self, checks: list[StmtCheck]) -> None:
         self.checks = checks
-        self.by_class: dict[type, list[StmtHook]] = {}
+        # class -> (hooks, shape, own-calls getter or None when no check sees calls)
+        self.by_class: dict[type, tuple[list[StmtHook], int, Any]] = {}
         self.call_hooks = [c.on_call for c in checks if c.on_call is not None]
 
-    def hooks(self, cls: type) -> list[StmtHook]:
+    def plan(self, cls: type) -> tuple[list[StmtHook], int, Any]:
         hooks = [hook for check in self.checks for base, hook in check.stmt_hooks.items()
                  if issubclass(cls, base)]
-        self.by_class[cls] = hooks
-        return hooks
+        shape = stmt_shape(cls)
+        calls = _own_calls_of(cls) if self.call_hooks and shape != StmtShape.SEQ else None
+        found = self.by_class[cls] = (hooks, shape, calls)
+        return found
 
 
 def run_checks(program: Program, checks: Iterable[StmtCheck]) -> None:
@@ -114,32 +144,48 @@ def run_checks(program: Program, checks: Iterable[StmtCheck]) -> None:
         _walk(func.body, dispatch)
 
 
+class _LeaveLoop:
+    """Stack marker: the walk leaves a loop body; ``outer`` is the enclosing loop."""
+
+    __slots__ = ("outer",)
+
+    def __init__(self, outer: Stmt | None) -> None:
+        self.outer = outer
+
+
 def _walk(body: Stmt, dispatch: _Dispatch) -> None:
     by_class, call_hooks = dispatch.by_class, dispatch.call_hooks
-    stack: list[tuple[Stmt, Stmt | None]] = [(body, None)]
-    pop, push = stack.pop, stack.append
+    loop: Stmt | None = None  # the nearest enclosing for / while
+    stack: list[Any] = [body]
+    pop, push, extend = stack.pop, stack.append, stack.extend
+    SEQ, LEAF, LOOP, BODY = StmtShape.SEQ, StmtShape.LEAF, StmtShape.LOOP, StmtShape.BODY
     while stack:
-        node, loop = pop()
+        node = pop()
         cls = type(node)
-        hooks = by_class.get(cls)
-        if hooks is None:
-            hooks = dispatch.hooks(cls)
+        if cls is _LeaveLoop:
+            loop = node.outer
+            continue
+        plan = by_class.get(cls)
+        if plan is None:
+            plan = dispatch.plan(cls)
+        hooks, shape, own_calls = plan
         for hook in hooks:
             hook(node, loop)
-        shape = stmt_shape(cls)
-        if call_hooks and shape != StmtShape.SEQ:
-            for call in _calls_of(node, cls):
+        if own_calls is not None:
+            for call in own_calls(node):
                 for on_call in call_hooks:
                     on_call(call, node)
-        if shape == StmtShape.LEAF:
+        if shape == SEQ:
+            extend(reversed(node.stmts))
+        elif shape == LEAF:
             continue
-        if shape == StmtShape.SEQ:
-            stack.extend([(child, loop) for child in reversed(node.stmts)])  # type: ignore[attr-defined]
-        elif shape == StmtShape.LOOP:
-            push((node.body, node))  # type: ignore[attr-defined]
-        elif shape == StmtShape.BODY:
-            push((node.body, loop))  # type: ignore[attr-defined]
+        elif shape == LOOP:
+            push(_LeaveLoop(loop))
+            push(node.body)
+            loop = node
+        elif shape == BODY:
+            push(node.body)
         else:
-            if node.else_body is not None:  # type: ignore[attr-defined]
-                push((node.else_body, loop))  # type: ignore[attr-defined]
-            push((node.then_body, loop))  # type: ignore[attr-defined]
+            if node.else_body is not None:
+                push(node.else_body)
+            push(node.then_body)

@@ -12,17 +12,20 @@
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
+from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
+from ...ir._deep import deep_recursion
 from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
-from ...ir.walk import CONST_TYPES, leaf_call_reads
+from ...ir.walk import CONST_TYPES
 from ..diagnostic import Diagnostic
 from ..names import base_name
 from ..verifier_registry import PropertyVerifier
-from .def_use import DefUseWalker
 from .checks import CheckVerifier, StmtCheck
 from .walk import error, functions_of, type_vars
 
@@ -30,6 +33,8 @@ __all__ = ["OutParamNotShadowedVerifier", "InOutUseValidVerifier", "TENSOR_CREAT
 
 TENSOR_CREATING_OPS = ("tensor.create", "tensor.full")
 _WRITTEN = (ParamDirection.Out, ParamDirection.InOut)
+_VAR, _ITER_ARG, _CALL, _MAKE_TUPLE = E.Var, E.IterArg, E.Call, E.MakeTuple
+_CONSTS = frozenset(CONST_TYPES)
 
 
 class _OutParamShadowCheck(StmtCheck):
@@ -69,26 +74,34 @@ class OutParamNotShadowedVerifier(CheckVerifier):
         return _OutParamShadowCheck(program, diagnostics)
 
 
-class _InOutUseWalker(DefUseWalker):
-    def __init__(self, program: Program, func: Function, diagnostics: list[Diagnostic]) -> None:
-        super().__init__(func)
+class _InOutUseWalker:
+    """Walks one function in execution order tracking ``consumed``: the Vars passed to
+    a written-and-returned param, each with the (direction, param, callee) of that
+    call.  Visibility does not matter here, so unlike ``DefUseWalker`` nothing is
+    bound; a Var read or re-defined leaves ``consumed``.  While ``consumed`` is empty
+    (most of a typical body) reads and definitions cost nothing."""
+
+    def __init__(self, program: Program, func: Function, diagnostics: list[Diagnostic],
+                 written_returned: dict[str, list[tuple[int, ParamDirection, str]]]) -> None:
         self.program = program
+        self.func = func
         self.diagnostics = diagnostics
         self.params = set(func.params)
-        # Var -> (direction, param name, callee name) of the call that wrote it
         self.consumed: dict[E.Var, tuple[ParamDirection, str, str]] = {}
-        self.written_returned: dict[str, list[tuple[int, ParamDirection, str]]] = {}
+        self.written_returned = written_returned  # shared by the program's functions
+        self._dispatch: dict[type, Callable[[Any], None]] = {
+            St.AssignStmt: self.visit_assign, St.EvalStmt: self.visit_eval,
+            St.ReturnStmt: self.visit_return, St.YieldStmt: self.visit_yield,
+            St.SeqStmts: self.visit_seq, St.IfStmt: self.visit_if, St.ForStmt: self.visit_for,
+            St.WhileStmt: self.visit_while, St.BreakStmt: _ignore, St.ContinueStmt: _ignore,
+            St.InlineStmt: _ignore,
+        }
 
-    def on_define(self, var: E.Var, stmt: Stmt | None) -> None:
-        self.consumed.pop(var, None)  # re-bound: later reads see the new value
+    def run(self) -> None:
+        with deep_recursion():
+            self.visit(self.func.body)
 
-    def define(self, var: E.Var, stmt: Stmt | None) -> None:
-        """Only the consumed set matters here, not visibility: no binding."""
-        for dim_var in type_vars(var.type):
-            self.on_use(dim_var, stmt)
-        self.consumed.pop(var, None)
-
-    def on_use(self, var: E.Var, stmt: Stmt) -> None:
+    def read(self, var: E.Var, stmt: Stmt) -> None:
         found = self.consumed.pop(var, None)
         if found is None:
             return
@@ -99,36 +112,57 @@ class _InOutUseWalker(DefUseWalker):
             f"parameter '{param_name}' of '{callee}' in function '{self.func.name}'; use the "
             "call's result instead", stmt.span))
 
-    def use(self, expr: Expr, stmt: Stmt) -> None:
-        cls = type(expr)
-        if cls is E.Var or cls is E.IterArg:  # the common operand: a plain read
-            if self.consumed:
-                self.on_use(expr, stmt)  # type: ignore[arg-type]
+    def define(self, var: E.Var, stmt: Stmt) -> None:
+        """Dims of the type are read; a re-bound Var's later reads see the new value."""
+        consumed = self.consumed
+        if not consumed:
             return
-        if cls in CONST_TYPES:  # for-loop bounds, mostly
-            return
-        reads = leaf_call_reads(expr) if cls is E.Call else None
-        if reads is not None:  # a call over leaves (three-address form): reads, then writes
-            if self.consumed:
-                for var in reads:
-                    self.on_use(var, stmt)
-            self._mark_written(expr)
-            return
-        # Post-order: a call's arguments are read before the call writes them.
-        stack: list[tuple[Expr, bool]] = [(expr, False)]
-        while stack:
-            node, done = stack.pop()
-            if isinstance(node, E.Var):
-                self.on_use(node, stmt)
-            elif done:
-                self._mark_written(node)
-            else:
-                stack.append((node, True))
-                stack.extend((child, False) for child in reversed(_operands(node)))
+        for dim_var in type_vars(var.type):
+            if consumed:
+                self.read(dim_var, stmt)
+        consumed.pop(var, None)
 
-    def _mark_written(self, node: Expr) -> None:
-        if not (isinstance(node, (E.Call, E.Submit)) and isinstance(node.op, GlobalVar)):
+    def use(self, expr: Expr, stmt: Stmt) -> None:
+        """Reads and call writes of ``expr`` in post-order: a call's arguments are read
+        before the call writes them.  Reads come in pre-order too, so only calls of
+        program functions (the only writers) push a marker to run after their args."""
+        cls = type(expr)
+        if cls is _VAR or cls is _ITER_ARG:  # the common operand: a plain read
+            if self.consumed:
+                self.read(expr, stmt)  # type: ignore[arg-type]
             return
+        if cls in _CONSTS:  # for-loop bounds, mostly
+            return
+        consumed = self.consumed
+        stack: list[Any] = [expr]
+        pop, push = stack.pop, stack.extend
+        while stack:
+            node = pop()
+            cls = type(node)
+            if cls is _VAR or cls is _ITER_ARG:
+                if consumed:
+                    self.read(node, stmt)
+            elif cls in _CONSTS:
+                continue
+            elif cls is _WrittenBy:
+                self._mark_written(node.call)
+            elif cls is _CALL:
+                if type(node.op) is GlobalVar or isinstance(node.op, GlobalVar):
+                    stack.append(_WrittenBy(node))
+                push(reversed(node.args))
+            elif cls is _MAKE_TUPLE:
+                push(reversed(node.elements))
+            elif isinstance(node, E.Var):
+                if consumed:
+                    self.read(node, stmt)
+            else:
+                if isinstance(node, (E.Call, E.Submit)) and isinstance(node.op, GlobalVar):
+                    stack.append(_WrittenBy(node))
+                operands = _operands(node)
+                operands.reverse()
+                push(operands)
+
+    def _mark_written(self, node: E.Call | E.Submit) -> None:
         callee = self.program.get_function(node.op.name)
         if callee is None:
             return
@@ -152,12 +186,41 @@ class _InOutUseWalker(DefUseWalker):
             self.written_returned[callee.name] = found
         return found
 
-    def visit_values(self, stmt: St.ReturnStmt | St.YieldStmt) -> None:
+    # -- statements (the order of ``DefUseWalker``) ---------------------------------------
+    def visit(self, stmt: Stmt) -> None:
+        handler = self._dispatch.get(type(stmt))
+        if handler is None:
+            if not isinstance(stmt, S.ScopeStmt):
+                raise InternalError(f"{type(self).__name__}: unhandled statement "
+                                    f"{type(stmt).__name__}")
+            handler = self.visit_scope
+        handler(stmt)
+
+    def visit_assign(self, stmt: St.AssignStmt) -> None:
+        self.use(stmt.value, stmt)
+        self.define(stmt.var, stmt)
+
+    def visit_eval(self, stmt: St.EvalStmt) -> None:
+        self.use(stmt.expr, stmt)
+
+    def visit_return(self, stmt: St.ReturnStmt) -> None:
         for value in stmt.value:
-            if isinstance(stmt, St.ReturnStmt) and isinstance(value, E.Var) \
-                    and value in self.params:
+            if isinstance(value, E.Var) and value in self.params:
                 continue  # a param-explicit return names the written buffer itself
             self.use(value, stmt)
+
+    def visit_yield(self, stmt: St.YieldStmt) -> None:
+        for value in stmt.value:
+            self.use(value, stmt)
+
+    def visit_seq(self, stmt: St.SeqStmts) -> None:
+        visit, dispatch = self.visit, self._dispatch
+        for child in stmt.stmts:
+            handler = dispatch.get(type(child))
+            if handler is None:
+                visit(child)
+            else:
+                handler(child)
 
     def visit_if(self, stmt: St.IfStmt) -> None:
         """Branches are alternatives: a buffer written in ``then`` may be read in ``else``
@@ -165,18 +228,34 @@ class _InOutUseWalker(DefUseWalker):
         buffer written in either branch counts as written."""
         self.use(stmt.condition, stmt)
         entry = dict(self.consumed)
-        self.push()
         self.visit(stmt.then_body)
-        branch_defs = self.pop()
         after_then = self.consumed
         self.consumed = dict(entry)
         if stmt.else_body is not None:
-            self.push()
             self.visit(stmt.else_body)
-            branch_defs = branch_defs + self.pop()
         self.consumed.update(after_then)
-        if self.plain_if_leaks and not stmt.return_vars:
-            self.reveal(branch_defs)
+        for var in stmt.return_vars:
+            self.define(var, stmt)
+
+    def visit_for(self, stmt: St.ForStmt) -> None:
+        for bound in (stmt.start, stmt.stop, stmt.step):
+            self.use(bound, stmt)
+        for arg in stmt.iter_args:
+            self.use(arg.initValue, stmt)
+        self.define(stmt.loop_var, stmt)
+        for arg in stmt.iter_args:
+            self.define(arg, stmt)
+        self.visit(stmt.body)
+        for var in stmt.return_vars:
+            self.define(var, stmt)
+
+    def visit_while(self, stmt: St.WhileStmt) -> None:
+        for arg in stmt.iter_args:
+            self.use(arg.initValue, stmt)
+        for arg in stmt.iter_args:
+            self.define(arg, stmt)
+        self.use(stmt.condition, stmt)
+        self.visit(stmt.body)
         for var in stmt.return_vars:
             self.define(var, stmt)
 
@@ -184,6 +263,19 @@ class _InOutUseWalker(DefUseWalker):
         if isinstance(stmt, S.SpmdScopeStmt):
             self.use(stmt.core_num, stmt)
         self.visit(stmt.body)  # scope attrs (dump/dep lists) are metadata, not reads
+
+
+class _WrittenBy:
+    """Stack marker of ``_InOutUseWalker.use``: ``call`` writes once its args are read."""
+
+    __slots__ = ("call",)
+
+    def __init__(self, call: E.Call | E.Submit) -> None:
+        self.call = call
+
+
+def _ignore(stmt: Stmt) -> None:
+    pass
 
 
 def _returned_param_indices(callee: Function) -> set[int]:
@@ -213,7 +305,8 @@ class InOutUseValidVerifier(PropertyVerifier):
     rule_name = "InOutUseValid"
 
     def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        written_returned: dict[str, list[tuple[int, ParamDirection, str]]] = {}
         for func in functions_of(program):
             if func.func_type is FunctionType.Group:
                 continue
-            _InOutUseWalker(program, func, diagnostics).run()
+            _InOutUseWalker(program, func, diagnostics, written_returned).run()
