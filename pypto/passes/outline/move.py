@@ -24,6 +24,7 @@ the caller rolls the minted names back and takes the two-walk path.
 
 from __future__ import annotations
 
+from operator import is_not
 from typing import Any, Callable
 
 from ...ir import expr as E
@@ -44,6 +45,11 @@ __all__ = ["BodyMover", "Restart"]
 
 class Restart(Exception):
     """The body holds something only the two-walk path handles (see the module doc)."""
+
+
+def _same(new: list, old: tuple) -> bool:
+    """Is every rebuilt item (same length) the old object?"""
+    return not any(map(is_not, new, old))
 
 
 def _fixed(t: Type) -> bool:
@@ -84,12 +90,15 @@ class BodyMover(BodyFacts):
 
     # -- reads and definitions ---------------------------------------------------------
     def _use(self, var: E.Var, reads: bool = True) -> None:
+        captures = self.captures
+        if var in captures or var in self.defined:  # seen (and checked) before
+            if reads:
+                self.read.add(self.alias.get(var, var))
+            return
         if not _fixed(var.type) or (type(var) is not E.Var and type(var) is not E.IterArg):
             raise Restart
-        captures = self.captures
-        new = var not in captures
         super()._use(var, reads)
-        if new and var in captures:  # first read of a capture: its param
+        if var in captures:  # first read of a capture: its param
             self.remap[var] = E.Var(var.name_hint, var.type, self._param_span)
 
     def _define(self, var: E.Var) -> None:
@@ -124,7 +133,7 @@ class BodyMover(BodyFacts):
             return self._call_new(node)  # type: ignore[arg-type]
         if cls is E.MakeTuple:
             elements = [self._expr_new(e) for e in node.elements]  # type: ignore[attr-defined]
-            if all(a is b for a, b in zip(elements, node.elements)):  # type: ignore[attr-defined]
+            if _same(elements, node.elements):  # type: ignore[attr-defined]
                 return node
             return E.MakeTuple(elements, node.span)
         if isinstance(node, E.BinaryExpr):
@@ -186,7 +195,7 @@ class BodyMover(BodyFacts):
             deps = [self._expr_new(d) for d in call.deps]
             core_num = None if call.core_num is None else self._expr_new(call.core_num)
             predicate = None if call.predicate is None else self._expr_new(call.predicate)
-            if (not changed and all(a is b for a, b in zip(deps, call.deps))
+            if (not changed and _same(deps, call.deps)
                     and core_num is call.core_num and predicate is call.predicate):
                 return call
             return call.replace(args=args, deps=deps, core_num=core_num, predicate=predicate)
@@ -198,7 +207,7 @@ class BodyMover(BodyFacts):
         if cls is St.SeqStmts:
             old = stmt.stmts  # type: ignore[attr-defined]
             new = [self._move(s) for s in old]
-            if all(a is b for a, b in zip(new, old)):
+            if _same(new, old):
                 return stmt
             return St.SeqStmts.flatten(new, stmt.span)
         if cls is St.AssignStmt:
@@ -210,7 +219,7 @@ class BodyMover(BodyFacts):
             return new if target is None else self._binding(target, value, stmt.span)
         if cls is St.ReturnStmt or cls is St.YieldStmt:
             values = [self._expr_new(v) for v in stmt.value]  # type: ignore[attr-defined]
-            if all(a is b for a, b in zip(values, stmt.value)):  # type: ignore[attr-defined]
+            if _same(values, stmt.value):  # type: ignore[attr-defined]
                 return stmt
             return stmt.replace(value=values)
         if cls is St.ForStmt or cls is St.WhileStmt:
@@ -283,9 +292,9 @@ class BodyMover(BodyFacts):
         rvs = [self._define_output(rv) for rv in loop.return_vars]
         if body is not loop.body:
             changes["body"] = body
-        if any(a is not b for a, b in zip(iter_args, loop.iter_args)):
+        if not _same(iter_args, loop.iter_args):
             changes["iter_args"] = iter_args
-        if any(a is not b for a, b in zip(rvs, loop.return_vars)):
+        if not _same(rvs, loop.return_vars):
             changes["return_vars"] = rvs
         return loop.replace(**changes) if changes else loop
 
@@ -299,8 +308,7 @@ class BodyMover(BodyFacts):
             self._define(var)
         rvs = [self._define_output(rv) for rv in stmt.return_vars]
         if (condition is stmt.condition and then_body is stmt.then_body
-                and else_body is stmt.else_body
-                and all(a is b for a, b in zip(rvs, stmt.return_vars))):
+                and else_body is stmt.else_body and _same(rvs, stmt.return_vars)):
             return stmt
         return stmt.replace(condition=condition, then_body=then_body, else_body=else_body,
                             return_vars=rvs)
