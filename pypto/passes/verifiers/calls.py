@@ -22,6 +22,8 @@ CALLS_MISSING_FUNCTION = 2
 
 
 class _ManualDepsCheck(StmtCheck):
+    function_calls_only = True  # on_call looks at GlobalVar ops only
+
     def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
         if (isinstance(call, E.Call) and isinstance(call.op, GlobalVar)
                 and "manual_dep_edges" in call._attrs):
@@ -41,6 +43,7 @@ class ManualDepsOnSubmitOnlyVerifier(CheckVerifier):
 
 class _InlineFunctionsCheck(StmtCheck):
     """Reports surviving Inline functions when made (before any call of the walk)."""
+    function_calls_only = True  # on_call reads call.op.name of GlobalVar ops only
 
     def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         super().__init__(program, diagnostics)
@@ -78,6 +81,8 @@ class InlineFunctionsEliminatedVerifier(CheckVerifier):
 
 
 class _OrchestrationReferencesCheck(StmtCheck):
+    function_calls_only = True  # on_call looks at GlobalVar ops only
+
     def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         super().__init__(program, diagnostics)
         self.functions = program._functions

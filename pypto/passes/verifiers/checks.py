@@ -24,7 +24,7 @@ from typing import Any, Callable, Iterable, Mapping
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.function import Function, Program
-from ...ir.node import Expr, Stmt
+from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.walk import LEAF_TYPES, StmtShape, calls_in, stmt_shape
 from ..diagnostic import Diagnostic
 from ..verifier_registry import PropertyVerifier
@@ -41,12 +41,16 @@ class StmtCheck:
 
     ``stmt_hooks`` maps a statement class to a callback; it also fires for
     subclasses (``isinstance`` semantics).  ``on_call`` (if not ``None``) sees
-    every Call/Submit.  Before each function's walk ``begin_function`` sets
+    every Call/Submit (only those of program functions if ``function_calls_only``).
+    Before each function's walk ``begin_function`` sets
     ``self.func`` and asks ``applies_to`` whether the check runs on it.
     """
 
     stmt_hooks: Mapping[type, StmtHook] = {}
     on_call: CallHook | None = None
+    # True if ``on_call`` ignores every call whose op is not a ``GlobalVar`` (a call of
+    # a program function): the walk then skips the op calls, most of them, for it.
+    function_calls_only: bool = False
 
     def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         self.program = program
@@ -71,23 +75,43 @@ class CheckVerifier(PropertyVerifier):
         run_checks(program, [self.make_check(program, diagnostics)])
 
 
+_BINARY = frozenset(E.BINARY_CLASSES)
+
+
 def _root_calls(root: Expr) -> "list[Expr] | tuple[Expr, ...]":
-    """Calls/Submits of one expression in pre-order (``calls_in``).  Fast paths: a
-    leaf, and a call whose args are leaves or tuples of leaves (three-address form)."""
+    """Calls/Submits of one expression in pre-order (``calls_in``), with exact-class
+    fast paths for the common nodes; leaves are never pushed."""
     kind = type(root)
     if kind in LEAF_TYPES:
         return ()
+    if kind in _BINARY and type(root.left) in LEAF_TYPES \
+            and type(root.right) in LEAF_TYPES:  # type: ignore[attr-defined]
+        return ()  # a condition or bound like ``k > 0``
     if kind is E.Call and not root._attrs:  # type: ignore[attr-defined]
         for arg in root.args:  # type: ignore[attr-defined]
             arg_kind = type(arg)
-            if arg_kind in LEAF_TYPES:
+            if arg_kind in LEAF_TYPES or (arg_kind is E.MakeTuple and all(
+                    type(item) in LEAF_TYPES for item in arg.elements)):  # type: ignore[attr-defined]
                 continue
-            if arg_kind is E.MakeTuple and all(type(item) in LEAF_TYPES
-                                                for item in arg.elements):  # type: ignore[attr-defined]
-                continue
-            return calls_in(root)
-        return (root,)
-    return calls_in(root)
+            break
+        else:
+            return (root,)  # three-address form: one call over leaves
+    found: list[Expr] = []
+    stack = [root]
+    pop, push = stack.pop, stack.extend
+    while stack:
+        node = pop()
+        kind = type(node)
+        if kind is E.Call and not node._attrs:  # type: ignore[attr-defined]
+            found.append(node)
+            push([arg for arg in reversed(node.args)  # type: ignore[attr-defined]
+                  if type(arg) not in LEAF_TYPES])
+        elif kind is E.MakeTuple:
+            push([item for item in reversed(node.elements)  # type: ignore[attr-defined]
+                  if type(item) not in LEAF_TYPES])
+        else:
+            found.extend(calls_in(node))
+    return found
 
 
 def _roots_calls(roots: Iterable[Expr]) -> list[Expr]:
@@ -120,6 +144,10 @@ class _Dispatch:
         # class -> (hooks, shape, own-calls getter or None when no check sees calls)
         self.by_class: dict[type, tuple[list[StmtHook], int, Any]] = {}
         self.call_hooks = [c.on_call for c in checks if c.on_call is not None]
+        self.all_calls_hooks = [c.on_call for c in checks
+                                if c.on_call is not None and not c.function_calls_only]
+        self.function_calls_hooks = [c.on_call for c in checks
+                                     if c.on_call is not None and c.function_calls_only]
 
     def plan(self, cls: type) -> tuple[list[StmtHook], int, Any]:
         hooks = [hook for check in self.checks for base, hook in check.stmt_hooks.items()
@@ -154,7 +182,9 @@ class _LeaveLoop:
 
 
 def _walk(body: Stmt, dispatch: _Dispatch) -> None:
-    by_class, call_hooks = dispatch.by_class, dispatch.call_hooks
+    by_class = dispatch.by_class
+    all_calls_hooks = dispatch.all_calls_hooks
+    function_calls_hooks = dispatch.function_calls_hooks
     loop: Stmt | None = None  # the nearest enclosing for / while
     stack: list[Any] = [body]
     pop, push, extend = stack.pop, stack.append, stack.extend
@@ -173,8 +203,11 @@ def _walk(body: Stmt, dispatch: _Dispatch) -> None:
             hook(node, loop)
         if own_calls is not None:
             for call in own_calls(node):
-                for on_call in call_hooks:
+                for on_call in all_calls_hooks:
                     on_call(call, node)
+                if function_calls_hooks and isinstance(call.op, GlobalVar):
+                    for on_call in function_calls_hooks:
+                        on_call(call, node)
         if shape == SEQ:
             extend(reversed(node.stmts))
         elif shape == LEAF:

@@ -35,6 +35,7 @@ TENSOR_CREATING_OPS = ("tensor.create", "tensor.full")
 _WRITTEN = (ParamDirection.Out, ParamDirection.InOut)
 _VAR, _ITER_ARG, _CALL, _MAKE_TUPLE = E.Var, E.IterArg, E.Call, E.MakeTuple
 _CONSTS = frozenset(CONST_TYPES)
+_BINARY = frozenset(E.BINARY_CLASSES)
 
 
 class _OutParamShadowCheck(StmtCheck):
@@ -152,6 +153,8 @@ class _InOutUseWalker:
                 push(reversed(node.args))
             elif cls is _MAKE_TUPLE:
                 push(reversed(node.elements))
+            elif cls in _BINARY:  # scalar arithmetic: conditions, bounds
+                push((node.right, node.left))
             elif isinstance(node, E.Var):
                 if consumed:
                     self.read(node, stmt)

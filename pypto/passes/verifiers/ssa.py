@@ -33,6 +33,7 @@ __all__ = ["SSAErrorType", "SSAVerifier"]
 RULE = "SSAVerify"
 _CONSTS = frozenset(CONST_TYPES)
 _SCALAR = ScalarType
+_BINARY = frozenset(E.BINARY_CLASSES)
 _VAR, _ITER_ARG, _CALL, _MAKE_TUPLE = E.Var, E.IterArg, E.Call, E.MakeTuple
 
 
@@ -182,6 +183,8 @@ class _SSAWalker:
                 push(reversed(node.args))  # type: ignore[attr-defined]
             elif cls is _MAKE_TUPLE:
                 push(reversed(node.elements))  # type: ignore[attr-defined]
+            elif cls in _BINARY:  # scalar arithmetic: conditions, bounds
+                push((node.right, node.left))  # type: ignore[attr-defined]
             else:
                 for var in var_uses(node):
                     if var not in visible:

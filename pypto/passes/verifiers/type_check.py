@@ -75,6 +75,8 @@ def type_mismatch(actual: Type, expected: Type) -> str | None:
 
 
 class _TypeCheck(StmtCheck):
+    function_calls_only = True  # on_call looks at GlobalVar ops only
+
     def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         super().__init__(program, diagnostics)
         self.stmt_hooks = {St.IfStmt: self.check_if, St.WhileStmt: self.check_while,
