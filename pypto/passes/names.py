@@ -42,6 +42,20 @@ def check_auto_name_base(base: str) -> None:
 
 def split_auto_name(name: str) -> AutoName | None:
     """``"x__ssa_v3"`` -> ``AutoName("x", "ssa", "", 3)``; ``None`` for other names."""
+    try:
+        return _SPLITS[name]
+    except KeyError:
+        pass
+    found = _SPLITS[name] = _split_auto_name(name)
+    if len(_SPLITS) > _BASES_LIMIT:
+        _SPLITS.clear()
+    return found
+
+
+_SPLITS: dict[str, AutoName | None] = {}
+
+
+def _split_auto_name(name: str) -> AutoName | None:
     match = _AUTO.match(name)
     if match is None or RESERVED_DELIMITER in match.group("base"):
         return None

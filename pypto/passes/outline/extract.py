@@ -19,11 +19,12 @@ from ...ir import stmt as St
 from ...ir.dtype import DataType
 from ...ir.enums import ParamDirection
 from ...ir.function import Function
-from ...ir.node import Expr, Stmt
+from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops import deduce_call_return_type
 from ...ir.scalar_types import scalar_type
 from ...ir.types import ScalarType, TensorType, TupleType
 from ...ir.visitor import IRMutator
+from ..names import STORE_SUFFIX, base_name
 from .facts import BodyFacts, visible_definitions
 from .hoist import hoist_scalar_outputs
 from .move import BodyMover, Restart
@@ -60,7 +61,6 @@ class ScopeExtraction:
 
     def make_call(self, args: list[Expr], ctx: "_Context") -> Expr:
         func = self.function
-        from ...ir.node import GlobalVar
         results = deduce_call_return_type(func.params, args, func.return_types)
         attrs = self._call_attrs(ctx)
         scope = self.scope
@@ -123,7 +123,6 @@ class _BodyRewriter(IRMutator):
         return None
 
     def _binding(self, target: E.Var, value: Expr, span: Any) -> St.AssignStmt:
-        from ..names import base_name
         name = self.names.fixed(f"{base_name(target.name_hint)}__store")
         return St.AssignStmt(E.Var(name, value.type, span), value, span)
 
@@ -138,7 +137,6 @@ class _BodyRewriter(IRMutator):
         target = self._target_of(op.value) if self.targets else None
         if target is None:
             return new
-        from ..names import STORE_SUFFIX
         if op.var.name_hint.endswith(STORE_SUFFIX):
             return new  # already the store binding (an earlier outliner made it)
         return St.SeqStmts.flatten([new, self._binding(target, new.var, op.span)],  # type: ignore

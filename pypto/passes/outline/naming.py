@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...ir.types import Type
 from ...ir import expr as E
 from ...ir.span import Span
-from ..names import auto_name, base_name
+from ..names import auto_name, base_name, split_auto_name
 
 __all__ = ["FunctionNames", "VarNames"]
 
@@ -103,7 +103,6 @@ class VarNames:
 
     def fresh_like(self, like: E.Var) -> str:
         """``out__ssa_v0`` -> ``out__ssa_v1``; ``out`` -> ``out__ssa_v0``."""
-        from ..names import split_auto_name
         parsed = split_auto_name(like.name_hint)
         qualifier = parsed.qualifier if parsed is not None and parsed.qualifier else "ssa"
         return self.mint(like.name_hint, qualifier)
