@@ -24,6 +24,7 @@ import bisect
 from typing import Any, Container, Iterable
 
 from ...ir import expr as E
+from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir._deep import deep_recursion
 from ...ir.function import Function
@@ -34,6 +35,11 @@ from ...ir.walk import CONST_TYPES, attr_exprs, expr_children, var_uses
 from .walk import expr_vars, stmt_def_vars, stmt_own_exprs
 
 __all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
+
+# Scope kinds whose only expressions are their attrs (a Spmd scope also has core_num).
+_PLAIN_SCOPES = frozenset(cls for cls in (S.InCoreScopeStmt, S.ClusterScopeStmt,
+                                          S.HierarchyScopeStmt, S.RuntimeScopeStmt,
+                                          S.GraphScopeStmt))
 
 
 def type_dim_vars(t: Type) -> Iterable[E.Var]:
@@ -174,12 +180,18 @@ class FunctionIndex:
         key = id(stmt)
         self.pos[key] = position
         upto = self._refs_upto
-        if type(stmt) is St.SeqStmts:  # no references of its own
+        cls = type(stmt)
+        if cls is St.SeqStmts or (cls in _PLAIN_SCOPES and not stmt._attrs):
+            # No references of their own: a block, a scope without attrs.
             self._refs_at.append([])
             self._defs_at.append(0)
             upto.append(upto[-1] if upto else 0)
-            found = False
-            children: Any = stmt.stmts
+            if cls is St.SeqStmts:
+                found = False
+                children: Any = stmt.stmts
+            else:
+                found = isinstance(stmt, self.target)
+                children = (stmt.body,)
         else:
             self._own_refs(stmt, position)
             found = isinstance(stmt, self.target)
