@@ -50,7 +50,7 @@ class Var(Expr):
         _set(self, "unique_id", next(_ids))
 
     def replace(self, **changes: Any):
-        new = super().replace(**changes)
+        new = type(self)._fast_replace(self, **changes)  # type: ignore[attr-defined]
         _set(new, "unique_id", next(_ids))  # a rebuilt Var is a new variable
         return new
 

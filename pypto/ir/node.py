@@ -74,22 +74,45 @@ def _slot_descriptor(cls: type, slot: str) -> Any:
     raise AttributeError(slot)
 
 
-def _copier(cls: type) -> Any:
-    """A function copying every slot of a ``cls`` node into a fresh one.
+def _unknown_field(cls: type, unknown: dict) -> None:
+    raise TypeError(f"{cls.__name__}.replace: unknown field '{next(iter(unknown))}'")
 
-    Generated once per class: straight-line code through the slots' own descriptors
-    is about twice as fast as a loop of ``getattr`` / ``object.__setattr__``, and
-    ``replace`` (every pass's way of rebuilding a node) runs it for each copy.
-    """
+
+def _replacer(cls: type, slot_of: dict[str, str]) -> Any:
+    """``replace`` for ``cls``, generated once: one keyword per field (a private slot
+    also under its name without the underscore, ``attrs`` -> ``_attrs``), each slot
+    set in one straight line.  Lists become tuples (sequence fields are immutable)."""
     slots = cls._all_slots  # type: ignore[attr-defined]
-    names = {f"set_{i}": _slot_descriptor(cls, slot).__set__ for i, slot in enumerate(slots)}
-    names["new_object"] = object.__new__
-    names["cls"] = cls
-    lines = ["def copy(node):", "    new = new_object(cls)"]
-    lines += [f"    set_{i}(new, node.{slot})" for i, slot in enumerate(slots)]
-    lines.append("    return new")
+    # Helper names end in "_": no field is spelled that way (``tuple`` and ``type`` are).
+    names: dict[str, Any] = {"new_object_": object.__new__, "cls_": cls, "KEEP_": _KEEP,
+                             "unknown_field_": _unknown_field, "to_tuple_": tuple}
+    aliases = {slot: [key for key, target in slot_of.items() if target == slot and key != slot]
+               for slot in slots}
+    params = [f"{key}=KEEP_" for slot in slots for key in (slot, *aliases[slot])]
+    lines = [f"def replace(node_, *, {', '.join(params)}, **unknown_):",
+             "    if unknown_:", "        unknown_field_(cls_, unknown_)",
+             "    new_ = new_object_(cls_)"]
+    for i, slot in enumerate(slots):
+        names[f"set_{i}_"] = _slot_descriptor(cls, slot).__set__
+        value = f"node_.{slot}"
+        for key in (slot, *aliases[slot]):  # a later spelling wins, as keywords would
+            value = f"(({key} if {key}.__class__ is not list else to_tuple_({key})) " \
+                    f"if {key} is not KEEP_ else {value})"
+        lines.append(f"    set_{i}_(new_, {value})")
+    lines.append("    return new_")
     exec("\n".join(lines), names)  # noqa: S102 -- generated from the class's own slot names
-    return names["copy"]
+    replace = names["replace"]
+    replace.generated = True
+    return replace
+
+
+def _custom_replace(klass: type) -> bool:
+    """Does ``klass`` define its own ``replace`` (not a generated one)?"""
+    found = klass.__dict__.get("replace")
+    return found is not None and not getattr(found, "generated", False)
+
+
+_KEEP = object()  # "field not given" in generated ``replace`` signatures
 
 
 class IRNode:
@@ -112,8 +135,10 @@ class IRNode:
         slot_of = {slot[1:]: slot for slot in cls._all_slots if slot.startswith("_")}
         slot_of.update((slot, slot) for slot in cls._all_slots)
         cls._slot_of = slot_of
-        cls._copy = _copier(cls)
-        cls._setters = {slot: _slot_descriptor(cls, slot).__set__ for slot in cls._all_slots}
+        cls._fast_replace = _replacer(cls, slot_of)
+        if not any(_custom_replace(klass) for klass in cls.__mro__
+                   if klass is not IRNode and issubclass(klass, IRNode)):
+            cls.replace = cls._fast_replace  # no class on the way customises it
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set '{name}'")
@@ -131,19 +156,11 @@ class IRNode:
         """A copy of this node with the given fields replaced (no re-validation).
 
         Fields not named keep their values (span, comments, kind, attrs ...).
-        Used by passes and the mutator to rebuild only what changed.
+        Used by passes and the mutator to rebuild only what changed.  Every node class
+        gets a generated version of this (``_replacer``); this body serves the classes
+        that customise ``replace`` and call through to it.
         """
-        cls = type(self)
-        new = cls._copy(self)
-        slot_of, setters = cls._slot_of, cls._setters
-        for key, value in changes.items():
-            slot = slot_of.get(key)
-            if slot is None:
-                raise TypeError(f"{cls.__name__}.replace: unknown field '{key}'")
-            if type(value) is list:  # sequence fields are tuples (immutability)
-                value = tuple(value)
-            setters[slot](new, value)
-        return new
+        return type(self)._fast_replace(self, **changes)
 
     def as_python(self, prefix: str = "pl", concise: bool = False, format: bool = True) -> str:
         from .printer import python_print
