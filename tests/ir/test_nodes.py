@@ -139,6 +139,25 @@ def test_replace_on_var_mints_a_new_variable():
     x = var("x")
     y = x.replace(type=scalar(INT32))
     assert y.unique_id != x.unique_id and y.name_hint == "x" and y.type == scalar(INT32)
+    arg = ir.IterArg("a", scalar(INT32), x, SPAN)
+    again = arg.replace(initValue=y)  # a subclass of Var: its own fields, a new id too
+    assert type(again) is ir.IterArg and again.initValue is y and again.name_hint == "a"
+    assert again.unique_id != arg.unique_id
+
+
+def test_replace_takes_private_fields_by_either_name_and_fields_named_like_builtins():
+    x = var("x")
+    scope = ir.InCoreScopeStmt(body=ir.EvalStmt(x, SPAN), span=SPAN, attrs={"k": 1})
+    assert scope.replace(attrs={"a": 2})._attrs == {"a": 2}
+    assert scope.replace(_attrs={"b": 3})._attrs == {"b": 3}
+    assert scope.replace(body=ir.EvalStmt(x, SPAN))._attrs == {"k": 1}
+    pair = ir.MakeTuple([x, x], SPAN)
+    item = ir.TupleGetItemExpr(pair, 0, SPAN)
+    other = ir.MakeTuple([x], SPAN)
+    moved = item.replace(tuple=other, index=0)  # fields called `tuple` and `type`
+    assert moved.tuple is other and moved.type is item.type and moved.span is SPAN
+    with pytest.raises(TypeError, match=r"TupleGetItemExpr.replace: unknown field 'tuples'"):
+        item.replace(tuples=other)
 
 
 # -- types ---------------------------------------------------------------------------------
