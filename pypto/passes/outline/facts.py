@@ -143,32 +143,14 @@ class BodyFacts:
                 stack.append(node.tuple)
 
     def _call(self, call: E.Call | E.Submit) -> None:
-        writes = {index: effect for _, index, effect in
-                  call_write_targets(call, self._program)}
+        writes = self._writes(call)
         user_callee = self._callee(call)
+        is_store = isinstance(call, E.Call) and call.op.name == "tile.store"
         for index, arg in enumerate(call.args):
-            if not isinstance(arg, E.Var):
-                self._expr(arg)
-                continue
-            effect = writes.get(index)
-            if user_callee is not None:
-                direction = (user_callee.param_directions[index]
-                             if index < len(user_callee.param_directions) else ParamDirection.In)
-                self._use(arg, reads=direction is not ParamDirection.Out)
-                target = self.alias.get(arg, arg)
-                if direction is not ParamDirection.Out:
-                    self.callee_read.add(target)
-                if direction is not ParamDirection.In:
-                    self.callee_written.add(target)
-            elif effect is Effect.Write:
-                self._use(arg, reads=False)
-                self.builtin_written.add(self.alias.get(arg, arg))
+            if isinstance(arg, E.Var):
+                self._var_arg(arg, index, writes.get(index), user_callee, is_store)
             else:
-                self._use(arg)
-                if effect is Effect.ReadWrite:
-                    self.builtin_written.add(self.alias.get(arg, arg))
-            if isinstance(call, E.Call) and call.op.name == "tile.store" and index == 2:
-                self.store_targets.setdefault(self.alias.get(arg, arg), None)
+                self._expr(arg)
         if isinstance(call, E.Submit):
             for dep in call.deps:
                 self._expr(dep)
@@ -182,6 +164,33 @@ class BodyFacts:
                 continue
             for item in attr_exprs({key: value}):
                 self._expr(item)
+
+    def _writes(self, call: E.Call | E.Submit) -> dict[int, Effect]:
+        """Argument index -> how the call writes it (registry effect or callee direction)."""
+        return {index: effect for _, index, effect in call_write_targets(call, self._program)}
+
+    def _var_arg(self, arg: E.Var, index: int, effect: Effect | None,
+                 user_callee: Function | None, is_store: bool) -> None:
+        """Record a Var argument: read or not, written by the op or by the callee's
+        param direction, and a ``tile.store`` target (argument 2)."""
+        if user_callee is not None:
+            direction = (user_callee.param_directions[index]
+                         if index < len(user_callee.param_directions) else ParamDirection.In)
+            self._use(arg, reads=direction is not ParamDirection.Out)
+            target = self.alias.get(arg, arg)
+            if direction is not ParamDirection.Out:
+                self.callee_read.add(target)
+            if direction is not ParamDirection.In:
+                self.callee_written.add(target)
+        elif effect is Effect.Write:
+            self._use(arg, reads=False)
+            self.builtin_written.add(self.alias.get(arg, arg))
+        else:
+            self._use(arg)
+            if effect is Effect.ReadWrite:
+                self.builtin_written.add(self.alias.get(arg, arg))
+        if is_store and index == 2:
+            self.store_targets.setdefault(self.alias.get(arg, arg), None)
 
     def _callee(self, call: E.Call | E.Submit) -> Function | None:
         if isinstance(call.op, GlobalVar) and self._program is not None:

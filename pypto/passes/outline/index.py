@@ -232,15 +232,7 @@ class FunctionIndex:
         else:
             for expr in stmt_own_exprs(stmt):
                 refs += var_uses(expr)
-        positions = self.ref_positions
-        for var in refs:
-            seen = positions.get(var)
-            if seen is None:
-                positions[var] = [position]
-            elif seen[-1] != position:
-                seen.append(position)
-        upto = self._refs_upto
-        upto.append(upto[-1] + len(refs) if upto else len(refs))
+        self._count_refs(refs, position)
 
     def _leaf(self, stmt: St.AssignStmt | St.YieldStmt, kind: type) -> None:
         """``_walk`` of an assignment or a yield (most statements), inlined: the same
@@ -262,6 +254,11 @@ class FunctionIndex:
                 refs += var_uses(value)
             self._defs_at.append(0)
         self._refs_at.append(refs)
+        self._count_refs(refs, position)
+
+    def _count_refs(self, refs: list[E.Var], position: int) -> None:
+        """Note ``position`` as a reference of each Var in ``refs`` (once per position),
+        and the running reference count."""
         positions = self.ref_positions
         for ref in refs:
             seen = positions.get(ref)

@@ -32,9 +32,6 @@ from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.function import Program
 from ...ir.node import Expr, Stmt
-from ...ir.ops import call_write_targets
-from ...ir.ops.registry import Effect
-from ...ir.enums import ParamDirection
 from ...ir.types import ShapedType, TupleType, Type
 from ...ir.walk import CONST_TYPES, attr_exprs
 from ..names import STORE_SUFFIX, base_name
@@ -156,39 +153,18 @@ class BodyMover(BodyFacts):
         """``BodyFacts._call``'s records, with the call rebuilt on the way."""
         if not _fixed(call.type) or (call._attrs and attr_exprs(call._attrs)):
             raise Restart
-        writes = {index: effect for _, index, effect in
-                  call_write_targets(call, self._program)}
+        writes = self._writes(call)
         user_callee = self._callee(call)
         is_store = type(call) is E.Call and call.op.name == "tile.store"
         remap = self.remap
         args: list[Expr] = []
         changed = False
         for index, arg in enumerate(call.args):
-            if not isinstance(arg, E.Var):
-                new = self._expr_new(arg)
-                changed = changed or new is not arg
-                args.append(new)
-                continue
-            effect = writes.get(index)
-            if user_callee is not None:
-                direction = (user_callee.param_directions[index]
-                             if index < len(user_callee.param_directions) else ParamDirection.In)
-                self._use(arg, reads=direction is not ParamDirection.Out)
-                target = self.alias.get(arg, arg)
-                if direction is not ParamDirection.Out:
-                    self.callee_read.add(target)
-                if direction is not ParamDirection.In:
-                    self.callee_written.add(target)
-            elif effect is Effect.Write:
-                self._use(arg, reads=False)
-                self.builtin_written.add(self.alias.get(arg, arg))
+            if isinstance(arg, E.Var):
+                self._var_arg(arg, index, writes.get(index), user_callee, is_store)
+                new = remap.get(arg, arg)
             else:
-                self._use(arg)
-                if effect is Effect.ReadWrite:
-                    self.builtin_written.add(self.alias.get(arg, arg))
-            if is_store and index == 2:
-                self.store_targets.setdefault(self.alias.get(arg, arg), None)
-            new = remap.get(arg, arg)
+                new = self._expr_new(arg)
             changed = changed or new is not arg
             args.append(new)
         if type(call) is E.Submit:
