@@ -12,7 +12,7 @@ children came back as a different object, otherwise it returns the original.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from ._deep import deep_recursion
 from . import expr as E
@@ -22,7 +22,7 @@ from .function import Function, Program
 from .node import Expr, Stmt
 from .types import ScalarType, ShapedType, TensorType, TileType, TupleType, Type
 
-__all__ = ["IRVisitor", "IRMutator"]
+__all__ = ["IRVisitor", "IRMutator", "map_attrs", "is_static_type"]
 
 
 def _attr_exprs(attrs: dict) -> Iterable[Expr]:
@@ -326,21 +326,7 @@ class IRMutator:
         return t
 
     def _mutate_attrs(self, attrs: dict) -> dict:
-        if not attrs:
-            return attrs
-        changed = False
-        out = {}
-        for key, value in attrs.items():
-            if isinstance(value, Expr):
-                new = self.visit_expr(value)
-            elif isinstance(value, (list, tuple)) and any(isinstance(v, Expr) for v in value):
-                items = [self.visit_expr(v) if isinstance(v, Expr) else v for v in value]
-                new = value if _same(items, value) else type(value)(items)
-            else:
-                new = value
-            changed = changed or new is not value
-            out[key] = new
-        return out if changed else attrs
+        return map_attrs(attrs, self.visit_expr) if attrs else attrs
 
     # -- expressions --------------------------------------------------------------
     def visit_var(self, op: E.Var) -> Expr:
@@ -348,7 +334,7 @@ class IRMutator:
         if mapped is not None:
             return mapped
         t = op.type
-        if self._fixed_static_types and _is_static(t):
+        if self._fixed_static_types and is_static_type(t):
             return op
         new_type = self.visit_type(t)
         if new_type is op.type:
@@ -382,7 +368,7 @@ class IRMutator:
         args = tuple([self.visit_expr(a) for a in op.args])
         attrs = self._mutate_attrs(op._attrs) if op._attrs else op._attrs
         t = op.type
-        new_type = t if self._fixed_static_types and _is_static(t) else self.visit_type(t)
+        new_type = t if self._fixed_static_types and is_static_type(t) else self.visit_type(t)
         if new_type is t and attrs is op._attrs and _same(args, op.args):
             return op
         return op.replace(args=args, _attrs=attrs, type=new_type)
@@ -516,7 +502,25 @@ _install_group_defaults(IRMutator, "visit_unary_expr", E.UNARY_CLASSES)
 _install_group_defaults(IRMutator, "visit_scope_stmt", _SCOPES)
 
 
-def _is_static(t: Type) -> bool:
+def map_attrs(attrs: dict, rewrite: Callable[[Expr], Expr]) -> dict:
+    """``attrs`` with each expression in it (a value, or an item of a list/tuple value)
+    passed through ``rewrite``; the same dict when nothing changed."""
+    changed = False
+    out = {}
+    for key, value in attrs.items():
+        if isinstance(value, Expr):
+            new = rewrite(value)
+        elif isinstance(value, (list, tuple)) and any(isinstance(v, Expr) for v in value):
+            items = [rewrite(v) if isinstance(v, Expr) else v for v in value]
+            new = value if _same(items, value) else type(value)(items)
+        else:
+            new = value
+        changed = changed or new is not value
+        out[key] = new
+    return out if changed else attrs
+
+
+def is_static_type(t: Type) -> bool:
     """A scalar, or a tensor / tile type whose dims are all constants: nothing in it
     a mutator could rewrite."""
     cls = type(t)

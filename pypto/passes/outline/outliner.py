@@ -33,7 +33,7 @@ from ...ir._deep import deep_recursion
 from ...ir.enums import FunctionType, Level, ParamDirection, Role
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
-from ...ir.visitor import IRMutator
+from ...ir.visitor import IRMutator, map_attrs
 from .body_edits import extend_trailing_yield, is_task_id_placeholder, top_level_assigns
 from .extract import ScopeExtraction, extract_scope
 from .facts import returned_params
@@ -330,8 +330,7 @@ class _Context:
     def subst_attrs(self, attrs: dict) -> dict:
         if not self.rename:
             return attrs
-        renamer = self._renamer
-        return {k: _map_attr(v, renamer) for k, v in attrs.items()}
+        return map_attrs(attrs, self._renamer.visit_expr)
 
     # -- control flow carries (§10.4) ------------------------------------------------------
     def _carried(self, stmt: Stmt) -> list[E.Var]:
@@ -504,13 +503,3 @@ class _Context:
                     self.set_rename(alias, var)
                     self._aliases.setdefault(output.var, []).append(alias)
         return stmts
-
-
-def _map_attr(value: Any, renamer: Renamer) -> Any:
-    if isinstance(value, Expr):
-        return renamer.visit_expr(value)
-    if isinstance(value, list):
-        return [renamer.visit_expr(v) if isinstance(v, Expr) else v for v in value]
-    if isinstance(value, tuple):
-        return tuple(renamer.visit_expr(v) if isinstance(v, Expr) else v for v in value)
-    return value

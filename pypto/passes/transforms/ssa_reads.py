@@ -16,8 +16,8 @@ from typing import Callable
 
 from ...ir import expr as E
 from ...ir.node import Expr
-from ...ir.types import ScalarType, TensorType, TileType, Type
-from ...ir.visitor import IRMutator
+from ...ir.types import Type
+from ...ir.visitor import IRMutator, is_static_type, map_attrs
 
 __all__ = ["ReadRewriter"]
 
@@ -34,12 +34,6 @@ class _Substituter(IRMutator):
 
     def visit_iter_arg(self, op: E.IterArg) -> Expr:
         return self._read(op)
-
-
-def _is_static(t: Type) -> bool:
-    """Nothing in ``t`` can be rewritten: a scalar, or a shaped type of constant dims."""
-    cls = type(t)
-    return cls is ScalarType or ((cls is TensorType or cls is TileType) and t.static_shape)
 
 
 def _same(new: list | tuple, old: tuple) -> bool:
@@ -97,36 +91,21 @@ class ReadRewriter:
         return handler(op)
 
     def type(self, t: Type) -> Type:
-        return t if _is_static(t) else self._general.visit_type(t)
+        return t if is_static_type(t) else self._general.visit_type(t)
 
     def attrs(self, attrs: dict) -> dict:
         """``attrs`` with the expressions in it rewritten (the same dict if none changed)."""
         for value in attrs.values():
             if isinstance(value, (Expr, list, tuple)):
-                break
-        else:
-            return attrs  # plain values only (the usual case)
-        expr = self.expr
-        changed = False
-        out = {}
-        for key, value in attrs.items():
-            if isinstance(value, Expr):
-                new = expr(value)
-            elif isinstance(value, (list, tuple)) and any(isinstance(v, Expr) for v in value):
-                items = [expr(v) if isinstance(v, Expr) else v for v in value]
-                new = value if _same(items, value) else type(value)(items)
-            else:
-                new = value
-            changed = changed or new is not value
-            out[key] = new
-        return out if changed else attrs
+                return map_attrs(attrs, self.expr)
+        return attrs  # plain values only (the usual case)
 
     # -- node kinds (the same rebuilds as IRMutator's) ----------------------------------
     def _call(self, op: E.Call) -> Expr:
         args = tuple(self._rewrite_all(op.args))
         attrs = self.attrs(op._attrs) if op._attrs else op._attrs
         t = op.type
-        new_type = t if _is_static(t) else self._general.visit_type(t)
+        new_type = t if is_static_type(t) else self._general.visit_type(t)
         if new_type is t and attrs is op._attrs and all(map(is_, args, op.args)):
             return op
         return op.replace(args=args, _attrs=attrs, type=new_type)
