@@ -18,7 +18,9 @@ import pypto.language as pl
 from pypto import ir, passes
 from pypto.ir import DataType as DT
 from pypto.passes import IRProperty as P
+from pypto.ir.walk import iter_stmts, stmt_exprs, var_uses
 from pypto.passes.verifiers.checks import CheckVerifier
+from pypto.passes.verifiers.def_use import DefUseWalker
 
 sys.path.insert(0, os.path.dirname(__file__))
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
@@ -49,7 +51,27 @@ def stages(program: ir.Program) -> list[ir.Program]:
     return out
 
 
+class _ReadRecorder(DefUseWalker):
+    """Binds nothing, so every Var read reaches ``on_use``."""
+
+    def on_use(self, var, stmt) -> None:
+        self.reads.append(var)
+
+
+def assert_reads_in_var_uses_order(program: ir.Program) -> None:
+    """``DefUseWalker.use`` (its own traversal, shared by both walkers and the
+    reference SSA walker) reports the reads of ``var_uses``, in that order."""
+    for func in program._functions.values():
+        recorder = _ReadRecorder(func)
+        for stmt in iter_stmts(func.body):
+            for root in stmt_exprs(stmt):
+                recorder.reads = []
+                recorder.use(root, stmt)
+                assert [id(v) for v in recorder.reads] == [id(v) for v in var_uses(root)]
+
+
 def assert_same_as_reference(program: ir.Program) -> None:
+    assert_reads_in_var_uses_order(program)
     fast: list[passes.Diagnostic] = []
     REGISTRY.get_verifier(P.SSAForm).verify(program, fast)
     assert [key(d) for d in fast] == [key(d) for d in ref.reference_ssa(program)]

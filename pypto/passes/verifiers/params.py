@@ -12,13 +12,11 @@
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import Any
 
-from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
 from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
@@ -27,6 +25,7 @@ from ..diagnostic import Diagnostic
 from ..names import base_name
 from ..verifier_registry import PropertyVerifier
 from .checks import CheckVerifier, StmtCheck
+from .def_use import DefUseWalker
 from .walk import error, functions_of, type_vars
 
 __all__ = ["OutParamNotShadowedVerifier", "InOutUseValidVerifier", "TENSOR_CREATING_OPS"]
@@ -75,32 +74,24 @@ class OutParamNotShadowedVerifier(CheckVerifier):
         return _OutParamShadowCheck(program, diagnostics)
 
 
-class _InOutUseWalker:
+class _InOutUseWalker(DefUseWalker):
     """Walks one function in execution order tracking ``consumed``: the Vars passed to
     a written-and-returned param, each with the (direction, param, callee) of that
-    call.  Visibility does not matter here, so unlike ``DefUseWalker`` nothing is
-    bound; a Var read or re-defined leaves ``consumed``.  While ``consumed`` is empty
-    (most of a typical body) reads and definitions cost nothing."""
+    call.  Visibility does not matter here, so ``define`` and ``use`` are replaced and
+    nothing is bound; a Var read or re-defined leaves ``consumed``.  While ``consumed``
+    is empty (most of a typical body) reads and definitions cost nothing."""
 
     def __init__(self, program: Program, func: Function, diagnostics: list[Diagnostic],
                  written_returned: dict[str, list[tuple[int, ParamDirection, str]]]) -> None:
+        super().__init__(func)
         self.program = program
-        self.func = func
         self.diagnostics = diagnostics
         self.params = set(func.params)
         self.consumed: dict[E.Var, tuple[ParamDirection, str, str]] = {}
         self.written_returned = written_returned  # shared by the program's functions
-        self._dispatch: dict[type, Callable[[Any], None]] = {
-            St.AssignStmt: self.visit_assign, St.EvalStmt: self.visit_eval,
-            St.ReturnStmt: self.visit_return, St.YieldStmt: self.visit_yield,
-            St.SeqStmts: self.visit_seq, St.IfStmt: self.visit_if, St.ForStmt: self.visit_for,
-            St.WhileStmt: self.visit_while, St.BreakStmt: _ignore, St.ContinueStmt: _ignore,
-            St.InlineStmt: _ignore,
-        }
 
-    def run(self) -> None:
-        with deep_recursion():
-            self.visit(self.func.body)
+    def define_params(self) -> None:
+        pass  # no visibility to set up
 
     def read(self, var: E.Var, stmt: Stmt) -> None:
         found = self.consumed.pop(var, None)
@@ -113,7 +104,7 @@ class _InOutUseWalker:
             f"parameter '{param_name}' of '{callee}' in function '{self.func.name}'; use the "
             "call's result instead", stmt.span))
 
-    def define(self, var: E.Var, stmt: Stmt) -> None:
+    def define(self, var: E.Var, stmt: Stmt) -> None:  # type: ignore[override]
         """Dims of the type are read; a re-bound Var's later reads see the new value."""
         consumed = self.consumed
         if not consumed:
@@ -189,41 +180,12 @@ class _InOutUseWalker:
             self.written_returned[callee.name] = found
         return found
 
-    # -- statements (the order of ``DefUseWalker``) ---------------------------------------
-    def visit(self, stmt: Stmt) -> None:
-        handler = self._dispatch.get(type(stmt))
-        if handler is None:
-            if not isinstance(stmt, S.ScopeStmt):
-                raise InternalError(f"{type(self).__name__}: unhandled statement "
-                                    f"{type(stmt).__name__}")
-            handler = self.visit_scope
-        handler(stmt)
-
-    def visit_assign(self, stmt: St.AssignStmt) -> None:
-        self.use(stmt.value, stmt)
-        self.define(stmt.var, stmt)
-
-    def visit_eval(self, stmt: St.EvalStmt) -> None:
-        self.use(stmt.expr, stmt)
-
+    # -- statements: DefUseWalker's order, with these exceptions -----------------------
     def visit_return(self, stmt: St.ReturnStmt) -> None:
         for value in stmt.value:
             if isinstance(value, E.Var) and value in self.params:
                 continue  # a param-explicit return names the written buffer itself
             self.use(value, stmt)
-
-    def visit_yield(self, stmt: St.YieldStmt) -> None:
-        for value in stmt.value:
-            self.use(value, stmt)
-
-    def visit_seq(self, stmt: St.SeqStmts) -> None:
-        visit, dispatch = self.visit, self._dispatch
-        for child in stmt.stmts:
-            handler = dispatch.get(type(child))
-            if handler is None:
-                visit(child)
-            else:
-                handler(child)
 
     def visit_if(self, stmt: St.IfStmt) -> None:
         """Branches are alternatives: a buffer written in ``then`` may be read in ``else``
@@ -233,32 +195,10 @@ class _InOutUseWalker:
         entry = dict(self.consumed)
         self.visit(stmt.then_body)
         after_then = self.consumed
-        self.consumed = dict(entry)
+        self.consumed = entry
         if stmt.else_body is not None:
             self.visit(stmt.else_body)
         self.consumed.update(after_then)
-        for var in stmt.return_vars:
-            self.define(var, stmt)
-
-    def visit_for(self, stmt: St.ForStmt) -> None:
-        for bound in (stmt.start, stmt.stop, stmt.step):
-            self.use(bound, stmt)
-        for arg in stmt.iter_args:
-            self.use(arg.initValue, stmt)
-        self.define(stmt.loop_var, stmt)
-        for arg in stmt.iter_args:
-            self.define(arg, stmt)
-        self.visit(stmt.body)
-        for var in stmt.return_vars:
-            self.define(var, stmt)
-
-    def visit_while(self, stmt: St.WhileStmt) -> None:
-        for arg in stmt.iter_args:
-            self.use(arg.initValue, stmt)
-        for arg in stmt.iter_args:
-            self.define(arg, stmt)
-        self.use(stmt.condition, stmt)
-        self.visit(stmt.body)
         for var in stmt.return_vars:
             self.define(var, stmt)
 
@@ -275,10 +215,6 @@ class _WrittenBy:
 
     def __init__(self, call: E.Call | E.Submit) -> None:
         self.call = call
-
-
-def _ignore(stmt: Stmt) -> None:
-    pass
 
 
 def _returned_param_indices(callee: Function) -> set[int]:

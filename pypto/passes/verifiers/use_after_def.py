@@ -34,9 +34,8 @@ class _UseAfterDefWalker(DefUseWalker):
         self.defined_somewhere = collect_definitions(func)
         self.reported: set[E.Var] = set()
 
-    def on_use(self, var: E.Var, stmt: Stmt) -> None:
-        if (var in self.visible or var not in self.defined_somewhere
-                or var in self.reported):
+    def on_use(self, var: E.Var, stmt: Stmt) -> None:  # ``var`` is not visible here
+        if var not in self.defined_somewhere or var in self.reported:
             return
         self.reported.add(var)
         self.diagnostics.append(error(
