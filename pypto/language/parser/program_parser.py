@@ -240,14 +240,20 @@ def _method_nodes(cls_node: ast.ClassDef) -> list[ast.FunctionDef]:
             and any(_is_function_decorator(d) for d in n.decorator_list)]
 
 
-_SELF_CALL = re.compile(r"\bself\s*\.\s*([A-Za-z_]\w*)")
+# Starts with the literal: the regex engine then jumps between occurrences of "self"
+# instead of trying every position (deeply indented text is mostly spaces).
+_SELF_CALL = re.compile(r"self\s*\.\s*([A-Za-z_]\w*)")
+_WORD_CHAR = re.compile(r"\w")
 
 
 def _callees(node: ast.FunctionDef, names: set[str], lines: list[str]) -> list[str]:
     """Methods this one calls as ``self.m`` -- read from its text, which is all the
     parse order needs (a stray match in a comment only reorders parsing)."""
     text = "\n".join(lines[node.lineno - 1:node.end_lineno])
-    return list(dict.fromkeys(m for m in _SELF_CALL.findall(text) if m in names))
+    found = [match.group(1) for match in _SELF_CALL.finditer(text)
+             if match.group(1) in names
+             and not (match.start() and _WORD_CHAR.match(text, match.start() - 1))]
+    return list(dict.fromkeys(found))
 
 
 def _dependency_order(methods: list[ast.FunctionDef],

@@ -363,14 +363,25 @@ def iter_definitions(tree: ast.AST) -> Any:
         node = stack.pop()
         if isinstance(node, _DEFINITIONS):
             yield node
+        fields = _BLOCK_FIELDS.get(type(node))
+        if fields is None:
+            fields = _BLOCK_FIELDS[type(node)] = _block_fields(type(node))
+        if not fields:
+            continue  # a simple statement: most of them
         children = []
-        for name in _STMT_LISTS:
-            children.extend(getattr(node, name, ()))
-        for handler in getattr(node, "handlers", ()):  # try/except
-            children.extend(handler.body)
-        for case in getattr(node, "cases", ()):  # match
-            children.extend(case.body)
+        for name in fields:
+            children.extend(getattr(node, name))
         stack.extend(reversed(children))
+
+
+# Per AST class: its statement-list fields, in the walk's order.  ``handlers``
+# (try/except) and ``cases`` (match) hold nodes whose own ``body`` is walked next.
+_BLOCK_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _block_fields(cls: type) -> tuple[str, ...]:
+    own = getattr(cls, "_fields", ())
+    return tuple(name for name in (*_STMT_LISTS, "handlers", "cases") if name in own)
 
 
 def seed_module_ast(filename: str, tree: ast.Module) -> None:
