@@ -13,10 +13,8 @@ benchmark's (``benchmarks/_gen.py``).  Passes run without the per-test instrumen
 
 from __future__ import annotations
 
-import gc
 import os
 import sys
-import time
 
 import pytest
 
@@ -26,6 +24,7 @@ from pypto.ir.walk import iter_stmts
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
 import _gen  # noqa: E402
+from _timing import best_pair  # noqa: E402
 
 MAX_DOUBLING = 2.3
 
@@ -49,24 +48,12 @@ def _regions_left(program: ir.Program) -> list[str]:
             if isinstance(s, ir.ScopeStmt) and not isinstance(s, ir.RuntimeScopeStmt)]
 
 
-def _cpu_seconds(run, repeats: int = 3) -> float:
-    """Best-of CPU time with the collector paused (the machine is shared)."""
-    best = float("inf")
-    for _ in range(repeats):
-        gc.collect()
-        gc.disable()
-        try:
-            start = time.process_time()
-            run()
-            best = min(best, time.process_time() - start)
-        finally:
-            gc.enable()
-    return best
-
-
 def _doubling(make_input, run, size: int) -> float:
+    """t(2N) / t(N), the sizes timed in alternation (best of 5 each), so that a slow
+    spell of the shared machine hits both sizes instead of skewing the ratio."""
     small, large = make_input(size), make_input(2 * size)
-    return _cpu_seconds(lambda: run(large)) / _cpu_seconds(lambda: run(small))
+    t_small, t_large = best_pair(lambda: run(small), lambda: run(large), repeats=5)
+    return t_large / t_small
 
 
 def _end_to_end(source: str) -> None:
