@@ -23,6 +23,7 @@ the function plus the sizes of the outlined interfaces.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from operator import is_not
 from typing import Any, Callable
 
 from ...errors import InternalError
@@ -306,11 +307,16 @@ class _Context:
     def _block(self, block: St.SeqStmts) -> Stmt:
         stmts = block.stmts
         target = self.state.outliner.config.target
+        rewrite = self.rewrite
         out: list[Stmt] = []
+        last = len(stmts) - 1
         for i, stmt in enumerate(stmts):
-            if i + 1 < len(stmts) and is_task_id_placeholder(stmt, stmts[i + 1], target):
+            if i < last and type(stmt) is St.AssignStmt \
+                    and is_task_id_placeholder(stmt, stmts[i + 1], target):
                 continue  # the parser's `tid = task_invalid()`; the call site defines tid
-            out.append(self.rewrite(stmt))
+            out.append(rewrite(stmt))
+        if len(out) == len(stmts) and not any(map(is_not, out, stmts)):
+            return block  # nothing in it changed (it is flat already)
         return St.SeqStmts.flatten(out, block.span)
 
     def _scope(self, scope: S.ScopeStmt) -> Stmt:
