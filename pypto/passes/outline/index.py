@@ -156,6 +156,8 @@ class FunctionIndex:
         Only stores under a target scope that itself lies within ``stmt`` count: those
         are the ones a call placed inside ``stmt`` renames.
         """
+        if not self._store_positions:
+            return []  # no region stores anything (or stores are not tracked)
         start = self.pos[id(stmt)]
         lo = bisect.bisect_left(self._store_positions, start)
         hi = bisect.bisect_right(self._store_positions, self.end[id(stmt)])

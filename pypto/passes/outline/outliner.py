@@ -132,6 +132,7 @@ class _Context:
         self.root = root                 # the body this context rewrites
         self.required = required         # does the enclosing outlined scope export values?
         self.counter = 0
+        self._target = state.outliner.config.target
         self.rename: dict[E.Var, Expr] = {}
         self._renamer_made: Renamer | None = None
         self._undo: list[dict[E.Var, Expr | None]] = []
@@ -183,9 +184,9 @@ class _Context:
     # -- the walk ------------------------------------------------------------------------
     def rewrite(self, stmt: Stmt) -> Stmt:
         state = self.state
-        if isinstance(stmt, state.outliner.config.target):
+        if isinstance(stmt, self._target):
             return St.SeqStmts.flatten(self.outline(stmt), stmt.span)
-        if not state.index.has_target(stmt):
+        if id(stmt) not in state.index.contains:  # holds no target
             if not self._touches_renamed(stmt):
                 return stmt  # most statements: nothing renamed is read here
             new = self.subst(stmt)
@@ -342,9 +343,11 @@ class _Context:
     def _carried(self, stmt: Stmt) -> list[E.Var]:
         """Store targets defined outside ``stmt`` that a call inside it will rename."""
         index = self.state.index
+        stored = index.stored_targets_in(stmt)
+        if not stored:
+            return stored
         own = set(stmt.iter_args) if isinstance(stmt, (St.ForStmt, St.WhileStmt)) else set()
-        return [t for t in index.stored_targets_in(stmt)
-                if t not in own and not index.defined_inside(t, stmt)]
+        return [t for t in stored if t not in own and not index.defined_inside(t, stmt)]
 
     def _for(self, loop: St.ForStmt) -> Stmt:
         bounds = {"start": self.subst(loop.start), "stop": self.subst(loop.stop),
@@ -407,26 +410,14 @@ class _Context:
         incoming = [self.value_of(t) for t in carried]
         for target, value in zip(carried, incoming):  # a branch may consume it in place
             self._name_target(value, target)
-        self.push_frame()
-        self._enter_body(stmt.then_body, stmt, None)
-        try:
-            then_body = self.rewrite(stmt.then_body)
-            then_values = [self.value_of(t) for t in carried]
-        finally:
-            self._leave_body()
-            self.pop_frame()
-        self.push_frame()
-        try:
-            else_body = None
-            if stmt.else_body is not None:
-                self._enter_body(stmt.else_body, stmt, None)
-                try:
-                    else_body = self.rewrite(stmt.else_body)
-                finally:
-                    self._leave_body()
-            else_values = [self.value_of(t) for t in carried]
-        finally:
-            self.pop_frame()
+        then_body, then_values = self._branch(stmt.then_body, stmt, carried)
+        else_body, else_values = (None, incoming) if stmt.else_body is None \
+            else self._branch(stmt.else_body, stmt, carried)
+        if not carried:
+            if (condition is stmt.condition and then_body is stmt.then_body
+                    and else_body is stmt.else_body):
+                return stmt
+            return stmt.replace(condition=condition, then_body=then_body, else_body=else_body)
         # Carry only what is read later: a dead carry would yield a branch's buffer
         # after a kernel in the other branch consumed it in place (InOutUseValid).
         needed = [i for i, t in enumerate(carried) if self._read_after(t, stmt)]
@@ -451,6 +442,19 @@ class _Context:
             rvs.append(rv)
         return stmt.replace(condition=condition, then_body=then_body, else_body=else_body,
                             return_vars=stmt.return_vars + tuple(rvs))
+
+    def _branch(self, body: Stmt, owner: St.IfStmt,
+                carried: list[E.Var]) -> tuple[Stmt, list[Expr]]:
+        """One branch of ``owner`` rewritten in its own rename frame, with the values the
+        carried targets have at its end."""
+        self.push_frame()
+        self._enter_body(body, owner, None)
+        try:
+            new = self.rewrite(body)
+            return new, [self.value_of(t) for t in carried]
+        finally:
+            self._leave_body()
+            self.pop_frame()
 
     # -- outlining one scope --------------------------------------------------------------
     def next_name(self, scope: S.ScopeStmt) -> str:
