@@ -16,7 +16,7 @@ from ...ir.enums import FunctionType
 from ...ir.function import Function, Program
 from ...ir.scope import GraphScopeStmt
 from ...ir.walk import stmt_children as _children
-from .driver import outline_program
+from .driver import has_scope, outline_program
 from .outliner import OutlineConfig
 
 __all__ = ["transform", "CONFIG", "check_no_nested_graphs"]
@@ -60,7 +60,7 @@ def check_no_nested_graphs(func: Function) -> bool:
 def transform(program: Program) -> Program:
     holding: set[str] = set()
     for func in program._functions.values():
-        if check_no_nested_graphs(func):
+        if has_scope(func, GraphScopeStmt) and check_no_nested_graphs(func):
             holding.add(func.name)
             if func.func_type not in _PROCESSED:
                 raise ValueError(

@@ -14,7 +14,7 @@ from ...errors import InternalError
 from ...ir.enums import FunctionType, Level, Role
 from ...ir.function import Program
 from ...ir.scope import HierarchyScopeStmt
-from .driver import find_scopes, outline_program
+from .driver import find_scopes, has_scope, outline_program
 from .outliner import OutlineConfig
 
 __all__ = ["transform", "CONFIG", "LEVEL_SUFFIX", "ROLE_SUFFIX"]
@@ -44,6 +44,8 @@ CONFIG = OutlineConfig(
 
 def transform(program: Program) -> Program:
     for func in program._functions.values():
+        if not has_scope(func, HierarchyScopeStmt):
+            continue
         for scope in find_scopes(func, HierarchyScopeStmt):
             if "predicate" in scope._attrs:
                 raise InternalError(
