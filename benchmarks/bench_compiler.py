@@ -17,7 +17,8 @@ Targets (the exit status is 1 when one is missed): parse <= 8x ``ast.parse``; th
 whole pipeline <= 1.5x parse; print <= 0.5x parse; every doubling ratio <= 2.3.
 The three ratios are checked on a paired measurement at 2N (each stage timed in
 alternation with its reference), printed under each table; the tables' ``x ast`` and
-``x parse`` columns divide times taken at different moments of the run.
+``x parse`` columns divide times taken at different moments of the run.  Doubling
+ratios of stages under a millisecond at 2N are shown but not judged (noise).
 The pipeline runs as users run it, ``PassManager.run_passes`` at the default
 verification level (BASIC: each verified property is checked once); the single
 passes run without verification, each on the previous pass's output.
@@ -57,6 +58,9 @@ PARSE_TARGET = 8.0      # parse / ast.parse
 PIPELINE_TARGET = 1.5   # pipeline / parse
 PRINT_TARGET = 0.5      # print / parse
 DOUBLING_TARGET = 2.3   # t(2N) / t(N)
+# A stage that takes under a millisecond at 2N (a pass with nothing to do on a shape)
+# has a doubling ratio made of timer and scheduler noise: shown, not judged.
+DOUBLING_MIN_SECONDS = 0.001
 
 
 # -- inputs ---------------------------------------------------------------------------------
@@ -229,7 +233,8 @@ def paired_ratios(large: Input, repeats: int) -> dict[str, float]:
 def check_targets(shape: str, rows: list[Row], paired: dict[str, float]) -> list[str]:
     """Human-readable descriptions of every missed target (ratios from ``paired``)."""
     missed = [f"{shape}/{row.stage}: doubling {row.doubling:.2f} > {DOUBLING_TARGET}"
-              for row in rows if row.stage != "ast.parse" and row.doubling > DOUBLING_TARGET]
+              for row in rows if row.stage != "ast.parse" and row.doubling > DOUBLING_TARGET
+              and row.t_large >= DOUBLING_MIN_SECONDS]
     for stage, limit, reference in (("parse", PARSE_TARGET, "ast.parse"),
                                     ("pipeline", PIPELINE_TARGET, "parse"),
                                     ("print", PRINT_TARGET, "parse")):
