@@ -11,7 +11,7 @@ from .enums import MemorySpace, TensorLayout, TileLayout, PadValue
 from .node import check_type
 
 __all__ = ["Type", "UnknownType", "ScalarType", "ShapedType", "TensorType", "TileType",
-           "TupleType", "MemRef", "TensorView", "TileView", "shape_of"]
+           "TupleType", "MemRef", "TensorView", "TileView", "shape_of", "has_dynamic_dims"]
 
 _set = object.__setattr__
 
@@ -298,3 +298,13 @@ class TileView(_Value):
 
 
 _UNKNOWN = object.__new__(UnknownType)
+
+
+def has_dynamic_dims(t: Type) -> bool:
+    """Could a Var occur in ``t``'s shape -- a dim that is not a constant, in ``t`` or in
+    a tuple item?  Scalars and other types have no dims (``ShapedType.static_shape``)."""
+    if isinstance(t, ShapedType):
+        return not t.static_shape
+    if isinstance(t, TupleType):
+        return any(has_dynamic_dims(item) for item in t.types)
+    return False

@@ -9,6 +9,7 @@ Fixed pass-minted names (``<base>__store``) count as suffixed too.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Container, NamedTuple
 
 __all__ = ["RESERVED_DELIMITER", "AUTO_QUALIFIERS", "STORE_SUFFIX", "AutoName",
@@ -40,22 +41,14 @@ def check_auto_name_base(base: str) -> None:
         raise ValueError(f"IR auto-name base cannot contain reserved delimiter '__': {base!r}")
 
 
+# Passes ask about the same few names over and over (every minted version of ``acc``
+# asks for ``acc``): the regex runs once per distinct name.  Bounded, for long sessions.
+_NAME_CACHE_SIZE = 1 << 16
+
+
+@lru_cache(maxsize=_NAME_CACHE_SIZE)
 def split_auto_name(name: str) -> AutoName | None:
     """``"x__ssa_v3"`` -> ``AutoName("x", "ssa", "", 3)``; ``None`` for other names."""
-    try:
-        return _SPLITS[name]
-    except KeyError:
-        pass
-    found = _SPLITS[name] = _split_auto_name(name)
-    if len(_SPLITS) > _BASES_LIMIT:
-        _SPLITS.clear()
-    return found
-
-
-_SPLITS: dict[str, AutoName | None] = {}
-
-
-def _split_auto_name(name: str) -> AutoName | None:
     match = _AUTO.match(name)
     if match is None or RESERVED_DELIMITER in match.group("base"):
         return None
@@ -63,23 +56,9 @@ def _split_auto_name(name: str) -> AutoName | None:
                     int(match.group("v")))
 
 
+@lru_cache(maxsize=_NAME_CACHE_SIZE)
 def base_name(name: str) -> str:
     """The user base of ``name``: strips an auto suffix or ``__store``; else ``name``."""
-    found = _BASES.get(name)
-    if found is None:
-        found = _BASES[name] = _base_name(name)
-        if len(_BASES) > _BASES_LIMIT:  # a long session: start afresh rather than grow
-            _BASES.clear()
-    return found
-
-
-# Passes ask for the base of the same few names over and over (every minted version
-# of ``acc`` asks for ``acc``): the regex runs once per distinct name.
-_BASES: dict[str, str] = {}
-_BASES_LIMIT = 1 << 16
-
-
-def _base_name(name: str) -> str:
     parsed = split_auto_name(name)
     if parsed is not None:
         return parsed.base

@@ -16,7 +16,8 @@ from ..expr import (Add, BinaryExpr, Call, ConstInt, FloorDiv, FloorMod, Max, Mi
                     Submit, UnaryExpr, Var)
 from ..function import Program
 from ..node import Expr, GlobalVar
-from ..types import ScalarType, ShapedType, TensorType, TileType, TupleType, Type
+from ..types import (ScalarType, ShapedType, TensorType, TileType, TupleType, Type,
+                     has_dynamic_dims)
 from .registry import Effect, OpDef, find_op
 
 __all__ = ["deduce_call_return_type", "call_write_targets"]
@@ -114,20 +115,11 @@ def deduce_call_return_type(callee_params: Iterable[Any], args: Iterable[Expr],
         if not isinstance(t, Type):
             raise TypeError(f"deduce_call_return_type: return_types[{i}] must be a Type, "
                             f"got {type(t).__name__}")
-    if any(_has_dynamic_dims(t) for t in types):
+    if any(has_dynamic_dims(t) for t in types):
         bindings = _bind(params, actual)
         with deep_recursion():
             types = [_substitute_type(t, bindings) for t in types]
     return types[0] if len(types) == 1 else TupleType(types)
-
-
-def _has_dynamic_dims(t: Type) -> bool:
-    """Could substitution change ``t``?  Only a shaped type with a non-constant dim can."""
-    if isinstance(t, ShapedType):
-        return not t.static_shape
-    if isinstance(t, TupleType):
-        return any(_has_dynamic_dims(item) for item in t.types)
-    return False
 
 
 def call_write_targets(call: Call | Submit,

@@ -32,7 +32,7 @@ from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.function import Program
 from ...ir.node import Expr, Stmt
-from ...ir.types import ShapedType, TupleType, Type
+from ...ir.types import has_dynamic_dims
 from ...ir.walk import CONST_TYPES, attr_exprs
 from ..names import STORE_SUFFIX, base_name
 from .facts import BodyFacts
@@ -47,15 +47,6 @@ class Restart(Exception):
 def _same(new: list, old: tuple) -> bool:
     """Is every rebuilt item (same length) the old object?"""
     return not any(map(is_not, new, old))
-
-
-def _fixed(t: Type) -> bool:
-    """Does ``t`` hold no Var (no dim a param remap could change)?"""
-    if isinstance(t, ShapedType):
-        return t.static_shape
-    if type(t) is TupleType:
-        return all(_fixed(item) for item in t.types)
-    return True
 
 
 class BodyMover(BodyFacts):
@@ -92,14 +83,14 @@ class BodyMover(BodyFacts):
             if reads:
                 self.read.add(self.alias.get(var, var))
             return
-        if not _fixed(var.type) or (type(var) is not E.Var and type(var) is not E.IterArg):
+        if has_dynamic_dims(var.type) or (type(var) is not E.Var and type(var) is not E.IterArg):
             raise Restart
         super()._use(var, reads)
         if var in captures:  # first read of a capture: its param
             self.remap[var] = E.Var(var.name_hint, var.type, self._param_span)
 
     def _define(self, var: E.Var) -> None:
-        if not _fixed(var.type):
+        if has_dynamic_dims(var.type):
             raise Restart  # a definition whose type the param remap could change
         self.defined.add(var)
 
@@ -151,7 +142,7 @@ class BodyMover(BodyFacts):
 
     def _call_new(self, call: E.Call | E.Submit) -> Expr:
         """``BodyFacts._call``'s records, with the call rebuilt on the way."""
-        if not _fixed(call.type) or (call._attrs and attr_exprs(call._attrs)):
+        if has_dynamic_dims(call.type) or (call._attrs and attr_exprs(call._attrs)):
             raise Restart
         writes = self._writes(call)
         user_callee = self._callee(call)
