@@ -14,6 +14,8 @@ from __future__ import annotations
 
 from typing import Hashable
 
+from ...errors import InternalError
+
 __all__ = ["VisibleVersions"]
 
 _ABSENT = object()  # logged when a binding shadowed nothing: undoing it deletes the key
@@ -35,7 +37,7 @@ class VisibleVersions:
 
     def pop(self) -> None:
         if not self._logs:
-            raise IndexError("VisibleVersions: cannot close the outermost frame")
+            raise InternalError("VisibleVersions: cannot close the outermost frame")
         of_var, of_type = self.of_var, self.of_type
         for source, shadowed, key, shadowed_of_type in reversed(self._logs.pop()):
             if shadowed is _ABSENT:
