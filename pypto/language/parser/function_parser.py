@@ -22,7 +22,6 @@ from ...ir.function import Function
 from ...ir.node import Stmt, attach_leading_comments
 from ...ir.span import Span
 from ...ir.stmt import InlineStmt, SeqStmts, YieldStmt
-from ...ir.types import Type
 from .annotations import parse_param_annotation, parse_return_annotation
 from .closure import Closure
 from .context import LoopFrame, NameTable, ProgramContext, RegionFrame, YieldContext
@@ -289,14 +288,6 @@ class FunctionParser:
 def _is_docstring(node: ast.stmt) -> bool:
     return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)
             and isinstance(node.value.value, str))
-
-
-def expect_type(p: FunctionParser, node: ast.AST, value: Any, what: str) -> Type:
-    """The IR type of an expression value (parse results are always Exprs)."""
-    if not isinstance(value, E.Expr):
-        raise ParserTypeError(f"{what} must be an expression, got {type(value).__name__}",
-                              p.span(node))
-    return value.type
 
 
 def _install_handlers() -> None:
