@@ -12,6 +12,9 @@ from .errors import Error, InternalError
 from .ir.dtype import DataType
 from . import ir, passes
 from . import language
+from .jit import jit as _jit
+
+language.jit = _jit  # pl.jit: the language layer cannot import the jit above it
 from .runtime import run  # NumPy is imported only when a program runs
 
 __all__ = ["DataType", "Error", "InternalError", "ir", "language", "passes", "run", "__version__"]

@@ -35,5 +35,19 @@ from .ops import (call_write_targets, create_op_call, deduce_call_return_type, g
 from .utils import (collect_def_vars, deep_clone, find_yield_stmt, flatten_to_stmts,
                     get_last_yield_stmt, substitute_expr, substitute_stmt)
 from .builder import IRBuilder
-from .pass_manager import OptimizationStrategy, PassDumpLevel, PassManager
-from . import instruments
+from . import instruments, pass_manager
+
+# The pass manager and the round-trip instrument belong to higher layers; they are
+# looked up there on first access, so importing pypto.ir never imports upward.
+_LAZY = {"OptimizationStrategy": "pypto.passes.pass_manager",
+         "PassDumpLevel": "pypto.passes.pass_manager",
+         "PassManager": "pypto.passes.pass_manager",
+         "make_roundtrip_instrument": "pypto.language.roundtrip"}
+
+
+def __getattr__(name: str):  # noqa: ANN202  (PEP 562)
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pypto.ir' has no attribute {name!r}")
+    import importlib
+    return getattr(importlib.import_module(home), name)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..ir.function import Program
-from ..ir.pass_manager import OptimizationStrategy, PassManager
+from ..passes.pass_manager import OptimizationStrategy, PassManager
 
 __all__ = ["CompiledProgram", "PassConfig", "current_pass_config", "run_default_pipeline"]
 

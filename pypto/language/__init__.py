@@ -21,7 +21,6 @@ from .op_api import *  # noqa: F401,F403  (pl.add, pl.load, ..., pl.tensor, pl.t
 from .op_api import UNIFIED_OPS, system, tensor, tile
 from .decorators import InlineFunction, function, inline, program
 from .parser.text_parser import loads, loads_program, parse, parse_program
-from ..jit import jit
 
 # dtypes as pl.FP32 ...
 BOOL = DataType.BOOL
@@ -53,3 +52,7 @@ DN = TensorLayout.DN
 NZ = TensorLayout.NZ
 MX_A_ZZ = TensorLayout.MX_A_ZZ
 MX_B_NN = TensorLayout.MX_B_NN
+
+
+# pl.jit lives in the layer above the language (pypto.jit builds on the parser);
+# the package root attaches it here once both are imported (pypto/__init__.py).

@@ -321,7 +321,7 @@ def test_no_traceback_in_a_real_process(args):
 
 def test_a_bug_in_pypto_is_not_dressed_up_as_a_user_error(in_tmp, capsys, monkeypatch):
     import pypto
-    from pypto import cli
+    from pypto.cli import commands as cli
 
     def broken(*args, **kwargs):
         raise pypto.InternalError("outliner lost a Var")

@@ -20,18 +20,18 @@ import sys
 import traceback
 from typing import Any, Callable, NoReturn, Optional, Sequence, TextIO
 
-from . import __version__
-from .cli_load import entry_program, load_entries, select_entry
-from .cli_passes import (describe_passes, frontend_check_properties, parse_props,
+from .. import __version__
+from .load import entry_program, load_entries, select_entry
+from .pipeline import (describe_passes, frontend_check_properties, parse_props,
                          pass_context, resolve_pipeline, run_pipeline)
-from .cli_report import (ProgramError, UsageError, plain_error, render_diagnostic,
+from .report import (ProgramError, UsageError, plain_error, render_diagnostic,
                          with_backtrace)
-from .errors import Error, InternalError
-from .ir.function import Program
-from .language.parser.diagnostics import ParserError
-from .language.parser.display import backtrace_enabled
-from .passes import PropertyVerifierRegistry
-from .passes.pipeline import get_default_verification_level
+from ..errors import Error, InternalError
+from ..ir.function import Program
+from ..language.parser.diagnostics import ParserError
+from ..language.parser.display import backtrace_enabled
+from ..passes import PropertyVerifierRegistry
+from ..passes.pipeline import get_default_verification_level
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_PROGRAM_ERROR", "EXIT_USAGE",
            "EXIT_INTERNAL"]

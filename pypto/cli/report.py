@@ -15,11 +15,11 @@ import traceback
 from dataclasses import dataclass
 from typing import Optional
 
-from .ir.span import Span
-from .language.parser.diagnostics import ParserError, span_to_dict
-from .language.parser.display import BACKTRACE_SEPARATOR, backtrace_enabled
-from .language.parser.render import ErrorRenderer
-from .passes.diagnostic import Diagnostic
+from ..ir.span import Span
+from ..language.parser.diagnostics import ParserError, span_to_dict
+from ..language.parser.display import BACKTRACE_SEPARATOR, backtrace_enabled
+from ..language.parser.render import ErrorRenderer
+from ..passes.diagnostic import Diagnostic
 
 __all__ = ["UsageError", "ProgramError", "Located", "render_located", "render_parser_error",
            "render_syntax_error", "render_exception_in_file", "render_diagnostic", "plain_error",

@@ -19,15 +19,15 @@ import itertools
 from contextlib import contextmanager
 from typing import Callable, Iterator, Optional
 
-from .cli_report import ProgramError, UsageError, plain_error, render_diagnostic
-from .ir.function import Program
-from .ir.pass_manager import OptimizationStrategy, PassManager
-from .passes import (CallbackInstrument, IRProperty, IRPropertySet, Pass, PassContext,
+from .report import ProgramError, UsageError, plain_error, render_diagnostic
+from ..ir.function import Program
+from ..passes.pass_manager import OptimizationStrategy, PassManager
+from ..passes import (CallbackInstrument, IRProperty, IRPropertySet, Pass, PassContext,
                      PassInstrument, PassSpec, PropertyVerifierRegistry, VerificationInstrument,
                      VerificationLevel, build_pipeline, get_default_verify_properties,
                      get_structural_properties, list_passes)
-from .passes.diagnostic import has_errors
-from .passes.pipeline import get_default_verification_level
+from ..passes.diagnostic import has_errors
+from ..passes.pipeline import get_default_verification_level
 
 __all__ = ["resolve_pipeline", "pass_context", "run_pipeline", "describe_passes",
            "frontend_check_properties", "parse_props", "PrintAfterPass"]

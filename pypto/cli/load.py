@@ -22,12 +22,12 @@ import sys
 from dataclasses import dataclass
 from typing import Any, Union
 
-from .errors import InternalError
-from .ir.function import Function, Program
-from .jit import JITFunction, JitKind
-from .language.parser.diagnostics import ParserError
-from .language.parser.text_parser import loads
-from .cli_report import (ProgramError, UsageError, plain_error, render_exception_in_file,
+from ..errors import InternalError
+from ..ir.function import Function, Program
+from ..jit import JITFunction, JitKind
+from ..language.parser.diagnostics import ParserError
+from ..language.parser.text_parser import loads
+from .report import (ProgramError, UsageError, plain_error, render_exception_in_file,
                          render_parser_error, render_syntax_error)
 
 __all__ = ["Entry", "RUN_NAME", "PRINTER_HEADER", "check_input_file", "load_entries",
