@@ -3,8 +3,14 @@
 Aliasing model (what the pypto passes assume, 03-passes.md §10.3-§10.5): an op
 that the registry declares as *writing* an operand (``tile.store`` arg 2,
 ``*.assemble`` arg 0, ``*.write`` arg 0) updates that operand's buffer in place
-and returns the same buffer, so its result aliases the target.  Every other op
-returns a fresh array: loads, moves, slices, reshapes and transposes copy.  With
+and returns the same buffer, so its result aliases the target.  A tensor slice
+(``tensor.slice``) and a tensor reshape are *views* of their source, as they are on
+the device: a kernel that writes into ``pl.slice(out, ...)`` writes into ``out``.
+Where NumPy cannot give a view (a slice whose window reaches past the source, only
+its ``valid_shape`` part inside it; a reshape of a strided slice), the result is a
+read-only copy and a write into it fails naming the op, never lost silently.  Every
+other op returns a fresh array: loads, moves, tile slices, tile reshapes and
+transposes copy.  With
 ``atomic=pl.AtomicType.add`` a store/assemble adds into the target instead of
 overwriting it.  Creation ops return zero-filled buffers (the device leaves them
 undefined; zeros keep runs reproducible).
@@ -21,7 +27,8 @@ from .dtypes import INVALID_TASK_ID, numpy_dtype, np
 from .errors import OpFailure
 from .state import ExecState, OpInfo
 
-__all__ = ["create", "full", "load", "store", "move", "slice_", "assemble", "reshape",
+__all__ = ["create", "full", "load", "store", "move", "slice_", "tensor_slice", "assemble",
+           "reshape", "tensor_reshape",
            "transpose", "read", "write", "dim", "block_idx", "block_num", "subblock_idx",
            "task_invalid"]
 
@@ -37,6 +44,20 @@ def _padded(data: Any, shape: tuple[int, ...]) -> Any:
     out = np.zeros(shape, dtype=data.dtype)
     out[tuple(slice(0, n) for n in data.shape)] = data
     return out
+
+
+def _read_only(copy: Any) -> Any:
+    copy.flags.writeable = False
+    return copy
+
+
+def _writable(target: Any, role: str) -> None:
+    """A write into a read-only copy would be lost: refuse it (see the module notes)."""
+    if not target.flags.writeable:
+        raise OpFailure(f"the {role} is a copy, not a view, of the tensor it was sliced or "
+                        "reshaped from (its window reaches past that tensor, or it reshapes a "
+                        "strided slice), so a write into it would be lost; write into the "
+                        "tensor itself instead")
 
 
 def _valid_extent(sizes: tuple[int, ...], valid: Any) -> tuple[int, ...]:
@@ -86,6 +107,7 @@ def store(args: list, info: OpInfo, state: ExecState) -> Any:
     else:
         sizes, source = tile.shape, tile
     target = window(offsets, sizes, out.shape, "tensor")
+    _writable(out, "output tensor")
     if _atomic_add(info):
         out[target] += source.astype(out.dtype, copy=False)
     else:
@@ -115,6 +137,35 @@ def slice_(args: list, info: OpInfo, state: ExecState) -> Any:
     return result.reshape(tuple(n for axis, n in enumerate(result.shape) if axis not in axes))
 
 
+def tensor_slice(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``tensor.slice``: a view of the window (writes land in the source), without the
+    dropped size-1 dims.  With a ``valid_shape`` the view still covers the whole window
+    when it fits (what lies outside the valid part is the source's data, as on the
+    device); a window that fits only with its valid part is a read-only padded copy."""
+    x, offsets = args[0], args[2]
+    sizes = check_sizes(args[1], "shape")
+    if len(args) > 3:
+        extent = _valid_extent(sizes, args[3])
+        offsets_ok = len(offsets) == len(sizes) == x.ndim
+        if not offsets_ok or any(o + s > d for o, s, d in zip(offsets, sizes, x.shape)):
+            result = _read_only(_padded(x[window(offsets, extent, x.shape, "source")], sizes))
+            return _drop_dims(result, info)
+    return _drop_dims(x[window(offsets, sizes, x.shape, "source")], info)
+
+
+def _drop_dims(result: Any, info: OpInfo) -> Any:
+    """``result`` without its ``drop_dims`` axes (size 1; removing them keeps a view)."""
+    dropped = info.kwargs.get("drop_dims") or ()
+    if not dropped:
+        return result
+    axes = tuple(axis % result.ndim for axis in dropped)
+    for axis in axes:
+        if result.shape[axis] != 1:
+            raise OpFailure(f"drop_dims axis {axis} has size {result.shape[axis]}; only "
+                            "size-1 dims can be dropped")
+    return result.reshape(tuple(n for axis, n in enumerate(result.shape) if axis not in axes))
+
+
 def assemble(args: list, info: OpInfo, state: ExecState) -> Any:
     """``assemble(target, source, offset)``: writes ``source`` into ``target`` in place
     and returns ``target``."""
@@ -123,6 +174,7 @@ def assemble(args: list, info: OpInfo, state: ExecState) -> Any:
         raise OpFailure(f"source shape {shape_text(source.shape)} and target shape "
                         f"{shape_text(target.shape)} have different ranks")
     region = window(offsets, source.shape, target.shape, "target", "source shape")
+    _writable(target, "target")
     if _atomic_add(info):
         target[region] += source.astype(target.dtype, copy=False)
     else:
@@ -132,16 +184,34 @@ def assemble(args: list, info: OpInfo, state: ExecState) -> Any:
 
 # -- views ----------------------------------------------------------------------------------
 
-def reshape(args: list, info: OpInfo, state: ExecState) -> Any:
-    x = args[0]
-    shape = check_sizes(args[1], "shape")
+def _reshape_shape(x: Any, sizes: Any) -> tuple[int, ...]:
+    shape = check_sizes(sizes, "shape")
     count = 1
     for n in shape:
         count *= n
     if count != x.size:
         raise OpFailure(f"cannot reshape {shape_text(x.shape)} ({x.size} elements) to "
                         f"{shape_text(shape)} ({count} elements)")
-    return x.reshape(shape).copy()
+    return shape
+
+
+def reshape(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``tile.reshape``: a copy (tiles are values)."""
+    x = args[0]
+    return x.reshape(_reshape_shape(x, args[1])).copy()
+
+
+def tensor_reshape(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``tensor.reshape``: a view of the same elements; a read-only copy where NumPy
+    cannot reshape without copying (a strided slice)."""
+    x = args[0]
+    shape = _reshape_shape(x, args[1])
+    view = x.view()
+    try:
+        view.shape = shape  # raises instead of copying
+    except AttributeError:
+        return _read_only(x.reshape(shape))
+    return view
 
 
 def _axis(value: Any, rank: int, name: str) -> int:
@@ -168,7 +238,9 @@ def read(args: list, info: OpInfo, state: ExecState) -> Any:
 def write(args: list, info: OpInfo, state: ExecState) -> Any:
     """``write(dst, offset, value)``: sets one element in place and returns ``dst``."""
     dst = args[0]
-    dst[point(args[1], dst.shape, "destination")] = scalar_as(dst.dtype, args[2])
+    index = point(args[1], dst.shape, "destination")
+    _writable(dst, "destination")
+    dst[index] = scalar_as(dst.dtype, args[2])
     return dst
 
 
