@@ -21,6 +21,7 @@ from .compiled import CompiledProgram, current_pass_config, run_default_pipeline
 from .deps import Namespace, dependency_closure
 from .kinds import JitKind, validate_options
 from .param_types import annotation_head
+from .inherited_dims import inherited_dynamic_dims
 from .signature import ParamPlan, bind_entry
 from .specialize import specialize_program
 
@@ -49,6 +50,11 @@ class JITFunction:
     @property
     def options(self) -> dict[str, Any]:
         return dict(self._options)
+
+    @property
+    def _pypto_jit_kind(self) -> str:
+        """Marks a ``@pl.jit`` function for the parser (which cannot import the jit)."""
+        return self._kind.value
 
     @property
     def namespace(self) -> Namespace:
@@ -115,7 +121,8 @@ class JITFunction:
         return f"<{self._kind.spelling} function {self.__qualname__}>"
 
     def _plans(self, args: tuple, kwargs: dict) -> list[ParamPlan]:
-        return bind_entry(self.facts(), self._namespace, args, kwargs)
+        return bind_entry(self.facts(), self._namespace, args, kwargs,
+                          inherited_dynamic_dims(self))
 
 
 def _decorator_frame_locals(depth: int) -> Optional[dict[str, Any]]:

@@ -6,9 +6,10 @@ from __future__ import annotations
 import enum
 from typing import Any, Mapping
 
-from ..ir.enums import Level
+from ..ir.enums import FunctionType, Level, Role
+from ..language.parser.function_parser import FunctionOptions
 
-__all__ = ["JitKind", "validate_options", "emitted_decorator", "may_call"]
+__all__ = ["JitKind", "validate_options", "function_options", "emitted_decorator", "may_call"]
 
 
 class JitKind(enum.Enum):
@@ -72,6 +73,24 @@ def validate_options(kind: JitKind, options: Mapping[str, Any]) -> dict[str, Any
             if value is not None:
                 result[key] = Level(value)
     return result
+
+
+_FUNCTION_TYPES = {JitKind.ORCHESTRATION: FunctionType.Orchestration,
+                   JitKind.HOST: FunctionType.Opaque, JitKind.INCORE: FunctionType.InCore,
+                   JitKind.INLINE: FunctionType.Inline, JitKind.OPAQUE: FunctionType.Opaque,
+                   JitKind.GRAPH: FunctionType.Graph}
+
+
+def function_options(kind: JitKind, options: Mapping[str, Any]) -> FunctionOptions:
+    """What the function of ``kind`` is parsed as (the ``@pl.function`` it stands for)."""
+    parsed = FunctionOptions(func_type=_FUNCTION_TYPES[kind])
+    if kind is JitKind.HOST:
+        parsed.level, parsed.role = Level.HOST, Role.Orchestrator
+    if options.get("level") is not None:
+        parsed.level = options["level"]
+    if options.get("auto_scope") is False:
+        parsed.attrs["auto_scope"] = False
+    return parsed
 
 
 def emitted_decorator(kind: JitKind, options: Mapping[str, Any]) -> str:

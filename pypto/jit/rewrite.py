@@ -1,22 +1,24 @@
 """Rewrite one ``@pl.jit`` function for one specialization (01-language.md §17.3).
 
-Works on a copy of the user's ``FunctionDef``:
+Works on a copy of the user's ``FunctionDef``, which the parser then reads directly
+(no generated text: every node keeps the position of the user's node it came from,
+so spans and diagnostics point at the user's code):
 
-* parameter annotations: bare ``pl.Tensor`` (and ``bind_dynamic``-ed ones) become
-  full ``pl.Tensor[[...], dtype]`` types; the others keep their text, names inlined;
-* ``x.bind_dynamic(axis, M)`` statements are dropped;
+* parameter annotations: bare ``pl.Tensor`` / ``pl.Scalar`` (and ``bind_dynamic``-ed
+  tensors) become full types, ``x: pl.FP32`` becomes ``pl.Scalar[pl.FP32]``; the
+  others keep their text, names inlined;
+* ``x.bind_dynamic(axis, M)`` statements and ``M = pl.dynamic("M")`` definitions are
+  dropped (``M`` names the dynamic dim);
 * ``x.shape[k]``, ``x.shape``, ``x.dtype`` become literals (or the dynamic dim's name);
   ``n = x.shape[k]`` / ``a, b = x.shape`` / ``dt = x.dtype`` with single-binding
   targets turn the names themselves into constants;
 * concrete scalar parameters are substituted in the body;
 * namespace values (ints, floats, bools, dtypes, enums, ``pl.dynamic`` dims, lists
   of them, ``module.attr`` chains) are inlined; ``pl`` under another name is renamed;
-* calls of ``@pl.jit`` dependencies become ``self.<method>(...)``, their bare tensor
-  parameters typed from the call's arguments;
-* a missing (or bare) return annotation is inferred from the returned names.
-
-Every node keeps the position of the user's node it came from, so the source map
-can send diagnostics back to the user's code.
+* calls of ``@pl.jit`` dependencies stay calls by name: the parser asks the
+  ``ProgramBuilder`` for the method matching the argument types it parsed;
+* a missing (or bare) return annotation is dropped and inferred from the parsed
+  ``return`` values (``Instance.infer_returns``).
 """
 
 from __future__ import annotations
@@ -27,18 +29,20 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import InternalError
+from ..ir.enums import ParamDirection
 from ..language.parser.closure import SAFE_BUILTINS
 from ..language.parser.diagnostics import (ParserSyntaxError, ParserTypeError,
                                            UndefinedVariableError)
 from ..language.typing import DynVar
 from .analysis import user_error
-from .ast_utils import locate
-from .kinds import emitted_decorator
+from .ast_utils import locate, self_method
+from .kinds import JitKind, emitted_decorator
 from .literals import is_literal, literal_ast
+from .analysis import SUBMIT_CALLS
+from .deps import check_callable
 from .param_types import (ExprDim, TensorInfo, ValueType, annotation_head, attr_chain,
                           int_literal, parse_string_annotation, read_annotation,
                           type_annotation)
-from .rewrite_calls import DependencyCalls
 from .signature import NOT_SUBSTITUTED, ParamPlan
 
 if TYPE_CHECKING:
@@ -66,16 +70,7 @@ def _has_bare_tensor(node: ast.expr) -> bool:
                for sub in ast.walk(node) if isinstance(sub, (ast.Name, ast.Attribute)))
 
 
-def _portable(value_type: Optional[ValueType]) -> Optional[ValueType]:
-    """A callee's return type as the caller may use it: not if its shape is written in
-    the callee's own names."""
-    if isinstance(value_type, TensorInfo) and any(
-            isinstance(dim, ExprDim) and dim.local_names for dim in value_type.dims):
-        return None
-    return value_type
-
-
-class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
+class FunctionRewriter(ast.NodeTransformer):
     """Rewrites the body of one instance (a function under one parameter typing)."""
 
     def __init__(self, builder: "ProgramBuilder", instance: "Instance") -> None:
@@ -91,8 +86,8 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         for plan in instance.plans:
             if plan.value is not NOT_SUBSTITUTED:
                 self.substitutions[plan.name] = (lambda v=plan.value: literal_ast(v))
-        self.call_results: dict[int, "Instance"] = {}
-        self.return_candidates: list[list[Optional[ValueType]]] = []
+        for name, dyn in self.facts.local_dynamic.items():
+            self.substitutions[name] = (lambda d=dyn: self._dyn_name(d))
         self.in_annotation = False
 
     # -- the function ----------------------------------------------------------------------
@@ -114,14 +109,21 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         return node
 
     def _param(self, arg: ast.arg, plan: ParamPlan) -> ast.arg:
+        # An inline function is spliced into its callers, so its parameters have no
+        # direction: PyPTO writes pl.Out[T] / pl.InOut[T] of an inline function as T.
+        spliced = self.instance.jit.kind is JitKind.INLINE
         if plan.rewrite_annotation:
             if plan.type is None:
                 raise InternalError(f"parameter '{plan.name}': an annotation to write "
                                     "without a type")
             self._register_dims(plan.type)
-            annotation = locate(type_annotation(plan.type, plan.direction), arg.annotation or arg)
+            direction = ParamDirection.In if spliced else plan.direction
+            annotation = locate(type_annotation(plan.type, direction), arg.annotation or arg)
         else:
             annotation = self._annotation(arg.annotation)
+            if spliced and isinstance(annotation, ast.Subscript) \
+                    and annotation_head(annotation.value) in ("Out", "InOut"):
+                annotation = annotation.slice
         arg.annotation = annotation
         return arg
 
@@ -196,6 +198,37 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         raise user_error(ParserTypeError, f"Unsupported closure variable type: "
                          f"{type(value).__name__} ('{written}')", self.info, node, hint=_JIT_HINT)
 
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        """``kern(...)`` / ``pl.submit(kern, ...)`` of a ``@pl.jit`` function become
+        ``self.kern(...)`` / ``pl.submit(self.kern, ...)``; the parser asks the builder
+        for the method (``ProgramContext.call_resolver``)."""
+        callee = self._jit_named(node.func)
+        if callee is not None:
+            check_callable(self.instance.jit, self.facts, node.func.id, callee, node)  # type: ignore[attr-defined]
+            node.func = self_method(node.func.id, node.func)  # type: ignore[attr-defined]
+            node.args = [self.visit(a) for a in node.args]
+            node.keywords = [self.visit(k) for k in node.keywords]
+            return node
+        if attr_chain(node.func) in SUBMIT_CALLS and node.args:
+            kernel = self._jit_named(node.args[0])
+            if kernel is not None:
+                first = node.args[0]
+                check_callable(self.instance.jit, self.facts, first.id, kernel, first)  # type: ignore[attr-defined]
+                node.func = self.visit(node.func)
+                node.args = [self_method(first.id, first)] + \
+                    [self.visit(a) for a in node.args[1:]]  # type: ignore[attr-defined]
+                node.keywords = [self.visit(k) for k in node.keywords]
+                return node
+        return self.generic_visit(node)  # type: ignore[return-value]
+
+    def _jit_named(self, node: ast.expr) -> Any:
+        from .decorator import JITFunction
+        if not isinstance(node, ast.Name) or self._is_local(node.id) \
+                or node.id in self.substitutions:
+            return None
+        value = self.namespace.get(node.id)
+        return value if isinstance(value, JITFunction) else None
+
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         chain = attr_chain(node)
         if chain is None or not isinstance(node.ctx, ast.Load):
@@ -265,15 +298,19 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         return self.generic_visit(node)  # type: ignore[return-value]
 
     def visit_Assign(self, node: ast.Assign) -> Any:
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id in self.facts.local_dynamic:
+            return None  # ``M = pl.dynamic("M")``: M names the dynamic dim from now on
         constant = self._shape_constant(node)
         if constant is not None:
             return constant or None
         original = node.value
         node.value = self.visit(original)
-        types = self._types_of(original, node.value)
+        known = self._type_of(original, node.value)
         node.targets = [self.visit(target) for target in node.targets]
         for target in node.targets:
-            self._bind(target, types)
+            if isinstance(target, ast.Name) and known is not None:
+                self.env[target.id] = known  # an unknown new value keeps the old reading
         return node
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.stmt:
@@ -285,19 +322,6 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
                                     self.facts.local_names.__contains__).type
             if known is not None:
                 self.env.setdefault(node.target.id, known)
-        return node
-
-    def visit_Return(self, node: ast.Return) -> ast.stmt:
-        if node.value is None:
-            self.return_candidates.append([])
-            return node
-        originals = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
-        originals = list(originals)
-        node.value = self.visit(node.value)
-        rewritten = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
-        if len(rewritten) == len(originals):
-            self.return_candidates.append([self._type_of(o, r)
-                                           for o, r in zip(originals, rewritten)])
         return node
 
     def _shape_constant(self, node: ast.Assign) -> Optional[list[ast.stmt]]:
@@ -350,38 +374,29 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
             return list(known.dims)
         return self._dim_at(known, subscript_axis, value.value.id, value)
 
-    # -- types of values -------------------------------------------------------------------------
-    def _bind(self, target: ast.expr, types: list[Optional[ValueType]]) -> None:
-        if isinstance(target, ast.Name):
-            if len(types) == 1 and types[0] is not None:
-                self.env.setdefault(target.id, types[0])
-        elif isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == len(types):
-            for element, element_type in zip(target.elts, types):
-                self._bind(element, [element_type])
-
-    def _types_of(self, original: ast.expr, rewritten: ast.expr) -> list[Optional[ValueType]]:
-        instance = self.call_results.get(id(rewritten))
-        if instance is not None:
-            if instance.return_types is None:
-                return [None]
-            return [_portable(t) for t in instance.return_types]
-        return [self._type_of(original, rewritten)]
-
+    # -- types of values ---------------------------------------------------------------------
     def _type_of(self, original: ast.expr, rewritten: ast.expr) -> Optional[ValueType]:
+        """What the specializer knows of a value's type, for ``x.shape`` / ``x.dtype``."""
         if isinstance(original, ast.Name) and self._is_local(original.id):
             return self.env.get(original.id)
-        instance = self.call_results.get(id(rewritten))
-        if instance is not None:
-            returns = instance.return_types
-            return _portable(returns[0]) if returns is not None and len(returns) == 1 else None
         if isinstance(rewritten, ast.Call) and attr_chain(rewritten.func) in _CREATE_CALLS:
             return self._created_tensor(rewritten)
         return None
 
     def _created_tensor(self, call: ast.Call) -> Optional[TensorInfo]:
-        """The type of ``pl.create_tensor([dims], dtype[, layout])`` with literal arguments."""
+        """The type of ``pl.create_tensor([dims], dtype[, layout])`` with literal arguments
+        (``dtype=`` / ``layout=`` by keyword too)."""
         arguments = list(call.args)
-        if not 2 <= len(arguments) <= 3 or call.keywords:
+        for keyword in call.keywords:
+            position = {"shape": 0, "dtype": 1, "layout": 2}.get(keyword.arg)  # type: ignore[arg-type]
+            if position is None:
+                continue
+            while len(arguments) <= position:
+                arguments.append(None)  # type: ignore[arg-type]
+            arguments[position] = keyword.value
+        if arguments[2:3] == [None]:
+            arguments = arguments[:2]
+        if not 2 <= len(arguments) <= 3 or any(a is None for a in arguments):
             return None
         fake = ast.Subscript(value=ast.Name(id="Tensor", ctx=ast.Load()),
                              slice=ast.Tuple(elts=arguments, ctx=ast.Load()), ctx=ast.Load())
@@ -391,43 +406,14 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
 
     # -- return annotation -------------------------------------------------------------------------
     def _returns(self, written: Optional[ast.expr]) -> Optional[ast.expr]:
+        """A full return annotation wins; none (or a bare ``pl.Tensor``) is inferred from the
+        parsed ``return`` values."""
         annotation = None if written is None else parse_string_annotation(written)
         if annotation is not None and not _has_bare_tensor(annotation):
-            new = self._annotation(annotation)
-            self.instance.return_types = self._declared_returns(new)
-            return new
-        inferred = next((c for c in self.return_candidates
-                         if c and all(t is not None for t in c)), None)
-        if inferred is None:
-            if annotation is not None:
-                raise user_error(ParserTypeError, f"Cannot infer the return type of "
-                                 f"'{self.facts.name}' for its bare pl.Tensor return annotation",
-                                 self.info, annotation,
-                                 hint="Return parameters or values whose type is known, or "
-                                      "write the full return type")
-            no_values = all(not c for c in self.return_candidates)
-            self.instance.return_types = () if no_values else None
-            return None
-        self.instance.return_types = tuple(inferred)  # type: ignore[arg-type]
-        for value_type in inferred:
-            self._register_dims(value_type)  # type: ignore[arg-type]
-        parts = [type_annotation(t) for t in inferred]  # type: ignore[arg-type]
-        if len(parts) == 1:
-            built = parts[0]
-        else:
-            built = ast.Subscript(value=ast.Name(id="tuple", ctx=ast.Load()),
-                                  slice=ast.Tuple(elts=parts, ctx=ast.Load()), ctx=ast.Load())
-        return locate(built, annotation if annotation is not None else self.facts.node)
-
-    def _declared_returns(self, annotation: ast.expr) -> Optional[tuple]:
-        items = [annotation]
-        if isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name) \
-                and annotation.value.id == "tuple":
-            inner = annotation.slice
-            items = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
-        found = tuple(read_annotation(item, self.builder.dyn_lookup, self.params.__contains__).type
-                      for item in items)
-        return found
+            return self._annotation(annotation)
+        self.instance.infer_returns = True
+        self.instance.bare_return = annotation
+        return None
 
     # -- dynamic dims ------------------------------------------------------------------------------
     def _register_dims(self, value_type: ValueType) -> None:
@@ -441,6 +427,10 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         elif isinstance(dim, ExprDim):
             for dyn in dim.dyn_vars:
                 self.builder.register_dyn(dyn)
+
+    def _dyn_name(self, dyn: DynVar) -> ast.expr:
+        self.builder.register_dyn(dyn)
+        return ast.Name(id=dyn.name, ctx=ast.Load())
 
     def _register_value(self, value: Any) -> None:
         if isinstance(value, DynVar):

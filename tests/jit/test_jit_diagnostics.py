@@ -9,10 +9,7 @@ import textwrap
 import pytest
 
 from pypto import ir
-from pypto.jit.specialize import generate_program
-from pypto.jit.signature import bind_entry
-from pypto.language.parser.diagnostics import (InvalidOperationError, ParserSyntaxError,
-                                               UndefinedVariableError)
+from pypto.language.parser.diagnostics import InvalidOperationError, UndefinedVariableError
 
 from _jit_helpers import f32
 
@@ -113,36 +110,3 @@ def test_ir_spans_are_in_user_coordinates(modules):
     call = assign.value
     assert (call.span.filename, call.span.begin_line, call.span.begin_column) == (path, 23, 9)
     assert (call.span.end_line, call.span.end_column) == (23, 21)
-
-
-def test_the_generated_text_is_never_shown(modules):
-    module, _ = modules
-    plans = bind_entry(module.fine.facts(), module.fine.namespace, (f32(4), f32(4)), {})
-    generated = generate_program(module.fine, plans)
-    assert generated.filename == "<jit:fine>"
-    assert generated.text.startswith("import pypto.language as pl\n\n@pl.program\nclass _jit_fine:")
-    # An error raised in generated coordinates (e.g. by the text parser's executor) is
-    # moved to the user's line; one that cannot be mapped loses its span rather than
-    # pointing into text the user never wrote.
-    line = generated.text.splitlines().index("        y = pl.add(x, x)") + 1
-    err = ParserSyntaxError("boom", ir.Span("<jit:fine>", line, 1))
-    generated.source_map.relocate(err)
-    assert (err.span["line"], err.span["column"]) == (23, 5)
-    assert err.source_lines == ENTRY.splitlines()
-    lost = ParserSyntaxError("boom", ir.Span("<jit:fine>", 1, 1))
-    generated.source_map.relocate(lost)
-    assert lost.span is None
-
-
-def test_positions_no_node_starts_at_map_to_the_nearest_node_on_their_left(modules):
-    module, folder = modules
-    plans = bind_entry(module.fine.facts(), module.fine.namespace, (f32(4), f32(4)), {})
-    source_map = generate_program(module.fine, plans).source_map
-    text = generate_program(module.fine, plans).text
-    line = text.splitlines().index("        y = pl.add(x, x)") + 1
-    path = str(folder / "jit_diag_entry.py")
-    begin = lambda span: (span.filename, span.begin_line, span.begin_column)  # noqa: E731
-    assert begin(source_map.lookup(line, 8)) == (path, 23, 5)  # `y` itself
-    assert begin(source_map.lookup(line, 10)) == (path, 23, 5)  # the " =" after it
-    assert begin(source_map.lookup(line, 14)) == (path, 23, 9)  # inside `pl.add`
-    assert source_map.lookup(2, 0) == ir.Span.unknown()  # a line without user code

@@ -124,6 +124,12 @@ class ProgramContext:
     externals: dict[str, Function] = field(default_factory=dict)
     param_counts: dict[str, int] = field(default_factory=dict)  # methods not parsed yet
     in_program: bool = False
+    # ``@pl.jit``: ``self.k(...)`` (or ``pl.submit(self.k, ...)``) where the closure maps
+    # ``k`` to a jit function becomes a method made for the call's argument types, on
+    # demand.  Called as ``resolver(parser, name, jit_function, arg_nodes, keyword_nodes,
+    # call_node)``; returns ``(GlobalVar, Function, args)``, the arguments parsed in the
+    # callee's parameter order.
+    call_resolver: Any = None
 
     def dyn_var(self, dyn: DynVar, span: Span | None = None) -> Var:
         """One ``Var`` per dynamic-dim name, shared by every method."""
