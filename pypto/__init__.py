@@ -12,9 +12,11 @@ from .errors import Error, InternalError
 from .ir.dtype import DataType
 from . import ir, passes
 from . import language
-from .jit import jit as _jit
+from .jit import JITFunction as _JITFunction, jit as _jit
 
-language.jit = _jit  # pl.jit: the language layer cannot import the jit above it
-from .runtime import run  # NumPy is imported only when a program runs
+# pl.jit / pl.JITFunction: the language layer cannot import the jit above it.
+language.jit = _jit
+language.JITFunction = _JITFunction
+from .runtime import execute as run  # NumPy is imported only when a program runs
 
 __all__ = ["DataType", "Error", "InternalError", "ir", "language", "passes", "run", "__version__"]

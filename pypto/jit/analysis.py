@@ -20,7 +20,8 @@ from ..language.parser.program_parser import find_def
 from ..language.parser.source import SourceInfo, get_source_info
 from .param_types import attr_chain, int_literal, parse_string_annotation
 
-__all__ = ["NO_DEFAULT", "ParamFacts", "DynamicBind", "FunctionFacts", "analyze", "source_stamp",
+__all__ = ["NO_DEFAULT", "ParamFacts", "DynamicBind", "FunctionFacts", "analyze", "analyze_source",
+           "source_stamp",
            "user_error", "SUBMIT_CALLS"]
 
 NO_DEFAULT = object()
@@ -84,16 +85,22 @@ def source_stamp(fn: Callable) -> Any:
 
 
 def analyze(fn: Callable) -> FunctionFacts:
-    info = get_source_info(fn)
+    return analyze_source(get_source_info(fn), fn.__name__, _defaults_of(fn))
+
+
+def analyze_source(info: SourceInfo, name: str,
+                   defaults: Optional[dict[str, Any]] = None) -> FunctionFacts:
+    """The facts of the function ``name`` defined in ``info`` (its defaults by name)."""
     try:
-        node = find_def(info, fn.__name__, ast.FunctionDef)
+        node = find_def(info, name, ast.FunctionDef)
     except ParserError as err:
         raise err.with_source_lines(info.file_lines)
-    params = _params(fn, info, node)
-    scan = _BodyScan(info, {p.name for p in params})
+    params = _params(info, node, defaults or {})
+    param_names = {p.name for p in params}
+    scan = _BodyScan(info, param_names)
     for statement in node.body:
         scan.visit(statement)
-    local_names = frozenset(scan.bound) | {p.name for p in params}
+    local_names = frozenset(scan.bound) | param_names
     for annotated in [p.annotation for p in params] + [node.returns]:
         if annotated is not None:
             scan.visit(parse_string_annotation(annotated))
@@ -102,29 +109,31 @@ def analyze(fn: Callable) -> FunctionFacts:
     calls = {name: site for name, site in scan.calls.items() if name not in local_names}
     sites = tuple((name, call) for name, call in scan.call_sites if name not in local_names)
     return FunctionFacts(
-        name=fn.__name__, info=info, node=node, params=tuple(params), local_names=local_names,
+        name=node.name, info=info, node=node, params=tuple(params), local_names=local_names,
         binding_counts=dict(scan.bound), free_names=tuple(sorted(free)),
         attribute_chains=tuple(sorted(chains)), calls=calls, call_sites=sites,
         dynamic_binds=tuple(scan.binds),
         local_dynamic={name: dyn for name, dyn in scan.dynamic_defs.items()
-                       if scan.bound.get(name) == 1 and name not in {p.name for p in params}},
+                       if scan.bound.get(name) == 1 and name not in param_names},
         comments=_comments(info.source, node),
         source_hash=hashlib.sha256(info.source.encode("utf-8")).hexdigest(),
         param_index={p.name: i for i, p in enumerate(params)})
 
 
-def _params(fn: Callable, info: SourceInfo, node: ast.FunctionDef) -> list[ParamFacts]:
+def _defaults_of(fn: Callable) -> dict[str, Any]:
+    code = fn.__code__
+    names = code.co_varnames[:code.co_argcount]
+    values = fn.__defaults__ or ()
+    return dict(zip(names[len(names) - len(values):], values))
+
+
+def _params(info: SourceInfo, node: ast.FunctionDef,
+            defaults: dict[str, Any]) -> list[ParamFacts]:
     args = node.args
     if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
         raise user_error(UnsupportedFeatureError,
                          f"Function '{node.name}': only plain positional parameters are "
                          "supported", info, node)
-    defaults: dict[str, Any] = {}
-    code = fn.__code__
-    names = code.co_varnames[:code.co_argcount]
-    values = fn.__defaults__ or ()
-    for name, value in zip(names[len(names) - len(values):], values):
-        defaults[name] = value
     return [ParamFacts(a.arg, None if a.annotation is None else parse_string_annotation(a.annotation),
                        defaults.get(a.arg, NO_DEFAULT), a) for a in args.args]
 

@@ -39,7 +39,6 @@ from .ast_utils import locate, self_method
 from .kinds import JitKind, emitted_decorator
 from .literals import is_literal, literal_ast
 from .analysis import SUBMIT_CALLS
-from .deps import check_callable
 from .param_types import (ExprDim, TensorInfo, ValueType, annotation_head, attr_chain,
                           int_literal, parse_string_annotation, read_annotation,
                           type_annotation)
@@ -202,18 +201,15 @@ class FunctionRewriter(ast.NodeTransformer):
         """``kern(...)`` / ``pl.submit(kern, ...)`` of a ``@pl.jit`` function become
         ``self.kern(...)`` / ``pl.submit(self.kern, ...)``; the parser asks the builder
         for the method (``ProgramContext.call_resolver``)."""
-        callee = self._jit_named(node.func)
+        callee = self._jit_named(node.func, node)
         if callee is not None:
-            check_callable(self.instance.jit, self.facts, node.func.id, callee, node)  # type: ignore[attr-defined]
             node.func = self_method(node.func.id, node.func)  # type: ignore[attr-defined]
             node.args = [self.visit(a) for a in node.args]
             node.keywords = [self.visit(k) for k in node.keywords]
             return node
         if attr_chain(node.func) in SUBMIT_CALLS and node.args:
-            kernel = self._jit_named(node.args[0])
-            if kernel is not None:
-                first = node.args[0]
-                check_callable(self.instance.jit, self.facts, first.id, kernel, first)  # type: ignore[attr-defined]
+            first = node.args[0]
+            if self._jit_named(first, first) is not None:
                 node.func = self.visit(node.func)
                 node.args = [self_method(first.id, first)] + \
                     [self.visit(a) for a in node.args[1:]]  # type: ignore[attr-defined]
@@ -221,13 +217,12 @@ class FunctionRewriter(ast.NodeTransformer):
                 return node
         return self.generic_visit(node)  # type: ignore[return-value]
 
-    def _jit_named(self, node: ast.expr) -> Any:
-        from .decorator import JITFunction
+    def _jit_named(self, node: ast.expr, site: ast.AST) -> Any:
+        """The dependency ``node`` names (the builder decides what is one), or None."""
         if not isinstance(node, ast.Name) or self._is_local(node.id) \
                 or node.id in self.substitutions:
             return None
-        value = self.namespace.get(node.id)
-        return value if isinstance(value, JITFunction) else None
+        return self.builder.dependency(self.instance, node.id, site)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         chain = attr_chain(node)

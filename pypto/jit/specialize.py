@@ -41,6 +41,7 @@ from ..language.typing import DynVar
 from .analysis import FunctionFacts, user_error
 from .codegen import program_class_name
 from .dependency_calls import order_arguments
+from .deps import check_callable
 from .inherited_dims import inherited_dynamic_dims
 from .kinds import function_options
 from .param_types import AnnotationInfo, ExprDim, ScalarInfo, TensorInfo, ValueType
@@ -51,7 +52,7 @@ from .versions import version_rebindings
 if TYPE_CHECKING:
     from .decorator import JITFunction
 
-__all__ = ["Instance", "ProgramBuilder", "specialize_program"]
+__all__ = ["Instance", "BuilderBase", "ProgramBuilder", "specialize_program", "value_type"]
 
 _INFER_HINT = ("Pass a tensor whose shape the callee can state (its dims are literals or "
                "pl.dynamic dims), or annotate '{param}' with a full pl.Tensor[[...], dtype]")
@@ -72,40 +73,34 @@ class Instance:
     renames: dict[str, list[str]] = field(default_factory=dict)
 
 
-class ProgramBuilder:
-    """Builds the program of one specialization; the parser's ``call_resolver``."""
+class BuilderBase:
+    """Parses rewritten functions into one program; the parser's ``call_resolver``.
 
-    def __init__(self, entry: "JITFunction", entry_plans: list[ParamPlan]) -> None:
-        self.entry = entry
-        self.entry_plans = entry_plans
+    Subclasses say what a called name means (``dependency``) and which instance a
+    call gets (``resolve``).
+    """
+
+    def __init__(self, program_name: str) -> None:
         self.instances: list[Instance] = []
         self.dyn_vars: dict[str, DynVar] = {}
-        self.context = ProgramContext(name=program_class_name(entry.__name__), in_program=True,
+        self.context = ProgramContext(name=program_name, in_program=True,
                                       call_resolver=self.resolve)
-        self._by_key: dict[tuple, Instance] = {}
-        self._names: set[str] = set()
-        self._annotations: dict[int, list[AnnotationInfo]] = {}
 
-    def build(self) -> Program:
-        facts = self.entry.facts()
-        entry = Instance(self.entry, facts, self.entry_plans, self.entry.__name__)
-        self._names.add(entry.name)
-        self._by_key[self._key(self.entry, entry.plans)] = entry
-        with deep_recursion():  # the AST walks recurse as deep as the user's code
-            self._realize(entry)
+    def program(self, entry: Instance, span: Span) -> Program:
+        """The realized instances, dependencies by name and ``entry`` last."""
         dependencies = sorted((i for i in self.instances if i is not entry), key=lambda i: i.name)
         functions = [i.function for i in dependencies] + [entry.function]
-        return Program(functions, self.context.name, _program_span(facts))  # type: ignore[arg-type]
+        return Program(functions, self.context.name, span)  # type: ignore[arg-type]
 
-    def annotations(self, jit: "JITFunction") -> list[AnnotationInfo]:
-        found = self._annotations.get(id(jit))
-        if found is None:
-            found = self._annotations[id(jit)] = read_param_annotations(jit.facts(),
-                                                                        jit.namespace)
-        return found
+    def dependency(self, instance: Instance, name: str, site: ast.AST) -> Any:
+        raise NotImplementedError
+
+    def resolve(self, parser: FunctionParser, name: str, callee: Any, arg_nodes: list[ast.expr],
+                keyword_nodes: list[ast.keyword], call: ast.Call) -> tuple:
+        raise NotImplementedError
 
     # -- one instance --------------------------------------------------------------------
-    def _realize(self, instance: Instance) -> None:
+    def realize(self, instance: Instance) -> None:
         """Rewrite and parse ``instance``; its dependencies are made while it parses."""
         self.instances.append(instance)
         node = instance.node = FunctionRewriter(self, instance).rewrite()
@@ -115,7 +110,8 @@ class ProgramBuilder:
         parser = FunctionParser(info, Closure(self._closure(instance)), self.context,
                                 function_options(instance.jit.kind, instance.jit.options))
         try:
-            function = parser.parse_function(node, name=instance.name)
+            with deep_recursion():  # the AST walks recurse as deep as the user's code
+                function = parser.parse_function(node, name=instance.name)
         except ParserError as err:
             if getattr(err, "source_lines", None) is None:
                 err.with_source_lines(info.file_lines)
@@ -131,18 +127,67 @@ class ProgramBuilder:
 
     def _closure(self, instance: Instance) -> dict[str, Any]:
         """What the rewritten body's remaining free names mean: ``pl``, the dynamic dims
-        and the ``@pl.jit`` functions it calls (everything else is inlined)."""
-        from .decorator import JITFunction
+        and the dependencies it calls (everything else is inlined)."""
         import pypto.language as pl
         closure: dict[str, Any] = {"pl": pl}
         closure.update(self.dyn_vars)
-        for name in instance.facts.calls:
-            value = instance.jit.namespace.get(name)
-            if isinstance(value, JITFunction):
+        for name, site in instance.facts.calls.items():
+            value = self.dependency(instance, name, site)
+            if value is not None:
                 closure[name] = value
         return closure
 
+    # -- dynamic dims ------------------------------------------------------------------------
+    def register_dyn(self, dyn: DynVar) -> None:
+        if dyn.name not in self.dyn_vars and (keyword.iskeyword(dyn.name) or dyn.name == "pl"):
+            # The body refers to each dynamic dim by its name.
+            raise ValueError(f"pl.dynamic({dyn.name!r}): @pl.jit cannot use '{dyn.name}' as "
+                             "the name of a dynamic dim; choose another name")
+        self.dyn_vars.setdefault(dyn.name, dyn)
+
+    def dyn_lookup(self, name: str) -> Any:
+        """Names left in rewritten annotations are dynamic dims (or DSL names)."""
+        return self.dyn_vars[name]
+
+
+class ProgramBuilder(BuilderBase):
+    """The program of one ``JITFunction`` specialization: one instance per distinct
+    typing of each dependency, made when the parser meets its call."""
+
+    def __init__(self, entry: "JITFunction", entry_plans: list[ParamPlan]) -> None:
+        super().__init__(program_class_name(entry.__name__))
+        self.entry = entry
+        self.entry_plans = entry_plans
+        self._by_key: dict[tuple, Instance] = {}
+        self._names: set[str] = set()
+        self._annotations: dict[int, list[AnnotationInfo]] = {}
+
+    def build(self) -> Program:
+        facts = self.entry.facts()
+        entry = Instance(self.entry, facts, self.entry_plans, self.entry.__name__)
+        self._names.add(entry.name)
+        self._by_key[self._key(self.entry, entry.plans)] = entry
+        self.realize(entry)
+        return self.program(entry, _program_span(facts))
+
+    def annotations(self, jit: "JITFunction") -> list[AnnotationInfo]:
+        found = self._annotations.get(id(jit))
+        if found is None:
+            found = self._annotations[id(jit)] = read_param_annotations(jit.facts(),
+                                                                        jit.namespace)
+        return found
+
     # -- calls of dependencies (the parser's call_resolver) ------------------------------------
+    def dependency(self, instance: Instance, name: str, site: ast.AST) -> Any:
+        """The ``@pl.jit`` function ``name`` means in ``instance``'s body, checked against
+        what its kind may call; None when it is not one."""
+        from .decorator import JITFunction
+        value = instance.jit.namespace.get(name)
+        if not isinstance(value, JITFunction):
+            return None
+        check_callable(instance.jit, instance.facts, name, value, site)
+        return value
+
     def resolve(self, parser: FunctionParser, name: str, callee: "JITFunction",
                 arg_nodes: list[ast.expr], keyword_nodes: list[ast.keyword],
                 call: ast.Call) -> tuple[GlobalVar, Function, list[Any]]:
@@ -163,7 +208,7 @@ class ProgramBuilder:
         if instance is None:
             instance = Instance(callee, facts, plans, self._unique_name(callee.__name__))
             self._by_key[key] = instance
-            self._realize(instance)
+            self.realize(instance)
         elif instance.function is None:
             raise user_error(ParserTypeError, f"@{callee.kind.spelling} function '{name}' calls "
                              "itself (directly or through others); @pl.jit functions cannot "
@@ -199,18 +244,6 @@ class ProgramBuilder:
             name = f"{base}__{suffix}"
         self._names.add(name)
         return name
-
-    # -- dynamic dims ------------------------------------------------------------------------
-    def register_dyn(self, dyn: DynVar) -> None:
-        if dyn.name not in self.dyn_vars and (keyword.iskeyword(dyn.name) or dyn.name == "pl"):
-            # The body refers to each dynamic dim by its name.
-            raise ValueError(f"pl.dynamic({dyn.name!r}): @pl.jit cannot use '{dyn.name}' as "
-                             "the name of a dynamic dim; choose another name")
-        self.dyn_vars.setdefault(dyn.name, dyn)
-
-    def dyn_lookup(self, name: str) -> Any:
-        """Names left in rewritten annotations are dynamic dims (or DSL names)."""
-        return self.dyn_vars[name]
 
 
 def value_type(ir_type: Any, program_dims: dict[str, E.Var],

@@ -59,6 +59,8 @@ def run_jit(jit_function: Any, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"run_jit expects a @pl.jit function (with compile()), got "
                         f"{type(jit_function).__name__}")
     compiled = compile_(*args, **kwargs)
+    if getattr(kwargs.get("config"), "codegen_only", False):
+        return None  # RunConfig(codegen_only=True): compile, do not run
     executor = _EXECUTORS.get(compiled)
     if executor is None:
         executor = _EXECUTORS[compiled] = Executor(compiled.program)
