@@ -31,8 +31,7 @@ __all__ = ["TensorCacheInfo", "ScalarCacheInfo", "compute_source_hash", "make_ca
            "l2_lookup", "l2_store", "CacheInfo", "CompileCache"]
 
 # PyPTO's cache module also shows these pass-configuration names (from pypto.passes).
-__getattr__, __dir__ = lazy_reexport(__name__, "pypto.passes",
-                                     ["MemoryPlanner", "runtime_kind_to_name"])
+__getattr__ = lazy_reexport(__name__, "pypto.passes", ["MemoryPlanner", "runtime_kind_to_name"])[0]
 
 CacheKey = tuple
 

@@ -19,7 +19,7 @@ import time
 from typing import Any, Optional
 
 from ..ir.function import Function, Program
-from ..passes.pass_manager import OptimizationStrategy
+from ..passes.pass_manager import OptimizationStrategy, PassDumpLevel
 
 __all__ = ["RunConfig", "RunResult", "run", "lower_program", "strategy_of"]
 
