@@ -42,8 +42,10 @@ def layered_layout(nodes: list[str], sizes: dict[str, tuple[float, float]],
     """Positions for ``nodes`` (in input order) of ``sizes`` joined by ``edges``."""
     down: dict[str, list[str]] = {n: [] for n in nodes}
     up: dict[str, list[str]] = {n: [] for n in nodes}
+    seen: set[tuple[str, str]] = set()
     for a, b in edges:
-        if a != b and b not in down[a]:
+        if a != b and (a, b) not in seen:
+            seen.add((a, b))
             down[a].append(b)
     order, forward = _discover(nodes, down, up)
     layer = _layers(order, forward)
