@@ -7,7 +7,7 @@ rebindings, inlined namespace values, substituted scalars, ``self.dep(...)`` cal
 parses every function to infer the return types it does not declare, and writes the
 program; ``pl.parse`` of the text gives the program ``JITFunction.specialize`` gives.
 ``Specializer`` also keeps the ``rename_map`` (versions per function) and the
-``source_map`` (generated line -> the user's file and line).
+``source_map`` (generated text -> the user's code, for ``pl.parse(..., source_map=)``).
 
 External kernels (``external_*`` options, ``pl.jit.extern``) need code generation,
 which pypto does not have; contexts asking for them are refused.
@@ -36,6 +36,7 @@ from .kinds import JitKind, kind_of, refuse_external, validate_options
 from .literals import literal_key
 from .param_types import ScalarInfo, TensorInfo, read_annotation
 from .signature import NOT_SUBSTITUTED, ParamPlan, scalar_dtype_of
+from .source_map import JitSourceMap
 from .specialize import BuilderBase, Instance
 
 __all__ = ["DynDim", "TensorMeta", "SpecializeContext", "Specializer", "specialize",
@@ -289,7 +290,7 @@ class Specializer:
         self._class_name = class_name
         self._contexts = list(contexts)
         self._rename_map: dict[str, dict[str, list[str]]] = {}
-        self._source_map: dict[int, tuple[str, int]] = {}
+        self._source_map: Optional[JitSourceMap] = None
 
     @property
     def rename_map(self) -> dict[str, dict[str, list[str]]]:
@@ -298,9 +299,15 @@ class Specializer:
                 for name, renames in self._rename_map.items()}
 
     @property
-    def source_map(self) -> dict[int, tuple[str, int]]:
-        """Line of the generated text -> (the user's file, line)."""
-        return dict(self._source_map)
+    def source_map(self) -> Optional[JitSourceMap]:
+        """Generated text -> the user's code, after ``specialize()``: pass it to
+        ``pl.parse(text, filename=self.filename, source_map=...)`` for spans and errors
+        in the user's files; ``lines()`` lists generated line -> (file, line)."""
+        return self._source_map
+
+    @property
+    def filename(self) -> str:
+        return f"<jit:{self._class_name}>"
 
     def specialize(self) -> str:
         builder = _ContextBuilder(self._class_name, self._contexts)
@@ -314,7 +321,7 @@ class Specializer:
                               builder.dyn_vars.values())
         text = unparse_module(module, comments)
         self._rename_map = {i.name: i.renames for i in instances}
-        self._source_map = _line_map(text, instances)
+        self._source_map = _source_map(text, self.filename, instances)
         return text
 
 
@@ -332,21 +339,13 @@ def _returns_annotation(function: Optional[Function]) -> Optional[ast.expr]:
     return ast.parse(text, mode="eval").body
 
 
-def _line_map(text: str, instances: list[Instance]) -> dict[int, tuple[str, int]]:
+def _source_map(text: str, filename: str, instances: list[Instance]) -> JitSourceMap:
     """Walk each generated method in step with the rewritten function it came from."""
-    generated = [node for node in ast.parse(text).body[-1].body  # type: ignore[attr-defined]
+    program_class = ast.parse(text, filename).body[-1]
+    source_map = JitSourceMap(filename, instances[-1].facts.info,
+                              program_class.decorator_list[0].lineno)  # type: ignore[attr-defined]
+    generated = [node for node in program_class.body  # type: ignore[attr-defined]
                  if isinstance(node, ast.FunctionDef)]
-    lines: dict[int, tuple[str, int]] = {}
     for produced, instance in zip(generated, instances):
-        info = instance.facts.info
-        stack = [(instance.node, produced)]
-        while stack:
-            original, twin = stack.pop()
-            line = getattr(twin, "lineno", None)
-            if line is not None and getattr(original, "lineno", None) is not None:
-                lines.setdefault(line, (info.filename, info.span(original).begin_line))
-            children, twins = list(ast.iter_child_nodes(original)), list(ast.iter_child_nodes(twin))
-            if type(original) is type(twin) and len(children) == len(twins):
-                stack.extend(zip(children, twins))
-    return dict(sorted(lines.items()))
-
+        source_map.add_function(produced, instance.node, instance.facts.info)  # type: ignore
+    return source_map

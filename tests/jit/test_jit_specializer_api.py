@@ -70,7 +70,18 @@ def test_rename_map_and_source_map():
                                        "entry": {"y": ["y_v1"]}}
     lines = text.splitlines()
     generated = lines.index("        t_v1 = pl.add(t, 1.0)") + 1
-    assert specializer_.source_map[generated] == (__file__, marker_line("t = pl.add(t, 1.0)"))
+    source_map = specializer_.source_map
+    assert source_map.lines()[generated] == (__file__, marker_line("t = pl.add(t, 1.0)"))
+    # The map gives the parsed program the user's spans, and errors the user's lines.
+    parsed = pl.parse(text, filename=specializer_.filename, source_map=source_map)
+    assert parsed["bump"].span.filename == __file__
+    assert parsed["bump"].span.begin_line == marker_line("def bump(a: pl.Tensor, "
+                                                         "out: pl.Out[pl.Tensor]):")
+    broken = text.replace("pl.add(t, 1.0)", "pl.add(t, 1.0, bogus=1)")
+    with pytest.raises(Exception) as info:
+        pl.parse(broken, filename=specializer_.filename, source_map=source_map)
+    assert (info.value.span["filename"], info.value.span["line"]) == \
+        (__file__, marker_line("t = pl.add(t, 1.0)"))
 
 
 def marker_line(text: str) -> int:
