@@ -25,12 +25,12 @@ from .load import entry_program, load_entries, select_entry
 from .pipeline import (describe_passes, frontend_check_properties, parse_props,
                          pass_context, resolve_pipeline, run_pipeline)
 from .report import (ProgramError, UsageError, plain_error, render_diagnostic,
-                         with_backtrace)
+                     render_pass_error, with_backtrace)
 from ..errors import Error, InternalError
 from ..ir.function import Program
 from ..language.parser.diagnostics import ParserError
 from ..language.parser.display import backtrace_enabled
-from ..passes import PropertyVerifierRegistry
+from ..passes import PassError, PropertyVerifierRegistry
 from ..passes.pipeline import get_default_verification_level
 
 __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_PROGRAM_ERROR", "EXIT_USAGE",
@@ -189,6 +189,8 @@ def _user_step(step: Callable[[], Program]) -> Program:
         raise
     except ParserError as err:  # a jit entry parses lazily, at compile time
         raise ProgramError(err.render(), err) from err
+    except PassError as err:
+        raise ProgramError(render_pass_error(err), err) from err
     except Error as err:  # a verification report
         raise ProgramError(plain_error(str(err)), err) from err
     except (ValueError, TypeError) as err:

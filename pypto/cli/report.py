@@ -19,7 +19,7 @@ from ..ir.span import Span
 from ..language.parser.diagnostics import ParserError, span_to_dict
 from ..language.parser.display import BACKTRACE_SEPARATOR, backtrace_enabled
 from ..language.parser.render import ErrorRenderer
-from ..passes.diagnostic import Diagnostic
+from ..passes.diagnostic import Diagnostic, PassError
 
 __all__ = ["UsageError", "ProgramError", "Located", "render_located", "render_parser_error",
            "render_syntax_error", "render_exception_in_file", "render_diagnostic", "plain_error",
@@ -107,6 +107,14 @@ def render_diagnostic(diag: Diagnostic, use_color: Optional[bool] = None) -> str
     if not diag.is_error:
         return f"warning: {label} (at {_location(diag.span)})"
     return render_located(Located(label, span_to_dict(diag.span)), use_color)
+
+
+def render_pass_error(err: PassError, use_color: Optional[bool] = None) -> str:
+    """A pass refusal: a snippet at the user's statement, or one line without a span."""
+    if err.span is None:
+        return plain_error(err.headline())
+    return render_located(Located(err.headline(), span_to_dict(err.span), err.hint, err.note),
+                          use_color)
 
 
 def _location(span: Span) -> str:

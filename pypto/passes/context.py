@@ -13,9 +13,9 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from ..errors import Error, InternalError
+from ..errors import InternalError
 from ..ir.function import Program
-from .diagnostic import format_report, has_errors
+from .diagnostic import VerificationError, format_report, has_errors
 from .properties import get_structural_properties
 
 if TYPE_CHECKING:
@@ -158,19 +158,22 @@ class VerificationInstrument(PassInstrument):
     def run_before_pass(self, pass_: "Pass", program: Program) -> None:
         if self._mode in (VerificationMode.BEFORE, VerificationMode.BEFORE_AND_AFTER):
             props = pass_.get_required_properties().union_with(get_structural_properties())
-            self._check(props, program, f"Pre-verification failed before pass '{pass_.get_name()}'")
+            self._check(props, program, f"Pre-verification failed before pass '{pass_.get_name()}'",
+                        f"before {pass_.get_name()}")
 
     def run_after_pass(self, pass_: "Pass", program: Program) -> None:
         if self._mode in (VerificationMode.AFTER, VerificationMode.BEFORE_AND_AFTER):
             props = pass_.get_produced_properties().union_with(get_structural_properties())
-            self._check(props, program, f"Post-verification failed after pass '{pass_.get_name()}'")
+            self._check(props, program, f"Post-verification failed after pass '{pass_.get_name()}'",
+                        f"after {pass_.get_name()}")
 
     @staticmethod
-    def _check(props: Any, program: Program, headline: str) -> None:
+    def _check(props: Any, program: Program, headline: str, stage: str) -> None:
         from .verifier_registry import PropertyVerifierRegistry, log_warnings
         diagnostics = PropertyVerifierRegistry.verify(props, program)
         if has_errors(diagnostics):
-            raise Error(f"{headline}:\n{format_report(diagnostics)}")
+            raise VerificationError(f"{headline}:\n{format_report(diagnostics)}", diagnostics,
+                                    stage=stage)
         log_warnings(diagnostics, headline)
 
 

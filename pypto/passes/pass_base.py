@@ -7,6 +7,8 @@ object is returned.
 
 Calling a pass runs the active ``PassContext``'s instrument hooks around the
 transform and nothing else: automatic verification belongs to ``PassPipeline``.
+A refusal leaves the call as a ``PassError`` naming this pass (a bare ``ValueError``
+from the transform is re-raised as one).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import Any, Callable, Iterable
 
 from ..errors import InternalError
 from ..ir.function import Function, Program
+from .diagnostic import PassError
 from .properties import IRProperty, IRPropertySet
 
 __all__ = ["PassKind", "Pass"]
@@ -123,7 +126,14 @@ class Pass:
         instruments = context.get_instruments() if context is not None else []
         for instrument in instruments:
             instrument.run_before_pass(self, program)
-        result = self._run_transform(program)
+        try:
+            result = self._run_transform(program)
+        except PassError as err:
+            if err.pass_name is None:
+                err.pass_name = self._name
+            raise
+        except ValueError as exc:  # a refusal raised without its class: name the pass
+            raise PassError(str(exc), pass_name=self._name) from exc
         for instrument in instruments:
             instrument.run_after_pass(self, result)
         return result

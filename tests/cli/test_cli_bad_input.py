@@ -219,7 +219,7 @@ def test_sys_exit_while_loading(in_tmp, capsys):
     assert (result.code, result.err) == (1, "error: quits.py called sys.exit(3) while loading\n")
 
 
-def test_pass_value_error_is_one_error_line(in_tmp, capsys):
+def test_a_pass_refusal_points_at_the_statement(in_tmp, capsys):
     write(in_tmp, "escape.py", """
         import pypto.language as pl
 
@@ -238,10 +238,19 @@ def test_pass_value_error_is_one_error_line(in_tmp, capsys):
     result = run_cli(capsys, "compile", "escape.py")
     assert (result.code, result.out) == (1, "")
     assert result.err == (
-        "error: OutlineIncoreScopes: the scope outlined as 'main_incore_0' in function 'main' "
-        "computes scalar 'first__ssa_v0' from device-side data and uses it after the scope; a "
-        "device kernel cannot return a scalar. Write the value into a [1] tensor, or compute it "
-        "before the scope\n")
+        "Error: OutlineIncoreScopes: the scope outlined as 'main_incore_0' in function 'main' "
+        "computes scalar 'first' from device-side data and uses it after the scope; a "
+        "device kernel cannot return a scalar\n"
+        "  --> escape.py:11:13\n"
+        "   |\n"
+        " 9 |         with pl.at(level=pl.Level.CORE_GROUP):\n"
+        "10 |             t = pl.load(x, [0], [64])\n"
+        "11 |             first = pl.read(t, [0])\n"
+        "   |             ^^^^^\n"
+        "12 |         y = pl.store(pl.expands(t, first), [0], out)\n"
+        "13 |         return y\n"
+        "   |\n"
+        "   = help: Write the value into a [1] tensor, or compute it before the scope\n")
 
 
 def test_pass_precondition_error_names_the_missing_pass():
