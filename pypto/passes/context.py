@@ -22,7 +22,8 @@ if TYPE_CHECKING:
     from .pass_base import Pass
 
 __all__ = ["VerificationMode", "VerificationLevel", "RuntimeKind", "PassContext",
-           "PassInstrument", "VerificationInstrument", "CallbackInstrument", "ReportInstrument"]
+           "PassInstrument", "VerificationInstrument", "CallbackInstrument", "ReportInstrument",
+           "notify_failure"]
 
 
 class VerificationMode(enum.Enum):
@@ -72,8 +73,25 @@ class PassInstrument:
     def run_after_pass(self, pass_: "Pass", program: Program) -> None:
         """Called with the pass's output."""
 
+    # pypto's extensions (PyPTO's instruments have only the two hooks above):
+    def run_on_failure(self, pass_: "Pass", program: Program, error: BaseException) -> None:
+        """Called when the pass raised (with its input) or when the pipeline's
+        verification of its output failed (with that output); ``error`` is re-raised."""
+
+    def record_pass_time(self, pass_: "Pass", seconds: float) -> None:
+        """Called after the pass with the wall time of its transform alone."""
+
+    def run_after_function(self, pass_: "Pass", done: int, total: int) -> None:
+        """Called by a function pass after each function (``done`` of ``total``)."""
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._name!r})"
+
+
+def notify_failure(instruments: list[PassInstrument], pass_: "Pass", program: Program,
+                   error: BaseException) -> None:
+    for instrument in instruments:
+        instrument.run_on_failure(pass_, program, error)
 
 
 _state = threading.local()

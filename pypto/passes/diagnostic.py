@@ -100,6 +100,8 @@ class PassErrorCode(enum.Enum):
     """The stable code of each kind of pass refusal (docs/guide/diagnostics.md)."""
 
     UNCLASSIFIED = ("P000", "a pass refused the program (no finer kind recorded)")
+    PRECONDITION = ("P001", "a pass's required properties do not hold on its input "
+                            "(pypto compile: a -p pipeline in the wrong order)")
     INLINE_CYCLE = ("P100", "FunctionType.Inline functions call each other in a cycle")
     SSA_UNCONVERTIBLE = ("P200", "ConvertToSSA cannot put a function into SSA form")
     HOISTED_CONDITION_READS_CARRY = (

@@ -94,7 +94,7 @@ def test_parser_error_shows_the_snippet_not_a_stack(executed):
     assert error.ename == "UndefinedVariableError"
     lines = [_ANSI.sub("", line) for line in error.traceback]
     assert lines[0] == "Error: Undefined variable 'acc'"
-    assert re.fullmatch(r"  --> .+:4:12", lines[1])
+    assert re.fullmatch(r"  --> Cell In\[\d+\], line 4", lines[1])  # IPython's cell naming
     assert lines[2:] == [
         "  |",
         "2 | def broken(x: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:",
