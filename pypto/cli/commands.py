@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import os
 import sys
 import traceback
 from typing import Any, Callable, NoReturn, Optional, Sequence, TextIO
@@ -36,6 +37,7 @@ __all__ = ["main", "build_parser", "EXIT_OK", "EXIT_DIAGNOSTICS", "EXIT_PROGRAM_
 
 EXIT_PROGRAM_ERROR = EXIT_DIAGNOSTICS  # the older name
 PROG = "pypto"
+EXIT_BROKEN_PIPE = 141  # 128 + SIGPIPE, what a shell reports for a reader that stopped
 FORMATS = ("full", "short", "json", "github", "sarif")
 
 
@@ -162,9 +164,21 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     except KeyboardInterrupt:
         print(f"{PROG}: interrupted", file=stderr)
         return EXIT_INTERRUPTED
+    except BrokenPipeError:  # `pypto check ... | head`: the reader has seen enough
+        _silence_stdout()
+        return EXIT_BROKEN_PIPE
     except Exception as exc:  # noqa: BLE001 - anything else is a bug in pypto
         report_internal_error(exc, stderr)
         return EXIT_INTERNAL
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so that the interpreter's final flush stays quiet."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError, AttributeError):  # no real file behind stdout
+        pass
 
 
 def report_internal_error(exc: BaseException, stderr: TextIO) -> None:

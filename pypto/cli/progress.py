@@ -32,11 +32,11 @@ class Progress:
     """``[pypto] <stage> <detail>``, drawn once the work is older than ``delay``."""
 
     def __init__(self, stream: Optional[TextIO], enabled: bool = True,
-                 delay: float = DELAY_SECONDS,
+                 delay: Optional[float] = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self._stream = stream
         self._enabled = enabled and _is_terminal(stream)
-        self._delay = delay
+        self._delay = DELAY_SECONDS if delay is None else delay
         self._clock = clock
         self._start = clock()
         self._drawn_at: Optional[float] = None

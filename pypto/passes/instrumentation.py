@@ -116,7 +116,7 @@ class PassTimingInstrument(PassInstrument):
     def report(self) -> str:
         total = self.total()
         rule = "===" + "-" * 73 + "==="
-        lines = [rule, "Pass execution timing report".center(len(rule)), rule,
+        lines = [rule, "Pass execution timing report".center(len(rule)).rstrip(), rule,
                  f"  Total Execution Time: {total:.4f} seconds", "",
                  "  ----Wall Time----  ----Name----"]
         for name, seconds in self.timings:
