@@ -6,6 +6,8 @@
                   [--time-passes] [--pass-statistics] [--format=FMT] [-q]
     pypto check FILE|DIR|-... [--props PROPS] [--format=FMT] [-q]
     pypto passes
+    pypto graph FILE [-o OUT.svg]        (graph_cmd.py)
+    pypto diff A B                       (diff_cmd.py: exit status as diff(1))
 
 Exit status, for every command: 0 clean (warnings alone do not fail); 1 the user's
 program has errors (diagnostics); 2 a command-line mistake, shown as one line; 3 an
@@ -29,6 +31,7 @@ import traceback
 from typing import Any, Callable, NoReturn, Optional, Sequence, TextIO
 
 from .. import __version__
+from . import diff_cmd, graph_cmd
 from .errors import (EXIT_DIAGNOSTICS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
                      ProgramError, UsageError)
 
@@ -70,6 +73,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("passes", help="list the registered passes",
                         description="List the registered passes with their kind and "
                                     "required, produced and invalidated IR properties.")
+    for extra in (graph_cmd, diff_cmd):  # pypto graph, pypto diff: one module each
+        extra.register(commands)
     return parser
 
 
@@ -149,7 +154,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except SystemExit as exc:  # --help and --version print, then "exit"
             return int(exc.code or 0)
         if args.command is None:
-            raise UsageError(f"a command is required: compile, check or passes "
+            raise UsageError(f"a command is required: compile, check, passes, graph or diff "
                              f"(see '{PROG} --help')")
         _check_environment()
         with _warnings_to(stderr):
@@ -187,8 +192,13 @@ def report_internal_error(exc: BaseException, stderr: TextIO) -> None:
     traceback.print_exception(type(exc), exc, exc.__traceback__, file=stderr)
 
 
+# command -> the module that runs it (imported when the command runs)
+_COMMAND_MODULES = {"compile": "compile_command", "check": "check_command",
+                    "passes": "passes_command", "graph": "graph_cmd", "diff": "diff_cmd"}
+
+
 def _command(name: str) -> Callable[[argparse.Namespace, TextIO, TextIO], int]:
-    module = importlib.import_module(f"{__package__}.{name}_command")
+    module = importlib.import_module(f"{__package__}.{_COMMAND_MODULES[name]}")
     return module.run  # type: ignore[no-any-return]
 
 

@@ -16,7 +16,7 @@ from .pipeline import PipelineView, pass_context, pass_names, resolve_pipeline, 
 from .progress import Progress, ProgressInstrument
 from .report import backtrace_text, program_error
 
-__all__ = ["run", "report_program_error"]
+__all__ = ["run", "report_program_error", "compiled"]
 
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
@@ -68,6 +68,12 @@ def _view(args: argparse.Namespace, passes: list, stream: TextIO) -> PipelineVie
                         print_on_failure=args.print_on_failure,
                         time_passes=args.time_passes, pass_statistics=args.pass_statistics,
                         stream=stream)
+
+
+def compiled(program: Program, passes: list) -> Program:
+    """``program`` after ``passes`` (``pypto graph`` / ``pypto diff``); user-facing
+    failures as a ``ProgramError``."""
+    return _user_step(lambda: run_pipeline(program, passes, PipelineView()))
 
 
 def _user_step(step: Callable[[], Program]) -> Program:

@@ -40,7 +40,7 @@ from .report import (findings_of_error, module_exception_finding, plain_finding,
                      syntax_error_finding)
 
 __all__ = ["Entry", "Source", "Loaded", "RUN_NAME", "PRINTER_HEADER", "STDIN",
-           "open_source", "load", "select_entry", "entry_program"]
+           "open_source", "load", "load_entry", "select_entry", "entry_program"]
 
 # ``__name__`` of an executed Python file: anything but "__main__".
 RUN_NAME = "__pypto_cli__"
@@ -129,6 +129,16 @@ def load(source: Source) -> Loaded:
         findings.append(failure)
     cause = errors[0] if errors else stopped_by
     return Loaded(_entries_of(namespace), findings, cause)
+
+
+def load_entry(path: str, wanted: str | None) -> Entry:
+    """The one entry ``path`` names (``-`` is standard input); its problems as a
+    ``ProgramError``, a wrong path or choice as a ``UsageError``."""
+    source = open_source(path)
+    loaded = load(source)
+    if loaded.findings:
+        raise ProgramError(loaded.findings, loaded.cause)
+    return select_entry(loaded.entries, source.name, wanted)
 
 
 def select_entry(entries: list[Entry], name: str, wanted: str | None) -> Entry:
