@@ -13,6 +13,7 @@ write their document at the end.
 
 from __future__ import annotations
 
+import abc
 import json
 import os
 from dataclasses import dataclass, field
@@ -74,7 +75,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-class Emitter:
+class Emitter(abc.ABC):
     """Base: remembers the reports; subclasses write."""
 
     def __init__(self, out: TextIO, err: TextIO, summary: bool, quiet: bool = False) -> None:
@@ -86,8 +87,9 @@ class Emitter:
         self.reports.append(report)
         self.write_file(report)
 
+    @abc.abstractmethod
     def write_file(self, report: FileReport) -> None:
-        raise NotImplementedError
+        """One file is done (a streaming format writes it now)."""
 
     def finish(self) -> None:
         """After the last file."""
@@ -205,7 +207,7 @@ def _json_finding(finding: Finding, path: str) -> dict[str, Any]:
 
 class JsonEmitter(Emitter):
     def write_file(self, report: FileReport) -> None:
-        pass
+        pass  # one document, written by finish()
 
     def document(self) -> dict[str, Any]:
         return {

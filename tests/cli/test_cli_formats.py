@@ -280,3 +280,22 @@ def test_every_code_has_a_row_in_the_documented_table():
     documented = set(re.findall(r"^\| `([EPV]\d{3})` \|", page.read_text(encoding="utf-8"),
                                 flags=re.M))
     assert documented == {code for code, _ in all_codes()}
+
+
+def test_a_jit_entry_reports_every_parser_error_at_the_users_lines(in_tmp, capsys):
+    write(in_tmp, "jitted.py", """
+        import pypto.language as pl
+
+        @pl.jit
+        def entry(x: pl.Tensor[[8], pl.FP32], out: pl.Out[pl.Tensor[[8], pl.FP32]]):
+            y = lambda: x
+            for i in range(3):
+                pass
+            return out
+    """)
+    result = run_cli(capsys, "check", "--format=short", "jitted.py")
+    assert result.out.splitlines() == [
+        "jitted.py:5:9: error[E301]: Unsupported expression type: Lambda",
+        "jitted.py:6:14: error[E001]: For loop must use pl.range(), pl.parallel(), "
+        "pl.unroll(), pl.pipeline(), pl.while_() or pl.spmd()",
+        "found 2 errors in 1 file (checked 1 file)"]
