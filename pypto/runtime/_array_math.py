@@ -238,9 +238,10 @@ def _comparison(info: OpInfo) -> Any:
 def compare(args: list, info: OpInfo, state: ExecState) -> Any:
     lhs, rhs = args[0], args[1]
     try:
-        return _comparison(info)(lhs, rhs)
+        value = _comparison(info)(lhs, rhs)
     except ValueError:
         raise _broadcast_failure(lhs, rhs) from None
+    return _result(value, info, value)  # tensor.cmp keeps the operands' dtype (1/0)
 
 
 def compare_scalar(args: list, info: OpInfo, state: ExecState) -> Any:

@@ -392,10 +392,10 @@ def _effects(name, **kwargs):
 def test_declared_effects():
     r, w, rw = Effect.Read, Effect.Write, Effect.ReadWrite
     assert _effects("tile.store") == [r, r, w, r]
-    assert _effects("tile.store", atomic=ir.AtomicType.add) == [r, r, rw, r]
-    assert _effects("tile.store", atomic=ir.AtomicType.none) == [r, r, w, r]
+    assert _effects("tile.store", atomic=ir.AtomicType.Add) == [r, r, rw, r]
+    assert _effects("tile.store", atomic=ir.AtomicType.None_) == [r, r, w, r]
     assert _effects("tensor.assemble") == [w, r, r]
-    assert _effects("tile.assemble", atomic=ir.AtomicType.add) == [rw, r, r]
+    assert _effects("tile.assemble", atomic=ir.AtomicType.Add) == [rw, r, r]
     assert _effects("tensor.write") == [w, r, r] and _effects("tile.write") == [w, r, r]
     written = {name for name in list_ops()
                if any(p.effect is not Effect.Read for p in get_op(name).params)}
@@ -405,7 +405,7 @@ def test_declared_effects():
 
 def test_call_write_targets_for_registered_ops():
     assert call_write_targets(call("tile.store", TX, [0, 0], X)) == [(X, 2, Effect.Write)]
-    atomic = call("tile.store", TX, [0, 0], X, atomic=ir.AtomicType.add)
+    atomic = call("tile.store", TX, [0, 0], X, atomic=ir.AtomicType.Add)
     assert call_write_targets(atomic) == [(X, 2, Effect.ReadWrite)]
     src = tensor("src", [8, 128])
     assert call_write_targets(call("tensor.assemble", X, src, [0, 0])) == [(X, 0, Effect.Write)]

@@ -211,8 +211,8 @@ def test_load_store_move_match_their_namespaced_spelling():
     same(pl.load(X, [0, 0], [8, 8], [8, 4], target_memory=Mem.Mat),
          create_op_call("tile.load", [X, [0, 0], [8, 8], [8, 4]], {"target_memory": Mem.Mat}))
     same(pl.store(A, [0, 0], X), create_op_call("tile.store", [A, [0, 0], X]))
-    same(pl.store(A, [0, 0], X, [16, 8], atomic=ir.AtomicType.add),
-         create_op_call("tile.store", [A, [0, 0], X, [16, 8]], {"atomic": ir.AtomicType.add}))
+    same(pl.store(A, [0, 0], X, [16, 8], atomic=ir.AtomicType.Add),
+         create_op_call("tile.store", [A, [0, 0], X, [16, 8]], {"atomic": ir.AtomicType.Add}))
     same(pl.move(A, Mem.Left), create_op_call("tile.move", [A], {"target_memory": Mem.Left}))
     with pytest.raises(ValueError, match="tile.load: keyword 'target_memory' must be one of"):
         pl.load(X, [0, 0], [8, 8], target_memory=Mem.Acc)
