@@ -110,7 +110,7 @@ def test_slice_copies_the_window(op_name):
 
 def test_slice_with_drop_dims_and_valid_shape():
     x = rand(4, 4)
-    row = run_op("tensor.slice", [x, [1, 4], [2, 0]], {"drop_dims": [0]})
+    row = run_op("tensor.slice", [x, [1, 4], [2, 0], None, [0]])
     assert row.shape == (4,)
     np.testing.assert_array_equal(row, x[2])
     partial = run_op("tensor.slice", [x, [2, 2], [2, 2], [1, 2]])

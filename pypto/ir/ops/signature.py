@@ -135,12 +135,18 @@ def _check_order(op: OpDef, params: list[SigParam]) -> None:
         raise ValueError(f"OpDef '{op.name}': wrapper takes no operand {missing}")
 
 
+def _is_default(op: OpDef, name: str, value: Any) -> bool:
+    default = op.keyword(name).default
+    return default is not None and type(value) is type(default) and value == default
+
+
 def print_layout(op: OpDef, args: tuple, kwargs: Mapping[str, Any]
                  ) -> tuple[list[Any], list[tuple[str, Any]]]:
     """How to print a call of ``op`` so that PyPTO's ``pl`` wrapper reads it back:
     ``(positional operands, [(keyword, value)])``.  Operands go positionally while
     they line up with the wrapper's leading positional parameters, the rest by
-    keyword; attributes always by keyword; hidden attributes not at all."""
+    keyword; attributes by keyword, unless they hold their default (the reparse fills
+    it in again); hidden attributes not at all."""
     params = wrapper_params(op, "pl") or derived_params(op, "pl")
     positional: list[Any] = []
     keywords: list[tuple[str, Any]] = []
@@ -157,7 +163,7 @@ def print_layout(op: OpDef, args: tuple, kwargs: Mapping[str, Any]
                 keywords.append((param.name, args[param.slot]))
         elif param.target == "attr":
             in_order = False
-            if param.slot in kwargs:
+            if param.slot in kwargs and not _is_default(op, param.slot, kwargs[param.slot]):
                 keywords.append((param.name, kwargs[param.slot]))
     shown = {p.slot for p in params if p.target == "attr"}
     for key, value in kwargs.items():  # undeclared keywords of a hand-built Call: kept

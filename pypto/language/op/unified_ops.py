@@ -138,6 +138,8 @@ def mul(lhs, rhs, *, span=None):
 
 def div(lhs, rhs, high_precision=False, *, span=None):
     if _kind(lhs) == "scalar" and _kind(rhs) == "scalar":
+        if high_precision:
+            raise TypeError("pl.div: 'high_precision' is not supported for scalar operands")
         return ir.truediv(lhs, rhs, span=span)
     return _binary("div", lhs, rhs, span, high_precision=high_precision)
 
