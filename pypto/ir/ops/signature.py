@@ -7,8 +7,9 @@ declaration order with their defaults (a required attribute after a defaulted
 parameter is keyword-only); the ``ir`` flavour adds ``span=None`` before the
 keyword-only parameters.  Where PyPTO's signature differs, the entry says so with a
 spec string (``OpDef(pl="shape, dtype, value")``): parameter names in order, ``*``
-starting the keyword-only ones, ``span`` (ir flavour) where the span goes, and
-``wrapper_name:entry_name`` when the wrapper names a parameter differently.
+starting the keyword-only ones, ``span`` (ir flavour) where the span goes,
+``wrapper_name:entry_name`` when the wrapper names a parameter differently and
+``name=literal`` when it spells the default differently (``atomic=0``).
 
 The printer prints calls in the ``pl`` layout (``print_layout``), so what it emits is
 exactly what PyPTO's wrapper accepts.
@@ -16,6 +17,7 @@ exactly what PyPTO's wrapper accepts.
 
 from __future__ import annotations
 
+import ast
 import inspect
 from dataclasses import dataclass
 from functools import lru_cache
@@ -64,8 +66,13 @@ def _parse_spec(op: OpDef, spec: str) -> list[SigParam]:
         if token == "*":
             keyword_only = True
             continue
+        token, _, literal = token.partition("=")
         wrapper_name, _, entry_name = token.partition(":")
-        out.append(_resolve(op, wrapper_name, entry_name or wrapper_name, keyword_only))
+        param = _resolve(op, wrapper_name, entry_name or wrapper_name, keyword_only)
+        if literal:  # the wrapper spells the default differently (``atomic=0``)
+            param = SigParam(param.name, param.target, param.slot, keyword_only,
+                             ast.literal_eval(literal))
+        out.append(param)
     return out
 
 

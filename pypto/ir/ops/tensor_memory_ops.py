@@ -3,8 +3,9 @@ ops.md).  Creation, views and element access are orchestration-legal and carry n
 ``compute`` flag; gathers, scatters and sorts do arithmetic on the device and do.
 
 Ops whose PyPTO wrapper is a router over several ops (``gather``, ``scatter``,
-``scatter_update``, ``mrgsort``) have no generated wrapper (``pl=None``/``ir=None``):
-their routers are written by hand in ``composite.py``.
+``scatter_update``, ``mrgsort``) are built by hand-written routers (``composite.py``,
+which replace the generated wrapper of the same name); their ``pl`` spec is the
+keyword layout the router reads, so printed calls parse back through it.
 """
 
 from __future__ import annotations
@@ -54,7 +55,7 @@ TENSOR_MEMORY_OPS: tuple[OpDef, ...] = (
         pl="tensor:input, shape, offset, valid_shape, drop_dims, pad_value, clamp"),
     _op("assemble", [P("target", T, Effect.Write, read_write_if="atomic"), P("source", T),
                      P("offset", IDX)], rule.assemble, X("assemble"), [ATOMIC],
-        pl="target, source, offset, *, atomic"),
+        pl="target, source, offset, *, atomic", ir="target, source, offset, span, *, atomic=0"),
     _op("reshape", [P("input", T), P("shape", IDX), _opt("valid_shape")], rule.reshape,
         X("reshape"), pl="tensor:input, shape", ir="tensor:input, shape, valid_shape, span"),
     _op("transpose", [P("input", T), P("axis1", S), P("axis2", S), _opt("valid_shape")],
@@ -80,7 +81,7 @@ TENSOR_MEMORY_OPS: tuple[OpDef, ...] = (
     _op("expand_clone", [P("input", T), P("target", T)], view.expand_clone, X("expand_clone"),
         pl="src:input, target", compute=True),
     _op("gather", [P("input", T), P("index", T)], view.gather, X("gather"), [K("dim", INT)],
-        pl=None, ir=None, compute=True),
+        pl="input, *, dim, index", ir=None, compute=True),
     _op("gather_mask", [P("input", T)], view.gather_mask, DEVICE_ONLY,
         [K("mask_pattern", INT, required=True), K("output_dtype", DTYPE)], pl=None,
         ir="input, mask_pattern, output_dtype, span", compute=True),
@@ -94,12 +95,13 @@ TENSOR_MEMORY_OPS: tuple[OpDef, ...] = (
         pl="acc, src, dst_offset, src_offset, shapes, transpose, *, valid_shape",
         ir="acc, src, dst_offset, src_offset, shapes, transpose, span, *, valid_shape"),
     _op("scatter", [P("input", T), P("index", T), P("src", T)], view.scatter, X("scatter"),
-        [K("dim", INT)], pl=None, ir=None, compute=True),
+        [K("dim", INT)], pl="input, *, dim, index, src", ir=None, compute=True),
     _op("scatter_mask", [P("input", T), P("dst", T)], view.scatter_mask, DEVICE_ONLY,
         [K("mask_pattern", INT, required=True)], pl=None, ir="input, dst, mask_pattern, span",
         compute=True),
     _op("scatter_update", [P("input", T), P("index", T), P("src", T)], view.scatter,
-        X("scatter_update"), [K("dim", INT)], pl=None, ir=None, compute=True),
+        X("scatter_update"), [K("dim", INT)], pl="input, *, dim, index, src", ir=None,
+        compute=True),
     _op("sort32", [P("src", T), P("idx", T)], view.sort32, DEVICE_ONLY, compute=True),
     _op("mrgsort_format1", [P("src", T), P("block_len", S)], rule.same_as_first, DEVICE_ONLY,
         pl=None, ir="src0:src, block_len, span", compute=True),

@@ -1,5 +1,5 @@
 """``pl.array``: PyPTO's wrappers of the ``array.*`` ops, generated from the registry
-(no ``array.*`` op is registered yet: see docs/guide/unsupported.md)."""
+(no ``array.*`` op is registered yet: see docs/guide/differences.md)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """``pl.prefetch``: PyPTO's wrappers of the ``prefetch.*`` ops, generated from the
-registry (no ``prefetch.*`` op is registered yet: see docs/guide/unsupported.md)."""
+registry (no ``prefetch.*`` op is registered yet: see docs/guide/differences.md)."""
 
 from __future__ import annotations
 

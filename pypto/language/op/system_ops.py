@@ -5,7 +5,6 @@ from __future__ import annotations
 from ...ir.enums import PipeType
 from ._namespace import fill_namespace
 
-__all__ = fill_namespace(globals(), "system")
-
 AUTO = -1  # PyPTO's "pick automatically" value of buffer/slot arguments
+__all__ = [*fill_namespace(globals(), "system"), "AUTO"]
 _ = PipeType

@@ -12,10 +12,19 @@ from ...ir.dtype import DataType
 from ...ir.enums import AtomicType, MemorySpace, PadValue, TensorLayout
 from ...ir.node import Expr
 from ...ir.ops import composite as _composite
+from ..typing import Scalar, Tensor
 from ._namespace import fill_namespace
+
+
+
+def scatter_update(input, *args, **kwargs):  # noqa: A002  (PyPTO's signature)
+    """``scatter_update(input, [dim,] index, src)``: rows of ``input`` replaced by ``src``'s."""
+    return _composite.scatter_update(input, *args, **kwargs)
+
 
 __all__ = fill_namespace(globals(), "tensor", {
     "gather": _composite.gather, "scatter": _composite.scatter,
-    "scatter_update": _composite.scatter_update, "mrgsort": _composite.mrgsort})
+    "scatter_update": scatter_update, "mrgsort": _composite.mrgsort})
 
-_ = (DataType, AtomicType, MemorySpace, PadValue, TensorLayout, Expr)  # PyPTO's module names
+# PyPTO's module-level names besides the wrappers
+_ = (DataType, AtomicType, MemorySpace, PadValue, TensorLayout, Expr, Scalar, Tensor)

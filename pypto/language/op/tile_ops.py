@@ -7,8 +7,11 @@ from __future__ import annotations
 from ...ir.dtype import DataType
 from ...ir.enums import AtomicType, MemorySpace, PadValue, TileLayout
 from ...ir.node import Expr
+from ...ir.span import Span
+from ..typing import Scalar, Tensor, Tile
 from ._namespace import fill_namespace
 
 __all__ = fill_namespace(globals(), "tile")
 
-_ = (DataType, AtomicType, MemorySpace, PadValue, TileLayout, Expr)  # PyPTO's module names
+# PyPTO's module-level names besides the wrappers
+_ = (DataType, AtomicType, MemorySpace, PadValue, TileLayout, Expr, Span, Scalar, Tensor, Tile)
