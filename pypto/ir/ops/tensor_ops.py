@@ -13,7 +13,7 @@ from typing import Iterable
 
 from . import deduce as rule
 from .keywords import CAST_MODE, CMP_TYPE, HIGH_PRECISION, col_reduce_attrs, row_reduce_attrs
-from .registry import (BOOL, DTYPE, INT, ArgKind, DeduceRule, KwargSpec, OpDef, ParamSpec,
+from .registry import (BOOL, DTYPE, ArgKind, DeduceRule, KwargSpec, OpDef, ParamSpec,
                        Semantics, register_op)
 
 __all__ = ["TENSOR_OPS"]

@@ -11,13 +11,13 @@ Tile matmul, ``tmp_tile`` on a Tensor row_sum) are ``TypeError``s when set.
 
 from __future__ import annotations
 
-import enum
 from typing import Any, Callable
 
 from pypto import ir
-from pypto.ir.enums import AtomicType, MemorySpace, PadValue, TensorLayout
-from pypto.ir.ops import composite
-from . import tensor_ops, tile_ops
+from . import _unified_data, tensor_ops
+from ._routing import describe as _describe, kind_of as _kind, route as _route
+from ._routing import SHAPED_KINDS, routed as _shaped
+from ._unified_data import *  # noqa: F401,F403  (creation, movement, views)
 
 __all__ = [
     "UNIFIED_OPS", "add", "sub", "mul", "div", "maximum", "minimum", "maximums", "minimums",
@@ -37,47 +37,6 @@ __all__ = [
     "get_block_num", "get_subblock_idx",
 ]
 
-_MODULES = {"tensor": tensor_ops, "tile": tile_ops}
-_VEC = tile_ops  # ops PyPTO has only on tiles
-
-
-def _kind(value: Any) -> str | None:
-    """``"tensor"``, ``"tile"``, ``"scalar"`` (IR scalar or Python number), or None."""
-    if isinstance(value, ir.Expr):
-        t = value.type
-        if isinstance(t, ir.TensorType):
-            return "tensor"
-        if isinstance(t, ir.TileType):
-            return "tile"
-        return "scalar" if isinstance(t, ir.ScalarType) else None
-    if isinstance(value, (bool, int, float)) and not isinstance(value, enum.Enum):
-        return "scalar"
-    return None
-
-
-def _describe(value: Any) -> str:
-    return str(value.type) if isinstance(value, ir.Expr) else f"{type(value).__name__} {value!r}"
-
-
-def _route(unified: str, param: str, value: Any, op: str | None = None,
-           **rejected: Any) -> Callable[..., ir.Expr]:
-    """The ``pl.tensor``/``pl.tile`` wrapper ``op`` (default: ``unified``) chosen by
-    ``value``; keywords in ``rejected`` must hold their defaults on the Tile path."""
-    kind = _kind(value)
-    if kind not in _MODULES:
-        raise TypeError(f"pl.{unified}: '{param}' must be a Tensor or Tile, got "
-                        f"{_describe(value)}")
-    fn = getattr(_MODULES[kind], op or unified, None)
-    if fn is None:
-        other = "Tensor" if kind == "tile" else "Tile"
-        raise TypeError(f"pl.{unified} has no {kind} form; it takes a {other}")
-    if kind == "tile":
-        for key, value in rejected.items():
-            if value is not None and value is not False:
-                raise TypeError(f"pl.{unified}: '{key}' is not supported for tile operands")
-    return fn
-
-
 _SCALAR_IR: dict[str, Callable[..., ir.Expr]] = {
     "add": ir.add, "sub": ir.sub, "mul": ir.mul, "div": ir.truediv, "maximum": ir.max_,
     "minimum": ir.min_}
@@ -94,17 +53,13 @@ def _binary(name: str, lhs: Any, rhs: Any, span: Any, **kwargs: Any) -> ir.Expr:
         if build is None:
             raise TypeError(f"pl.{name} needs a Tensor or Tile operand; got two scalars")
         return build(lhs, rhs, span=span)
-    if lhs_kind == "scalar" and rhs_kind in _MODULES:
+    if lhs_kind == "scalar" and rhs_kind in SHAPED_KINDS:
         if name not in _COMMUTATIVE:
             raise TypeError(f"pl.{name}: 'lhs' must be a Tensor or Tile when 'rhs' is one "
                             "(got a scalar lhs)")
         lhs, rhs, rhs_kind = rhs, lhs, lhs_kind
     op = _TILE_SCALAR.get(name, name) if _kind(lhs) == "tile" and rhs_kind == "scalar" else name
     return _route(name, "lhs", lhs, op)(lhs, rhs, span=span, **kwargs)
-
-
-def _shaped(name: str, first: Any, *args: Any, span: Any = None, **kwargs: Any) -> ir.Expr:
-    return _route(name, "input", first)(first, *args, span=span, **kwargs)
 
 
 # The unary ops whose wrapper takes high_precision, per path.
@@ -332,160 +287,6 @@ def sel(mask, lhs, rhs, tmp, *, span=None):
     return _route("sel", "mask", mask)(mask, lhs, rhs, tmp, span=span)
 
 
-# -- creation and data movement --------------------------------------------------------
-
-def create_tensor(shape, dtype, layout=TensorLayout.ND, manual_dep=False, init_value=None, *,
-                  span=None):
-    return tensor_ops.create(shape, dtype, layout, manual_dep, init_value, span=span)
-
-
-def create_tile(shape, dtype, target_memory=MemorySpace.Vec, transpose=None, *,
-                flat_layout=None, span=None):
-    return tile_ops.create(shape, dtype, target_memory, transpose, flat_layout=flat_layout,
-                           span=span)
-
-
-def create_l1(shape, dtype, transpose=False, *, span=None):
-    return tensor_ops.create_l1(shape, dtype, transpose, span=span)
-
-
-def full(shape, dtype, value, *, span=None):
-    return tensor_ops.full(shape, dtype, value, span=span)
-
-
-def arange(start, shape, dtype=ir.DataType.INT32, descending=False, *, span=None):
-    return tensor_ops.ci(start, shape, dtype, descending, span=span)
-
-
-def load(tensor, offsets, shapes, valid_shape=None, target_memory=MemorySpace.Vec, clamp=False,
-         *, span=None):
-    return tile_ops.load(tensor, offsets, shapes, valid_shape, target_memory, clamp, span=span)
-
-
-def store(tile, offsets, output_tensor, shapes=None, *, atomic=AtomicType.None_, span=None):
-    return tile_ops.store(tile, offsets, output_tensor, shapes, atomic=atomic, span=span)
-
-
-def move(tile, target_memory, blayout=None, slayout=None, *, span=None):
-    return tile_ops.move(tile, target_memory, blayout, slayout, span=span)
-
-
-def slice(input, shape, offset, valid_shape=None, drop_dims=None, pad_value=None,  # noqa: A001
-          clamp=False, *, span=None):
-    fn = _route("slice", "input", input, clamp=clamp)
-    if _kind(input) == "tile":
-        return fn(input, shape, offset, valid_shape, drop_dims, pad_value, span=span)
-    return fn(input, shape, offset, valid_shape, drop_dims, pad_value, clamp, span=span)
-
-
-def assemble(target, source, offset, *, atomic=AtomicType.None_, span=None):
-    if _kind(target) == "tile":
-        if atomic != AtomicType.None_:
-            raise TypeError("pl.assemble: 'atomic' is not supported for tile operands")
-        return tile_ops.assemble(target, source, offset, span=span)
-    return _route("assemble", "target", target)(target, source, offset, atomic=atomic, span=span)
-
-
-def reshape(input, shape, *, span=None):  # noqa: A002
-    return _shaped("reshape", input, shape, span=span)
-
-
-def transpose(input, axis1, axis2, *, span=None):  # noqa: A002
-    return _shaped("transpose", input, axis1, axis2, span=span)
-
-
-def read(src, offset, *, span=None):
-    return _route("read", "src", src)(src, offset, span=span)
-
-
-def write(dst, offset, value, *, span=None):
-    return _route("write", "dst", dst)(dst, offset, value, span=span)
-
-
-def dim(tensor, axis, *, span=None):
-    return tensor_ops.dim(tensor, axis, span=span)
-
-
-def concat(src0, src1, *, span=None):
-    return _route("concat", "src0", src0)(src0, src1, span=span)
-
-
-def fillpad(value, pad_value=PadValue.zero, *, span=None):
-    return _route("fillpad", "value", value)(value, pad_value, span=span)
-
-
-def fillpad_expand(value, shape, pad_value=PadValue.zero, *, span=None):
-    return _route("fillpad_expand", "value", value)(value, shape, pad_value, span=span)
-
-
-def expand_clone(src, target, *, span=None):
-    return _route("expand_clone", "src", src)(src, target, span=span)
-
-
-def gather(input, dim=None, index=None, *, mask_pattern=None, output_dtype=None,  # noqa: A002
-           kvalue=None, cmp_mode=None, out_cols=None, offset=0, count_dtype=None, span=None):
-    return composite.gather(input, dim, index, mask_pattern=mask_pattern,
-                            output_dtype=output_dtype, kvalue=kvalue, cmp_mode=cmp_mode,
-                            out_cols=out_cols, offset=offset, count_dtype=count_dtype, span=span)
-
-
-def gather_row(dst, src, dst_offset, src_offset, shapes, transpose=False, *, valid_shape=None,
-               span=None):
-    return _route("gather_row", "dst", dst)(dst, src, dst_offset, src_offset, shapes, transpose,
-                                            valid_shape=valid_shape, span=span)
-
-
-def scatter(input, dim=None, index=None, src=None, *, mask_pattern=None, dst=None,  # noqa: A002
-            span=None):
-    return composite.scatter(input, dim, index, src, mask_pattern=mask_pattern, dst=dst,
-                             span=span)
-
-
-def scatter_update(input, *args, **kwargs):  # noqa: A002
-    return composite.scatter_update(input, *args, **kwargs)
-
-
-def sort32(src, idx, *, span=None):
-    return _route("sort32", "src", src)(src, idx, span=span)
-
-
-def mrgsort(src0, src1=None, src2=None, src3=None, tmp=None, *, exhausted=False,
-            block_len=None, span=None):
-    if tmp is not None:
-        raise TypeError("pl.mrgsort: 'tmp' (a tile scratch) is not supported yet")
-    return composite.mrgsort(src0, src1, src2, src3, exhausted=exhausted, block_len=block_len,
-                             span=span)
-
-
-def reinterpret_view(data, dtype, *, shape=None, span=None):
-    return _route("reinterpret_view", "data", data)(data, dtype, shape=shape, span=span)
-
-
-def set_validshape(input, valid_rows, valid_cols, *, span=None):  # noqa: A002
-    return _shaped("set_validshape", input, valid_rows, valid_cols, span=span)
-
-
-def paged_gather(src, indices, block_table, block_size, size, max_indices, *,
-                 space=MemorySpace.Mat, col_off=0, is_trans=False, is_b_matrix=False, span=None):
-    return tensor_ops.paged_gather(src, indices, block_table, block_size, size, max_indices,
-                                   space=space, col_off=col_off, is_trans=is_trans,
-                                   is_b_matrix=is_b_matrix, span=span)
-
-
-def random(key0, key1, counter0, counter1, counter2, counter3, shape,
-           dtype=ir.DataType.UINT32, rounds=10, *, span=None):
-    return tensor_ops.random(key0, key1, counter0, counter1, counter2, counter3, shape, dtype,
-                             rounds, span=span)
-
-
-def aic_gather(x, span=None):
-    return tensor_ops.PARSER_ENTRIES["aic_gather"](x, span=span)
-
-
-def aiv_shard(x, span=None):
-    return tensor_ops.PARSER_ENTRIES["aiv_shard"](x, span=span)
-
-
 # -- scalars and block indices -------------------------------------------------------
 
 def _scalar_pair(name: str, elementwise: str, lhs: Any, rhs: Any) -> None:
@@ -521,3 +322,4 @@ def get_subblock_idx(*, span=None):
 UNIFIED_OPS: dict[str, Callable[..., ir.Expr]] = {
     name: globals()[name] for name in __all__ if name != "UNIFIED_OPS"
 }
+_ = _unified_data
