@@ -36,7 +36,7 @@ from .ops import (call_write_targets, create_op_call, deduce_call_return_type, g
 from .utils import (collect_def_vars, deep_clone, find_yield_stmt, flatten_to_stmts,
                     get_last_yield_stmt, substitute_expr, substitute_stmt)
 from .builder import IRBuilder
-from . import instruments, pass_manager
+from . import instruments, op, pass_manager
 
 # The pass manager and the round-trip instrument belong to higher layers; they are
 # looked up there on first access, so importing pypto.ir never imports upward.

@@ -3,15 +3,16 @@
 Aliasing model (what the pypto passes assume, 03-passes.md §10.3-§10.5): an op
 that the registry declares as *writing* an operand (``tile.store`` arg 2,
 ``*.assemble`` arg 0, ``*.write`` arg 0) updates that operand's buffer in place
-and returns the same buffer, so its result aliases the target.  A tensor slice
-(``tensor.slice``) and a tensor reshape are *views* of their source, as they are on
-the device: a kernel that writes into ``pl.slice(out, ...)`` writes into ``out``.
-Where NumPy cannot give a view (a slice whose window reaches past the source, only
-its ``valid_shape`` part inside it; a reshape of a strided slice), the result is a
+and returns the same buffer, so its result aliases the target.  A tensor slice, a
+tensor reshape and a tensor view (``tensor.slice`` / ``reshape`` / ``view``: the
+``"view"`` mode of their kernels) are *views* of their source, as they are on the
+device: a kernel that writes into ``pl.slice(out, ...)`` writes into ``out``.  Where
+NumPy cannot give a view (a slice whose window reaches past the source, only its
+``valid_shape`` part inside it; a reshape of a strided slice), the result is a
 read-only copy and a write into it fails naming the op, never lost silently.  Every
 other op returns a fresh array: loads, moves, tile slices, tile reshapes and
 transposes copy.  With
-``atomic=pl.AtomicType.add`` a store/assemble adds into the target instead of
+``atomic=pl.AtomicType.Add`` a store/assemble adds into the target instead of
 overwriting it.  Creation ops return zero-filled buffers (the device leaves them
 undefined; zeros keep runs reproducible).
 """
@@ -28,13 +29,13 @@ from .errors import OpFailure
 from .state import ExecState, OpInfo
 
 __all__ = ["create", "full", "load", "store", "move", "slice_", "tensor_slice", "assemble",
-           "reshape", "tensor_reshape",
+           "reshape", "tensor_reshape", "as_view",
            "transpose", "read", "write", "dim", "block_idx", "block_num", "subblock_idx",
            "task_invalid"]
 
 
 def _atomic_add(info: OpInfo) -> bool:
-    return info.kwargs.get("atomic", AtomicType.none) == AtomicType.add
+    return info.kwargs.get("atomic", AtomicType.None_) == AtomicType.Add
 
 
 def _padded(data: Any, shape: tuple[int, ...]) -> Any:
@@ -71,8 +72,13 @@ def _valid_extent(sizes: tuple[int, ...], valid: Any) -> tuple[int, ...]:
 # -- creation ---------------------------------------------------------------------------
 
 def create(args: list, info: OpInfo, state: ExecState) -> Any:
+    """A new buffer: ``init_value`` where the op has one (``tensor.create``), else zeros."""
     shape = check_sizes(args[0], "shape")
-    return np.zeros(shape, dtype=numpy_dtype(info.kwargs["dtype"]))
+    dtype = numpy_dtype(info.kwargs["dtype"])
+    init = info.kwargs.get("init_value")
+    if init is not None:
+        return np.full(shape, scalar_as(dtype, init), dtype=dtype)
+    return np.zeros(shape, dtype=dtype)
 
 
 def full(args: list, info: OpInfo, state: ExecState) -> Any:
@@ -120,21 +126,13 @@ def move(args: list, info: OpInfo, state: ExecState) -> Any:
 
 
 def slice_(args: list, info: OpInfo, state: ExecState) -> Any:
-    """``slice(x, shape, offset[, valid_shape], drop_dims=...)``: a copy of the window
+    """``slice(x, shape, offset[, valid_shape[, drop_dims]])``: a copy of the window
     (zero outside ``valid_shape``) without the dropped size-1 dims."""
     x, offsets = args[0], args[2]
     sizes = check_sizes(args[1], "shape")
-    extent = _valid_extent(sizes, args[3]) if len(args) > 3 else sizes
+    extent = _valid_extent(sizes, args[3]) if len(args) > 3 and len(args[3]) else sizes
     result = _padded(x[window(offsets, extent, x.shape, "source")], sizes)
-    dropped = info.kwargs.get("drop_dims") or ()
-    if not dropped:
-        return result
-    axes = tuple(axis % result.ndim for axis in dropped)
-    for axis in axes:
-        if result.shape[axis] != 1:
-            raise OpFailure(f"drop_dims axis {axis} has size {result.shape[axis]}; only "
-                            "size-1 dims can be dropped")
-    return result.reshape(tuple(n for axis, n in enumerate(result.shape) if axis not in axes))
+    return _drop_dims(result, args[4] if len(args) > 4 else ())
 
 
 def tensor_slice(args: list, info: OpInfo, state: ExecState) -> Any:
@@ -144,18 +142,19 @@ def tensor_slice(args: list, info: OpInfo, state: ExecState) -> Any:
     device); a window that fits only with its valid part is a read-only padded copy."""
     x, offsets = args[0], args[2]
     sizes = check_sizes(args[1], "shape")
-    if len(args) > 3:
+    dropped = args[4] if len(args) > 4 else ()
+    if len(args) > 3 and len(args[3]):
         extent = _valid_extent(sizes, args[3])
-        offsets_ok = len(offsets) == len(sizes) == x.ndim
-        if not offsets_ok or any(o + s > d for o, s, d in zip(offsets, sizes, x.shape)):
-            result = _read_only(_padded(x[window(offsets, extent, x.shape, "source")], sizes))
-            return _drop_dims(result, info)
-    return _drop_dims(x[window(offsets, sizes, x.shape, "source")], info)
+        fits = len(offsets) == len(sizes) == x.ndim and all(
+            o + s <= d for o, s, d in zip(offsets, sizes, x.shape))
+        if not fits:
+            copy = _padded(x[window(offsets, extent, x.shape, "source")], sizes)
+            return _read_only(_drop_dims(copy, dropped))
+    return _drop_dims(x[window(offsets, sizes, x.shape, "source")], dropped)
 
 
-def _drop_dims(result: Any, info: OpInfo) -> Any:
+def _drop_dims(result: Any, dropped: Any) -> Any:
     """``result`` without its ``drop_dims`` axes (size 1; removing them keeps a view)."""
-    dropped = info.kwargs.get("drop_dims") or ()
     if not dropped:
         return result
     axes = tuple(axis % result.ndim for axis in dropped)
@@ -202,10 +201,14 @@ def reshape(args: list, info: OpInfo, state: ExecState) -> Any:
 
 
 def tensor_reshape(args: list, info: OpInfo, state: ExecState) -> Any:
-    """``tensor.reshape``: a view of the same elements; a read-only copy where NumPy
-    cannot reshape without copying (a strided slice)."""
+    """``tensor.reshape``: a view of the same elements (see ``as_view``)."""
     x = args[0]
-    shape = _reshape_shape(x, args[1])
+    return as_view(x, _reshape_shape(x, args[1]))
+
+
+def as_view(x: Any, shape: tuple[int, ...]) -> Any:
+    """``x`` seen with ``shape``: a view, or a read-only copy where NumPy cannot reshape
+    without copying (a strided slice)."""
     view = x.view()
     try:
         view.shape = shape  # raises instead of copying

@@ -71,19 +71,22 @@ SCRIPTS: dict[str, list[str]] = {
 }
 
 
+SCRIPT_DIR = EXAMPLES / "scripts"
+
+
 def test_every_example_is_covered():
-    covered = {name for name, _ in EXPECTED} | set(SCRIPTS)
-    assert covered == {p.name for p in EXAMPLES.glob("*.py") if not p.name.startswith("_")}
+    assert {name for name, _ in EXPECTED} == {p.name for p in EXAMPLES.glob("*.py")}
+    assert set(SCRIPTS) == {p.name for p in SCRIPT_DIR.glob("*.py") if not p.name.startswith("_")}
 
 
 def run_script(name: str, library: str, monkeypatch, capsys) -> list[str]:
     """Run an example script in this process (so the test harness's pass checks apply)."""
-    monkeypatch.syspath_prepend(str(EXAMPLES))
-    monkeypatch.setattr(sys, "argv", [str(EXAMPLES / name)] + (["--numpy"] if library == "numpy"
-                                                                 else []))
+    monkeypatch.syspath_prepend(str(SCRIPT_DIR))
+    monkeypatch.setattr(sys, "argv", [str(SCRIPT_DIR / name)] + (["--numpy"] if library == "numpy"
+                                                                   else []))
     for module in ("_arrays", name[:-3]):
         monkeypatch.delitem(sys.modules, module, raising=False)
-    runpy.run_path(str(EXAMPLES / name), run_name="__main__")
+    runpy.run_path(str(SCRIPT_DIR / name), run_name="__main__")
     return capsys.readouterr().out.splitlines()
 
 

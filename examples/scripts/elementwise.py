@@ -1,7 +1,7 @@
 """Elementwise: a fused chain (x * 2 + y, then exp) in an InCore kernel, dispatched
 once per 16-row block by the orchestrator.
 
-    python examples/elementwise.py [--numpy]
+    python examples/scripts/elementwise.py [--numpy]
 """
 
 import numpy as np

@@ -1,6 +1,6 @@
 """RMS normalization with a learned scale: y = x / sqrt(mean(x^2) + eps) * gamma.
 
-    python examples/normalization.py [--numpy]
+    python examples/scripts/normalization.py [--numpy]
 """
 
 import numpy as np

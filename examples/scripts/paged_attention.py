@@ -6,7 +6,7 @@ writes the sequence's rows of the output through pl.slice(out, ...), a view.
 The key cache is kept transposed ([head_dim, blocks * block_size]), so q k^T is a
 plain matmul.
 
-    python examples/paged_attention.py [--numpy]
+    python examples/scripts/paged_attention.py [--numpy]
 """
 
 import numpy as np

@@ -2,7 +2,7 @@
 independent producers fill a scratch tensor; the consumer waits for both
 (deps=[...]) and combines them; a last region depends on the consumer by name.
 
-    python examples/task_graph.py [--numpy]
+    python examples/scripts/task_graph.py [--numpy]
 """
 
 import numpy as np

@@ -2,7 +2,7 @@
 every size), and the last 16-row block of a ragged tensor loads and stores only its
 valid rows.  The second call, at another row count, reuses the compiled program.
 
-    python examples/dynamic_valid_shapes.py [--numpy]
+    python examples/scripts/dynamic_valid_shapes.py [--numpy]
 """
 
 import numpy as np

@@ -5,7 +5,7 @@ One ``linear`` kernel serves every projection: each distinct typing of its param
 gets its own specialised method (``linear``, ``linear__2``, ...), made at its first
 call.  Intermediate tensors are ``pl.create_tensor`` results passed between kernels.
 
-    python examples/transformer_layer.py [--numpy]
+    python examples/scripts/transformer_layer.py [--numpy]
 """
 
 import numpy as np

@@ -2,7 +2,7 @@
 interleaved from two sources), and the orchestrator gives each kernel call its own
 half of the output, a pl.slice view of it.
 
-    python examples/assemble.py [--numpy]
+    python examples/scripts/assemble.py [--numpy]
 """
 
 import numpy as np

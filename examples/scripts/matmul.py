@@ -1,7 +1,7 @@
 """Matmul with a K loop: the first K block with pl.matmul, the others accumulated with
 pl.matmul_acc, one InCore kernel per 32x32 output tile.
 
-    python examples/matmul.py [--numpy]
+    python examples/scripts/matmul.py [--numpy]
 """
 
 import numpy as np

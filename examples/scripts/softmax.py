@@ -1,6 +1,6 @@
 """Row softmax: max, subtract, exp, sum and divide along each row of a 16-row block.
 
-    python examples/softmax.py [--numpy]
+    python examples/scripts/softmax.py [--numpy]
 """
 
 import numpy as np
