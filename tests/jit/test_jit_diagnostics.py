@@ -6,12 +6,16 @@ import importlib
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 from pypto import ir
-from pypto.language.parser.diagnostics import InvalidOperationError, UndefinedVariableError
+import pypto.language as pl
+from pypto.language.parser.diagnostics import (InvalidOperationError, ParserTypeError,
+                                               UndefinedVariableError)
+from pypto.runtime import ExecutionError
 
-from _jit_helpers import f32
+from _jit_helpers import f32, marker_position
 
 KERNELS = """\
 import pypto.language as pl
@@ -110,3 +114,34 @@ def test_ir_spans_are_in_user_coordinates(modules):
     call = assign.value
     assert (call.span.filename, call.span.begin_line, call.span.begin_column) == (path, 23, 9)
     assert (call.span.end_line, call.span.end_column) == (23, 21)
+
+
+def test_a_bad_call_of_a_dependency_is_reported_at_the_call(modules):
+    from jit_diag_kernels import kern
+
+    @pl.jit
+    def too_many(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+        y = kern(x, y, 3)  # @too-many
+        return y
+
+    with pytest.raises(ParserTypeError) as info:
+        too_many.specialize(f32(8, 8), f32(8, 8))
+    assert info.value.message == "Function 'kern' expects 2 argument(s), got 3"
+    assert (info.value.span["filename"], info.value.span["line"], info.value.span["column"]) \
+        == (__file__,) + marker_position("too-many", "kern(")
+
+
+def test_a_failure_while_running_names_the_users_line():
+    @pl.jit
+    def reads_past_the_end(x: pl.Tensor, rows: pl.Tensor, y: pl.Out[pl.Tensor]):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            row = pl.read(rows, [0])
+            t = pl.load(x, [row, 0], [4, 8])  # @past-the-end
+            y = pl.store(t, [0, 0], y)
+        return y
+
+    with pytest.raises(ExecutionError) as info:
+        reads_past_the_end(f32(8, 8), np.array([6], np.int32), f32(4, 8))
+    line, column = marker_position("past-the-end", "pl.load")
+    assert (info.value.span.filename, info.value.span.begin_line) == (__file__, line)
+    assert f"{__file__}:{line}:{column}: offsets [6, 0] + shape [4, 8] exceed" in str(info.value)

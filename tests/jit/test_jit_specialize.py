@@ -353,3 +353,51 @@ def test_type_aliases_in_annotations_read_as_the_spelled_out_type():
     ir.assert_structural_equal(aliased.specialize(*args)["aliased"],
                                spelled.specialize(*args)["spelled"])
     assert "M = pl.dynamic(\"M\")" in aliased.specialize(*args).as_python()
+
+
+FP32 = ir.DataType.FP32
+
+
+def _returning(form):
+    """A dependency of ``form`` returning an Out parameter, a created tensor, a scalar
+    and a tuple of them, each called from an entry of the matching kind."""
+    @form
+    def out_param(a: pl.Tensor, o: pl.Out[pl.Tensor]):
+        return o
+
+    @form
+    def created(a: pl.Tensor, o: pl.Out[pl.Tensor]):
+        t = pl.create_tensor([2, 4], dtype=pl.FP16)
+        return t
+
+    @form
+    def scalar(a: pl.Tensor, o: pl.Out[pl.Tensor], k: pl.Scalar[pl.INDEX]):
+        return k + 1
+
+    @form
+    def several(a: pl.Tensor, o: pl.Out[pl.Tensor], k: pl.Scalar[pl.INDEX]):
+        return o, a, k
+
+    @form
+    def declared(a: pl.Tensor, o: pl.Out[pl.Tensor]) -> pl.Tensor[[8], pl.FP32]:
+        return a
+
+    return out_param, created, scalar, several, declared
+
+
+@pytest.mark.parametrize("form", [pl.jit, pl.jit.host, pl.jit.incore, pl.jit.inline,
+                                  pl.jit.opaque, pl.jit.graph],
+                         ids=["jit", "host", "incore", "inline", "opaque", "graph"])
+def test_return_types_are_inferred_for_every_form_and_a_declared_one_wins(form):
+    out_param, created, scalar, several, declared = _returning(form)
+    args = (f32(8), f32(3))
+    returns = {f.__name__: f.specialize(*args, *([pl.RUNTIME] if "k" in f.param_names else []))
+               [f.__name__].return_types for f in (out_param, created, scalar, several, declared)}
+    index = ir.ScalarType(ir.DataType.INDEX)
+    assert returns == {
+        "out_param": (ir.TensorType([3], FP32),),
+        "created": (ir.TensorType([2, 4], ir.DataType.FP16),),
+        "scalar": (index,),
+        "several": (ir.TensorType([3], FP32), ir.TensorType([8], FP32), index),
+        "declared": (ir.TensorType([8], FP32),),
+    }

@@ -42,7 +42,8 @@ UNIFIED_NAMES = (
     "create_tile create_l1 full arange load store move slice assemble reshape transpose read "
     "write dim concat fillpad fillpad_expand expand_clone gather gather_row scatter "
     "scatter_update sort32 mrgsort reinterpret_view set_validshape paged_gather random "
-    "aic_gather aiv_shard min max get_block_idx get_block_num get_subblock_idx").split()
+    "aic_gather aiv_shard min max get_block_idx get_block_num get_subblock_idx "
+    "dump_tag").split()  # dump_tag creates no op (it returns its tensor), as in PyPTO
 
 
 def same(lhs, rhs):

@@ -34,7 +34,7 @@ __all__ = [
     "dim", "concat", "fillpad", "fillpad_expand", "expand_clone", "gather", "gather_row",
     "scatter", "scatter_update", "sort32", "mrgsort", "reinterpret_view", "set_validshape",
     "paged_gather", "random", "aic_gather", "aiv_shard", "min", "max", "get_block_idx",
-    "get_block_num", "get_subblock_idx",
+    "get_block_num", "get_subblock_idx", "dump_tag",
 ]
 
 _SCALAR_IR: dict[str, Callable[..., ir.Expr]] = {
@@ -308,6 +308,9 @@ def max(lhs, rhs, *, span=None):  # noqa: A001
 
 def get_block_idx(*, span=None):
     return tensor_ops.get_block_idx(span=span)
+
+
+dump_tag = tensor_ops.dump_tag
 
 
 def get_block_num(*, span=None):
