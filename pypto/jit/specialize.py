@@ -18,6 +18,7 @@ function (``kern``, ``kern__2``, ... on clashes; the entry keeps its name).
 
 from __future__ import annotations
 
+import abc
 import ast
 import keyword
 from dataclasses import dataclass, field
@@ -73,7 +74,7 @@ class Instance:
     renames: dict[str, list[str]] = field(default_factory=dict)
 
 
-class BuilderBase:
+class BuilderBase(abc.ABC):
     """Parses rewritten functions into one program; the parser's ``call_resolver``.
 
     Subclasses say what a called name means (``dependency``) and which instance a
@@ -92,12 +93,14 @@ class BuilderBase:
         functions = [i.function for i in dependencies] + [entry.function]
         return Program(functions, self.context.name, span)  # type: ignore[arg-type]
 
+    @abc.abstractmethod
     def dependency(self, instance: Instance, name: str, site: ast.AST) -> Any:
-        raise NotImplementedError
+        """The dependency ``name`` means in ``instance``'s body (checked), or None."""
 
+    @abc.abstractmethod
     def resolve(self, parser: FunctionParser, name: str, callee: Any, arg_nodes: list[ast.expr],
                 keyword_nodes: list[ast.keyword], call: ast.Call) -> tuple:
-        raise NotImplementedError
+        """``(GlobalVar, Function, parsed args)`` for a call of the dependency ``callee``."""
 
     # -- one instance --------------------------------------------------------------------
     def realize(self, instance: Instance) -> None:
