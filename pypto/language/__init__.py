@@ -58,3 +58,5 @@ MX_B_NN = TensorLayout.MX_B_NN
 
 # pl.jit lives in the layer above the language (pypto.jit builds on the parser);
 # the package root attaches it here once both are imported (pypto/__init__.py).
+
+from . import distributed  # noqa: E402  (pypto.language.distributed, PyPTO's `pld`)

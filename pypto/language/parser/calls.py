@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 __all__ = ["parse_call", "call_unified", "parse_submit", "parse_kwarg_value", "OP_NAMESPACES"]
 
 OP_NAMESPACES = ("tensor", "tile", "system", "array", "prefetch")
+PLD_NAMESPACES = ("tensor", "tile", "system")  # pld.tensor.put ...
 _DTYPE_NAMES = frozenset(dt.name for dt in DataType.all())
 # pl.<name> used as a value in an expression: DSL constructs that are not ops.
 _STATEMENT_ONLY = frozenset({
@@ -150,12 +151,19 @@ def call_unified(p: "FunctionParser", name: str, args: list[Any], kwargs: dict[s
         raise _wrap_op_error(p, exc, name, _op_module(args), args, node) from None
 
 
-def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.Call) -> Expr:
-    from ..op import NAMESPACES
-    op_name = f"{namespace}.{name[:-1] if name.endswith('_') else name}"
+def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.Call,
+                     family: str = "pl") -> Expr:
+    """``pl.<namespace>.<name>(...)``, or ``pld.<namespace>.<name>(...)`` (``family``)."""
+    if family == "pld":
+        from ..distributed.op import NAMESPACES
+        prefix = "pld."
+    else:
+        from ..op import NAMESPACES
+        prefix = ""
+    op_name = f"{prefix}{namespace}.{name[:-1] if name.endswith('_') else name}"
     fn = NAMESPACES[namespace].PARSER_ENTRIES.get(name)
     if fn is None:
-        raise InvalidOperationError(f"Unknown operation 'pl.{namespace}.{name}': "
+        raise InvalidOperationError(f"Unknown operation '{family}.{namespace}.{name}': "
                                     f"{op_name} is not a registered op", p.span(node))
     args = [parse_op_arg(p, a) for a in node.args]
     kwargs, attrs = _split_keywords(p, node)
@@ -169,7 +177,27 @@ def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.C
     except (InternalError, AssertionError, ParserError):
         raise
     except Exception as exc:
-        raise _wrap_op_error(p, exc, op_name, f"pl.{namespace}", args, node) from None
+        raise _wrap_op_error(p, exc, op_name, f"{family}.{namespace}", args, node) from None
+
+
+def _call_pld(p: "FunctionParser", chain: list[str], node: ast.Call) -> Expr:
+    """``pld.<namespace>.<op>(...)`` and the unified ``pld.<op>(...)``."""
+    if len(chain) == 3 and chain[1] in PLD_NAMESPACES:
+        return _call_namespaced(p, chain[1], chain[2], node, family="pld")
+    from ..distributed.op import UNIFIED_OPS
+    fn = UNIFIED_OPS.get(chain[1]) if len(chain) == 2 else None
+    if fn is None:
+        raise InvalidOperationError(f"Unknown operation '{'.'.join(chain)}'", p.span(node))
+    args = [parse_op_arg(p, a) for a in node.args]
+    kwargs, attrs = _split_keywords(p, node)
+    if attrs is not None:
+        raise ParserSyntaxError(f"pld.{chain[1]}() does not take attrs=", p.span(node))
+    try:
+        return fn(*args, span=p.span(node), **kwargs)
+    except (InternalError, AssertionError, ParserError):
+        raise
+    except Exception as exc:
+        raise _wrap_op_error(p, exc, chain[1], "pld", args, node) from None
 
 
 def _fold_dim(p: "FunctionParser", args: list[Any]) -> Expr | None:
@@ -196,6 +224,9 @@ def parse_call(p: "FunctionParser", node: ast.Call) -> Any:
     chain = attr_chain(func)
     if chain is not None and chain[0] == "pl" and p.names.lookup("pl") is None:
         return _call_pl(p, chain, node)
+    if chain is not None and chain[0] == "pld" and len(chain) > 1 \
+            and p.names.lookup("pld") is None:
+        return _call_pld(p, chain, node)
     if isinstance(func, ast.Name):
         return _call_name(p, func, node)
     raise UnsupportedFeatureError(f"Unsupported function call '{ast.unparse(func)}'",
@@ -266,12 +297,30 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
         raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
                                      hint=_method_hint(p))
     args = [p.parse_expr(a) for a in node.args]
+    device = _device_keyword(p, node)
     kwargs, attrs = _split_keywords(p, node)
+    kwargs.pop("device", None)
     if kwargs:
         raise ParserSyntaxError(f"self.{name}() takes positional arguments only "
-                                f"(got {', '.join(kwargs)}=)", span)
+                                f"(got {', '.join(kwargs)}=)", span,
+                                hint="device=r is the one keyword: it runs the call as rank r")
+    if device is not None:
+        attrs = {"device": device, **(attrs or {})}
     return make_function_call(p, gvar, program.functions.get(name),
                               program.param_counts.get(name), args, attrs, node)
+
+
+def _device_keyword(p: "FunctionParser", node: ast.Call) -> Expr | None:
+    """``self.kernel(..., device=r)``: the rank the call runs on, an integer scalar."""
+    for kw in node.keywords:
+        if kw.arg == "device":
+            device = p.parse_expr(kw.value)
+            if not (isinstance(device, Expr) and isinstance(device.type, T.ScalarType)
+                    and device.type.dtype.is_int()):
+                raise ParserTypeError(f"device= must be an integer scalar (the rank), got "
+                                      f"'{ast.unparse(kw.value)}'", p.span(kw.value))
+            return device
+    return None
 
 
 def _method_hint(p: "FunctionParser") -> str | None:
