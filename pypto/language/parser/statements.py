@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import ast
 import inspect
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from ...ir import expr as E
 from ...ir import stmt as S
 from ...ir import types as T
-from ...ir.distributed_types import WindowBuffer
 from ...ir.dtype import DataType
 from ...ir.enums import ForKind
 from ...ir.node import Expr
@@ -88,7 +87,7 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
                 hint=f"Use a new name for the {new_type} value")
         p.emit(S.AssignStmt(existing, value, span))
         return existing
-    var = _new_var(name, value, _reconcile(p, name, value, annotation, node), span)
+    var = E.Var(name, _reconcile(p, name, value, annotation, node), span)
     frame = p.names.frame_of(name)
     if frame is not None and frame.leaky:
         frame.names[name] = var  # shadows an inline parameter inside its own body
@@ -96,17 +95,6 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
         p.names.bind_new(name, var, span)
     p.emit(S.AssignStmt(var, value, span))
     return var
-
-
-def _new_var(name: str, value: Expr, type_: T.Type, span: Any) -> E.Var:
-    """The Var ``name = value`` defines: a ``WindowBuffer`` for a window buffer allocation
-    (named by its ``name=`` or, without one, by the variable), else a plain Var."""
-    if isinstance(value, E.Call) and getattr(value.op, "name", None) == _ALLOC_WINDOW:
-        return WindowBuffer(value._kwargs.get("name") or name, value.args[0], span=span)
-    return E.Var(name, type_, span)
-
-
-_ALLOC_WINDOW = "pld.tensor.alloc_window_buffer"
 
 
 def _is_dyn_dim(p: "FunctionParser", var: E.Var) -> bool:
