@@ -113,7 +113,13 @@ def enum_text(value: enum.Enum, prefix: str) -> str:
         return f"{prefix}.adir.{_ADIR[ArgDirection(value)]}"
     if isinstance(value, MemorySpace):
         return f"{prefix}.Mem.{value.name}"
+    if type(value).__name__ in _DISTRIBUTED_ENUMS:
+        return f"pld.{type(value).__name__}.{value.name}"
     return f"{prefix}.{type(value).__name__}.{value.name}"
+
+
+# The enums only ``pld`` exports (``pld.ReduceOp.Max``).
+_DISTRIBUTED_ENUMS = frozenset({"NotifyOp", "ReduceOp", "WaitCmp"})
 
 
 # Distributed ops and types print under ``pld`` (``import pypto.language.distributed as
