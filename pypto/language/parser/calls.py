@@ -17,6 +17,7 @@ from ...ir.node import Expr, GlobalVar
 from ...ir.scalar_types import scalar_type
 from .annotations import attr_chain
 from .closure import MISSING
+from .distributed_calls import device_keyword
 from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError, UnsupportedFeatureError)
 
@@ -180,26 +181,6 @@ def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.C
         raise _wrap_op_error(p, exc, op_name, f"{family}.{namespace}", args, node) from None
 
 
-def _call_pld(p: "FunctionParser", chain: list[str], node: ast.Call) -> Expr:
-    """``pld.<namespace>.<op>(...)`` and the unified ``pld.<op>(...)``."""
-    if len(chain) == 3 and chain[1] in PLD_NAMESPACES:
-        return _call_namespaced(p, chain[1], chain[2], node, family="pld")
-    from ..distributed.op import UNIFIED_OPS
-    fn = UNIFIED_OPS.get(chain[1]) if len(chain) == 2 else None
-    if fn is None:
-        raise InvalidOperationError(f"Unknown operation '{'.'.join(chain)}'", p.span(node))
-    args = [parse_op_arg(p, a) for a in node.args]
-    kwargs, attrs = _split_keywords(p, node)
-    if attrs is not None:
-        raise ParserSyntaxError(f"pld.{chain[1]}() does not take attrs=", p.span(node))
-    try:
-        return fn(*args, span=p.span(node), **kwargs)
-    except (InternalError, AssertionError, ParserError):
-        raise
-    except Exception as exc:
-        raise _wrap_op_error(p, exc, chain[1], "pld", args, node) from None
-
-
 def _fold_dim(p: "FunctionParser", args: list[Any]) -> Expr | None:
     """``pl.dim(x, k)`` in an Orchestration body folds to x's dynamic dim Var."""
     if len(args) != 2 or not isinstance(args[0], Expr) or not isinstance(args[1], E.ConstInt):
@@ -226,7 +207,8 @@ def parse_call(p: "FunctionParser", node: ast.Call) -> Any:
         return _call_pl(p, chain, node)
     if chain is not None and chain[0] == "pld" and len(chain) > 1 \
             and p.names.lookup("pld") is None:
-        return _call_pld(p, chain, node)
+        from .distributed_calls import call_pld
+        return call_pld(p, chain, node)
     if isinstance(func, ast.Name):
         return _call_name(p, func, node)
     raise UnsupportedFeatureError(f"Unsupported function call '{ast.unparse(func)}'",
@@ -297,7 +279,7 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
         raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
                                      hint=_method_hint(p))
     args = [p.parse_expr(a) for a in node.args]
-    device = _device_keyword(p, node)
+    device = device_keyword(p, node)
     kwargs, attrs = _split_keywords(p, node)
     kwargs.pop("device", None)
     if kwargs:
@@ -308,19 +290,6 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
         attrs = {"device": device, **(attrs or {})}
     return make_function_call(p, gvar, program.functions.get(name),
                               program.param_counts.get(name), args, attrs, node)
-
-
-def _device_keyword(p: "FunctionParser", node: ast.Call) -> Expr | None:
-    """``self.kernel(..., device=r)``: the rank the call runs on, an integer scalar."""
-    for kw in node.keywords:
-        if kw.arg == "device":
-            device = p.parse_expr(kw.value)
-            if not (isinstance(device, Expr) and isinstance(device.type, T.ScalarType)
-                    and device.type.dtype.is_int()):
-                raise ParserTypeError(f"device= must be an integer scalar (the rank), got "
-                                      f"'{ast.unparse(kw.value)}'", p.span(kw.value))
-            return device
-    return None
 
 
 def _method_hint(p: "FunctionParser") -> str | None:
