@@ -18,6 +18,7 @@ from ...ir.scalar_types import scalar_type
 from .annotations import attr_chain
 from .closure import MISSING
 from .distributed_calls import device_keyword
+from .recovery import DependentError
 from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError, UnsupportedFeatureError)
 
@@ -278,6 +279,8 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
                                      hint=_method_hint(p))
+    if name in program.failed:
+        raise DependentError(f"method '{name}' failed to parse", span)
     args = [p.parse_expr(a) for a in node.args]
     device = device_keyword(p, node)
     kwargs, attrs = _split_keywords(p, node)
@@ -388,6 +391,8 @@ def parse_submit(p: "FunctionParser", node: ast.Call) -> Expr:
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program",
                                      p.span(node.args[0]))
+    if name in p.program.failed:
+        raise DependentError(f"method '{name}' failed to parse", span)
     args = [p.parse_expr(a) for a in node.args[1:]]
     options: dict[str, Any] = {}
     attrs: dict[str, Any] = {}
