@@ -6,6 +6,7 @@ from typing import Any, Sequence
 
 from ....ir.distributed_types import DistributedTensorType
 from ....ir.node import Expr
+from ...typing import Scalar  # noqa: F401  (PyPTO's module-level name)
 
 __all__ = ["_normalize_intlike", "_unwrap", "_unwrap_distributed_tensors"]
 
