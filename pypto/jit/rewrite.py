@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import ast
 import copy
-import sys
+import types
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import InternalError
@@ -54,8 +54,14 @@ _JIT_HINT = ("A @pl.jit body can use ints, floats, bools, dtypes, pl enums, pl.d
              "and lists of them from its namespace, and call other @pl.jit functions")
 
 
-def _pl_module() -> Any:
-    return sys.modules["pypto.language"]
+# The DSL modules the parser knows by their canonical names, whatever the user calls them.
+_DSL_MODULES = {"pypto.language": "pl", "pypto.language.distributed": "pld"}
+
+
+def _dsl_module_name(value: Any) -> Optional[str]:
+    """``"pl"`` / ``"pld"`` when ``value`` is that module."""
+    name = getattr(value, "__name__", None) if isinstance(value, types.ModuleType) else None
+    return _DSL_MODULES.get(name)  # type: ignore[arg-type]
 
 
 def _is_bind_dynamic(node: ast.stmt) -> bool:
@@ -176,15 +182,16 @@ class FunctionRewriter(ast.NodeTransformer):
     def _unbound(self, node: ast.expr, name: str) -> ast.expr:
         """Builtins the parser evaluates stay; anything else is undefined.  (The text
         parser would make an unknown name a dynamic dim, hiding the user's typo.)"""
-        if name in SAFE_BUILTINS or name == "pl":
+        if name in SAFE_BUILTINS or name in _DSL_MODULES.values():
             return node
         raise user_error(UndefinedVariableError, f"Undefined variable '{name}'", self.info, node)
 
     def _inline(self, value: Any, node: ast.expr, written: str) -> ast.expr:
         from ..language.typing import AnnotationRecord
         from .decorator import JITFunction
-        if value is _pl_module():
-            return locate(ast.Name(id="pl", ctx=ast.Load()), node)
+        module = _dsl_module_name(value)
+        if module is not None:
+            return locate(ast.Name(id=module, ctx=ast.Load()), node)
         if isinstance(value, JITFunction):
             raise user_error(ParserSyntaxError, f"@{value.kind.spelling} function '{written}' can "
                              "only be called by name (or passed to pl.submit)", self.info, node)
@@ -241,12 +248,13 @@ class FunctionRewriter(ast.NodeTransformer):
             value = self.namespace.lookup(root)
         except KeyError:
             return self._unbound(node, root)
-        if value is _pl_module():
-            if root != "pl":
+        module = _dsl_module_name(value)
+        if module is not None:
+            if root != module:
                 base = node
                 while isinstance(base.value, ast.Attribute):
                     base = base.value
-                base.value = locate(ast.Name(id="pl", ctx=ast.Load()), base.value)
+                base.value = locate(ast.Name(id=module, ctx=ast.Load()), base.value)
             return node
         for depth, attr in enumerate(chain[1:], 1):
             try:

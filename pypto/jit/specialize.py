@@ -132,7 +132,8 @@ class BuilderBase(abc.ABC):
         """What the rewritten body's remaining free names mean: ``pl``, the dynamic dims
         and the dependencies it calls (everything else is inlined)."""
         import pypto.language as pl
-        closure: dict[str, Any] = {"pl": pl}
+        import pypto.language.distributed as pld
+        closure: dict[str, Any] = {"pl": pl, "pld": pld}
         closure.update(self.dyn_vars)
         for name, site in instance.facts.calls.items():
             value = self.dependency(instance, name, site)

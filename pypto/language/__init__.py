@@ -62,3 +62,5 @@ from .._lazy import install_lazy_attributes as _install_lazy_attributes
 
 _install_lazy_attributes(__name__, {"jit": ("pypto.jit", "jit"),
                                     "JITFunction": ("pypto.jit", "JITFunction")})
+
+from . import distributed  # noqa: E402  (pypto.language.distributed, PyPTO's `pld`)

@@ -8,7 +8,8 @@ golden check (``assert torch.allclose(out, expected)``) works unchanged.
 
 Of ``RunConfig``'s fields pypto reads ``strategy`` (the pass pipeline),
 ``dump_passes`` with ``save_kernels_dir`` (the IR after each pass, written there) and
-``codegen_only`` (compile, do not run); the device, profiling and tolerance fields are
+``codegen_only`` (compile, do not run) and ``distributed_config`` (one rank per device,
+all on the CPU); the device, profiling and tolerance fields are
 accepted and have no effect (there is no device, and ``run`` has no golden to compare).
 """
 
@@ -21,7 +22,7 @@ from typing import Any, Optional
 from ..ir.function import Function, Program
 from ..passes.pass_manager import OptimizationStrategy, PassDumpLevel
 
-__all__ = ["RunConfig", "RunResult", "run", "lower_program", "strategy_of"]
+__all__ = ["RunConfig", "RunResult", "run", "lower_program", "strategy_of", "world_size_of"]
 
 
 def _default_backend_type() -> Any:
@@ -100,7 +101,7 @@ def run(program: Any, *tensors: Any, config: Optional[RunConfig] = None) -> RunR
         name = lowered.name
         if not getattr(config, "codegen_only", False):
             from .executor import Executor
-            Executor(lowered).run(*tensors)
+            Executor(lowered, world_size=world_size_of(config)).run(*tensors)
     return RunResult(True, test_name=name, execution_time=time.perf_counter() - start)
 
 
@@ -111,6 +112,13 @@ def _lower(program: Any, config: Optional[RunConfig]) -> Program:
         raise TypeError(f"run() expects an ir.Program, an ir.Function or a @pl.jit function, "
                         f"got {type(program).__name__}")
     return lower_program(program, config)
+
+
+def world_size_of(config: Any) -> int:
+    """The ranks of a distributed run: one per device of ``config.distributed_config``
+    (a ``pypto.ir.distributed_compiled_program.DistributedConfig``); 1 without one."""
+    distributed = getattr(config, "distributed_config", None)
+    return 1 if distributed is None else int(distributed.world_size)
 
 
 def strategy_of(config: Any) -> OptimizationStrategy:

@@ -68,6 +68,7 @@ SCRIPTS: dict[str, list[str]] = {
     "task_graph.py": ["task_graph[scratch]: OK", "task_graph[y]: OK"],
     "paged_attention.py": ["paged_attention: OK"],
     "transformer_layer.py": ["transformer_layer: OK"],
+    "distributed_ranks.py": ["distributed_ranks[ring]: OK", "distributed_ranks[allreduce]: OK"],
 }
 
 

@@ -89,3 +89,33 @@ def test_dump_tag_takes_a_tensor():
     with pytest.raises(InvalidOperationError, match="pl.dump_tag: 'tensor' must be a Tensor, "
                                                     "got TileType"):
         tags_a_tile.specialize(np.ones((4, 8), np.float32), np.zeros((4, 8), np.float32))
+
+
+def test_ranks_launched_with_device_from_a_host_entry_under_any_module_name():
+    import pypto.language.distributed as dist  # the body says dist.*: read as pld.*
+    from pypto.ir.distributed_compiled_program import DistributedConfig
+    from pypto.runtime import RunConfig
+
+    @pl.jit
+    def contribute(total: dist.DistributedTensor[[4], pl.FP32], x: pl.Tensor,
+                   out: pl.Out[pl.Tensor]):
+        me = dist.rank(dist.get_comm_ctx(total))
+        total = pl.assemble(total, pl.reshape(pl.slice(x, [1, 4], [me, 0]), [4]), [0])
+        total = dist.tensor.allreduce(total, op=dist.ReduceOp.Sum)
+        out = pl.assemble(out, pl.reshape(total, [1, 4]), [me, 0])
+        return out
+
+    @pl.jit.host
+    def everyone(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+        total = dist.window(dist.alloc_window_buffer(4, dtype=pl.FP32, name="total"), [4],
+                            dtype=pl.FP32)
+        for r in pl.range(dist.world_size()):
+            out = contribute(total, x, out, device=r)
+        return out
+
+    x = np.arange(12, dtype=np.float32).reshape(3, 4)
+    out = np.zeros((3, 4), np.float32)
+    program = everyone.specialize(x, out)
+    assert "pld.tensor.allreduce(" in program.as_python() and "device=r" in program.as_python()
+    everyone(x, out, config=RunConfig(distributed_config=DistributedConfig(device_ids=[0, 1, 2])))
+    np.testing.assert_array_equal(out, np.tile(x.sum(axis=0), (3, 1)))
