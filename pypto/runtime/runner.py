@@ -20,7 +20,7 @@ import time
 from typing import Any, Optional
 
 from ..ir.function import Function, Program
-from ..passes.pass_manager import OptimizationStrategy, PassDumpLevel
+from ..passes.pass_manager import OptimizationStrategy, PassDumpLevel  # PassDumpLevel: PyPTO shows it here
 
 __all__ = ["RunConfig", "RunResult", "run", "lower_program", "strategy_of", "world_size_of"]
 
