@@ -101,6 +101,7 @@ class YieldContext:
 class LoopFrame:
     kind: ForKind | None  # None for while loops
     span: Span
+    region_depth: int = 0  # regions open when the loop started: those opened later are inside it
 
 
 @dataclass
@@ -111,6 +112,11 @@ class RegionFrame:
     name: str
     span: Span
     device_task: bool = True  # becomes one device task (pl.at below CHIP, cluster, spmd)
+
+    @property
+    def outlined(self) -> bool:
+        """Does the region become a function of its own (every kind but pl.scope)?"""
+        return self.construct != "scope"
 
 
 @dataclass

@@ -218,7 +218,7 @@ def _loop_body(p: "FunctionParser", node: ast.For | ast.While, kind: ForKind | N
                prologue: Callable[[], None] | None = None) -> tuple[S.Stmt, list]:
     """Parse a loop body; for an explicit carry, check its trailing yield."""
     context = YieldContext(what, explicit=bool(iter_args))
-    p.loops.append(LoopFrame(kind, p.span(node)))
+    p.loops.append(LoopFrame(kind, p.span(node), len(p.regions)))
     p.yield_contexts.append(context)
     try:
         body_nodes = node.body

@@ -284,6 +284,14 @@ class FunctionParser:
     def enclosing_regions(self) -> Iterator[RegionFrame]:
         return reversed(self.regions)
 
+    def outlined_region_since(self, depth: int) -> RegionFrame | None:
+        """The innermost region opened after the first ``depth`` ones that becomes a
+        function of its own (control flow cannot jump out of it)."""
+        for region in reversed(self.regions[depth:]):
+            if region.outlined:
+                return region
+        return None
+
 
 def _is_docstring(node: ast.stmt) -> bool:
     return (isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant)

@@ -267,6 +267,14 @@ def _return(p: "FunctionParser", node: ast.Return) -> None:
         splice.value = values[0] if len(values) == 1 else (
             E.MakeTuple(values, span) if values else None)
         return
+    region = p.outlined_region_since(0)
+    if region is not None:
+        raise InvalidOperationError(
+            f"'return' inside {region.name} cannot leave the region: the region becomes a "
+            f"function of its own, so this would return from that function, not from "
+            f"'{p.func_name}'", span, hint="Assign the value inside the region and `return` "
+                                           "it after the `with` block",
+            note=f"the region starts at {region.span.filename}:{region.span.begin_line}")
     p.emit(S.ReturnStmt(values, span))
 
 
@@ -305,6 +313,15 @@ def _loop_control(kind: str):
         span = p.span(node)
         if loop is None:
             raise InvalidOperationError(f"'{kind}' outside loop", span)
+        region = p.outlined_region_since(loop.region_depth)
+        if region is not None:
+            raise InvalidOperationError(
+                f"'{kind}' inside {region.name} cannot leave the region: the region becomes "
+                f"a function of its own, and the loop at line {loop.span.begin_line} is not "
+                "in it", span,
+                hint=f"Test the condition in the loop itself, before or after the `with` "
+                     f"block, and '{kind}' there",
+                note=f"the region starts at {region.span.filename}:{region.span.begin_line}")
         if loop.kind in (ForKind.Parallel, ForKind.Unroll):
             loop_name = "pl.parallel" if loop.kind is ForKind.Parallel else "pl.unroll"
             raise InvalidOperationError(f"'{kind}' is not allowed inside a {loop_name} loop",

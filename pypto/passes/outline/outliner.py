@@ -467,6 +467,9 @@ class _Context:
     def outline(self, scope: S.ScopeStmt) -> list[Stmt]:
         state = self.state
         name = self.next_name(scope)
+        jump = state.index.escaping.get(state.index.pos[id(scope)])
+        if jump is not None:
+            raise _escaping_jump(state, scope, name, jump)
         exports_anything = (state.index.anything_referenced_between(scope, self.root)
                             or self.required)
         inner = _Context(state, name, root=scope.body, required=exports_anything)
@@ -513,3 +516,17 @@ class _Context:
                     self.set_rename(alias, var)
                     self._aliases.setdefault(output.var, []).append(alias)
         return stmts
+
+
+def _escaping_jump(state: _FunctionState, scope: S.ScopeStmt, name: str,
+                   jump: Stmt) -> ValueError:
+    """A return (or a break/continue of an enclosing loop) inside a scope: outlined, it
+    would act on the new function instead of the one it was written in."""
+    word = {St.ReturnStmt: "return", St.BreakStmt: "break"}.get(type(jump), "continue")
+    leaves = (f"would return from '{name}', not from '{state.func.name}'"
+              if word == "return" else "would leave a loop that is not in it")
+    return ValueError(
+        f"{state.outliner.config.pass_name}: in function '{state.func.name}': '{word}' inside "
+        f"the {type(scope).__name__} outlined as '{name}' {leaves}; move it out of the scope "
+        f"[{jump.span}]")
+
