@@ -112,6 +112,9 @@ class RegionFrame:
     name: str
     span: Span
     device_task: bool = True  # becomes one device task (pl.at below CHIP, cluster, spmd)
+    # The highest pl.at level allowed inside (None: any); kernels cannot launch kernels.
+    inner_limit: Any = None  # Level | None
+    kernel: bool = False  # the body runs in one kernel (pl.at at CORE_GROUP or below, spmd body)
 
     @property
     def outlined(self) -> bool:

@@ -58,6 +58,7 @@ class OutlineConfig:
     hoist_scalar_outputs: bool = False            # device kernels cannot return scalars
     reorder_returns_by_param: bool = False        # InCore
     use_program: bool = False                     # read callee param directions
+    nested_targets: bool = True                   # may a target hold another (not kernels)
 
 
 class Renamer(IRMutator):
@@ -470,6 +471,12 @@ class _Context:
         jump = state.index.escaping.get(state.index.pos[id(scope)])
         if jump is not None:
             raise _escaping_jump(state, scope, name, jump)
+        config = state.outliner.config
+        if not config.nested_targets and state.index.has_target(scope.body):
+            raise ValueError(
+                f"{config.pass_name}: in function '{state.func.name}': the "
+                f"{type(scope).__name__} outlined as '{name}' holds another one; a kernel "
+                f"cannot launch kernels [{scope.span}]")
         exports_anything = (state.index.anything_referenced_between(scope, self.root)
                             or self.required)
         inner = _Context(state, name, root=scope.body, required=exports_anything)

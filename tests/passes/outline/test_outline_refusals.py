@@ -1,4 +1,5 @@
-"""Hand-built IR: the outliners refuse a jump that would leave the scope they outline.
+"""Hand-built IR: the outliners refuse a jump that would leave the scope they outline,
+and a kernel scope holding another.
 
 The parser refuses these at the user's line (tests/language/test_parser_region_jumps.py);
 IR built by hand reaches the pass, which must not move a ``break`` to the top of the new
@@ -67,3 +68,19 @@ def test_a_loop_of_its_own_inside_the_scope_may_break(make_scope, make_pass, pas
     result = make_pass()(_program(make_scope, ir.BreakStmt(SPAN), inner_loop=True))
     inner = result.get_function(outlined)
     assert inner is not None and "break" in ir.python_print(inner)
+
+
+def test_an_incore_scope_holding_another_is_refused():
+    x, y = ir.Var("x", T), ir.Var("y", T)
+    inner = ir.InCoreScopeStmt(body=ir.AssignStmt(y, ir.create_op_call("tensor.add", [x, x])))
+    outer = ir.InCoreScopeStmt(body=inner, span=SPAN)
+    program = ir.Program([ir.Function("main", [x], [T],
+                                      ir.SeqStmts([outer, ir.ReturnStmt([y])]))], "P")
+    # The harness's pre-verification (NoNestedInCore) would refuse it first; the pass
+    # must refuse it on its own, without instruments.
+    with passes.PassContext([]), pytest.raises(
+            ValueError, match=r"OutlineIncoreScopes: in function 'main': the "
+                                         r"InCoreScopeStmt outlined as 'main_incore_0' holds "
+                                         r"another one; a kernel cannot launch kernels "
+                                         r"\[hand.py:7:3\]"):
+        passes.outline_incore_scopes()(program)
