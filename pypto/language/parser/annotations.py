@@ -179,7 +179,7 @@ def _dim(p: "FunctionParser", node: ast.expr) -> Any:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     if isinstance(node, ast.Name):
-        bound = p.names.lookup(node.id)
+        bound = p.read_name(node.id, node)
         if bound is not None:
             return _dim_value(p, bound, node)
         return _dim_value(p, p.closure.evaluate(node, p.span(node), in_shape=True), node)

@@ -102,6 +102,7 @@ class LoopFrame:
     kind: ForKind | None  # None for while loops
     span: Span
     region_depth: int = 0  # regions open when the loop started: those opened later are inside it
+    jumps: bool = False  # the body breaks or continues this loop
 
 
 @dataclass

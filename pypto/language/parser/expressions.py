@@ -55,7 +55,7 @@ def scalar_builder_call(p: "FunctionParser", builder: Any, args: list[Expr], nod
 
 
 def _name(p: "FunctionParser", node: ast.Name) -> Any:
-    bound = p.names.lookup(node.id)
+    bound = p.read_name(node.id, node)
     if bound is not None:
         return bound
     span = p.span(node)

@@ -23,10 +23,12 @@ from ...ir.node import Stmt, attach_leading_comments
 from ...ir.span import Span
 from ...ir.stmt import InlineStmt, SeqStmts, YieldStmt
 from .annotations import parse_param_annotation, parse_return_annotation
+from .binding import DefiniteBindings
 from .closure import Closure
 from .context import LoopFrame, NameTable, ProgramContext, RegionFrame, YieldContext
 from .diagnostics import (ParserError, ParserSyntaxError, ParserTypeError,
-                          UnsupportedFeatureError, concise_error_message)
+                          UndefinedVariableError, UnsupportedFeatureError,
+                          concise_error_message)
 from .source import SourceInfo
 
 __all__ = ["FunctionParser", "FunctionOptions", "InlineSplice"]
@@ -96,6 +98,7 @@ class FunctionParser:
         self.options = options
         self.func_name = ""
         self.names = NameTable()
+        self.bindings = DefiniteBindings()
         self.blocks: list[list[Stmt]] = []
         self.loops: list[LoopFrame] = []
         self.regions: list[RegionFrame] = []
@@ -115,6 +118,17 @@ class FunctionParser:
 
     def emit(self, stmt: Stmt) -> None:
         self.blocks[-1].append(stmt)
+
+    def read_name(self, name: str, node: ast.AST) -> Any:
+        """The DSL value bound to ``name`` (``None`` if none), refusing a read of a name
+        that is not bound on every path to here (see ``binding``)."""
+        bound = self.names.lookup(name)
+        if bound is not None and self.bindings.maybe:
+            why = self.bindings.maybe.get(name)
+            if why is not None:
+                raise UndefinedVariableError(f"Variable '{name}' may be unbound here: {why[0]}",
+                                             self.span(node), hint=f"Assign '{name}' {why[1]}")
+        return bound
 
     def is_dsl_name(self, name: str) -> bool:
         return self.names.lookup(name) is not None

@@ -86,6 +86,7 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
                 f"the new value is {new_type}", span,
                 hint=f"Use a new name for the {new_type} value")
         p.emit(S.AssignStmt(existing, value, span))
+        p.bindings.bound(name, True)
         return existing
     var = E.Var(name, _reconcile(p, name, value, annotation, node), span)
     frame = p.names.frame_of(name)
@@ -94,6 +95,7 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
     else:
         p.names.bind_new(name, var, span)
     p.emit(S.AssignStmt(var, value, span))
+    p.bindings.bound(name, existing is not None)
     return var
 
 
@@ -234,7 +236,7 @@ def _subscript_store(p: "FunctionParser", target: ast.Subscript, value_node: ast
         raise UnsupportedFeatureError("Subscript assignment needs a named tensor or tile",
                                       p.span(target))
     name = target.value.id
-    dst = p.names.lookup(name)
+    dst = p.read_name(name, target.value)
     if not isinstance(dst, E.Var) or not isinstance(dst.type, T.ShapedType):
         raise ParserTypeError(f"'{name}' is not a tensor or tile and cannot be assigned by "
                               "subscript", p.span(target.value))
@@ -327,6 +329,7 @@ def _loop_control(kind: str):
             raise InvalidOperationError(f"'{kind}' is not allowed inside a {loop_name} loop",
                                         span, hint=f"Only pl.range, pl.pipeline and while loops "
                                                    f"support '{kind}'")
+        loop.jumps = True
         p.emit(S.BreakStmt(span) if kind == "break" else S.ContinueStmt(span))
     return handler
 

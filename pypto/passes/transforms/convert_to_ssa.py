@@ -97,6 +97,13 @@ class _Converter:
         self.type = self.reads.type
         self.handlers: dict[type, Callable[[Stmt], Stmt]] = {}
         self.out_param_by_type: dict[Type, E.Var] = {}
+        # Versions that may hold an escaping value's made-up seed -> (loop, source Var)
+        # of that escape; live escapes seeded with no source (see ``check_escapes``).
+        self._unsure: dict[E.Var, tuple[Stmt, E.Var]] = {}
+        self._placeholder_escapes: set[tuple[Stmt, E.Var]] = set()
+        self._escape_order: dict[tuple[Stmt, E.Var], int] = {}  # execution order
+        self._jumped: list[bool] = []  # per loop being converted: has it a break/continue?
+        self._placeholders: set[E.Var] = set()  # seeds with no source (see _escape_init)
         for param, direction in zip(func.params, func.param_directions):
             if direction is not ParamDirection.In:
                 self.out_param_by_type.setdefault(param.type, param)
@@ -219,9 +226,10 @@ class _Converter:
                  ((St.ReturnStmt, St.YieldStmt), self.values_stmt),
                  (St.ForStmt, self.for_stmt), (St.WhileStmt, self.while_stmt),
                  (St.IfStmt, self.if_stmt), (S.ScopeStmt, self.scope_stmt),
-                 (St.SeqStmts, self.seq_stmts))
+                 (St.SeqStmts, self.seq_stmts),
+                 ((St.BreakStmt, St.ContinueStmt), self.jump_stmt))
         handler = next((convert for kind, convert in kinds if issubclass(cls, kind)),
-                       unchanged)  # break / continue / inline source
+                       unchanged)  # inline source
         self.handlers[cls] = handler
         return handler
 
@@ -284,7 +292,8 @@ class _Converter:
 
     def _escape_init(self, var: E.Var) -> Expr:
         """Seed of an escaping value: an Out/InOut param of its type, else a visible
-        Var of its type, else an unversioned placeholder."""
+        Var of its type, else an unversioned placeholder.  ``check_escapes`` makes sure
+        no read can observe it."""
         var_type = self.type(var.type)
         param = self.out_param_by_type.get(var_type)
         if param is not None:
@@ -292,7 +301,38 @@ class _Converter:
         found = self.versions.lookup_type(self._type_key(var_type))
         if found is not None:
             return found
-        return E.Var(base_name(var.name_hint), var_type, var.span)
+        placeholder = E.Var(base_name(var.name_hint), var_type, var.span)
+        self._placeholders.add(placeholder)
+        return placeholder
+
+    def check_escapes(self) -> None:
+        """Refuse a program that would observe an escaping value's seed.
+
+        A value first defined in a loop body and read after the loop gets an iter_arg
+        seeded with a value of its type that the source never assigned.  Its versions
+        that may still hold the seed are "unsure" (``_unsure``): the iter_arg, a carry
+        seeded from one, a phi merging one, a return var when the loop may not run its
+        body to the end (no constant trip count >= 1, or a break/continue).  Python
+        fails with UnboundLocalError where such a version is read; pypto refuses it
+        rather than invent the value.  A live seed with no source is refused too: it
+        could not be printed.
+        """
+        unsure = self._unsure
+        observed = {unsure[v] for v in self.roots if v in unsure} if unsure else set()
+        culprits = observed | self._placeholder_escapes
+        if not culprits:
+            return
+        loop, var = min(culprits, key=self._escape_order.__getitem__)
+        name = var.name_hint
+        if (loop, var) not in observed:
+            reason = (f"its loop carry needs an initial value of type {var.type} from before "
+                      "the loop, and there is none")
+        else:
+            reason = ("it is first defined in the body of the loop, which need not run to "
+                      "its end (no constant trip count, a break or continue, or a path that "
+                      "does not define it)")
+        raise self._fail(f"'{name}' may be unbound after the loop: {reason}; define '{name}' "
+                         "before the loop", loop.span)
 
     def _loop_header(self, loop: St.ForStmt | St.WhileStmt, inits: list[Expr],
                      carried: list[E.Var], escaping: list[E.Var],
@@ -300,16 +340,27 @@ class _Converter:
         """Open the body frame and define the loop's iter_args (own ones first)."""
         iter_args = [self.define(arg, "iter", self.type(arg.type), arg.span, init)
                      for arg, init in zip(loop.iter_args, inits)]
-        for var, seed in zip(carried + escaping, seeds):
+        unsure = self._unsure
+        n_carried = len(carried)
+        for position, (var, seed) in enumerate(zip(carried + escaping, seeds)):
             arg = self.define(var, "iter", seed.type, loop.span, seed)
             iter_args.append(arg)
             self._slot(loop, var, (arg,), (seed,))
+            if position >= n_carried:  # escaping: the seed is made up
+                unsure[arg] = (loop, var)
+                self._escape_order.setdefault((loop, var), len(self._escape_order))
+                if seed in self._placeholders:
+                    self._placeholder_escapes.add((loop, var))
+            elif seed in unsure:
+                unsure[arg] = unsure[seed]
         return iter_args
 
     def _loop_exit(self, loop: St.ForStmt | St.WhileStmt, body: list[Stmt],
-                   added: list[E.Var], iter_args: list[E.IterArg]) -> tuple[Stmt, list[E.Var]]:
+                   added: list[E.Var], iter_args: list[E.IterArg],
+                   surely_runs: bool) -> tuple[Stmt, list[E.Var]]:
         """Close the body frame: extend the yield, then define the return vars."""
         tails = [self.current(v) for v in added]
+        unsure = self._unsure
         self.versions.pop()
         kind = type(loop).__name__
         body = self._finish_body(body, tails, bool(loop.iter_args), loop, kind)
@@ -320,7 +371,29 @@ class _Converter:
             rv = self.define(var, "rv", arg.type, loop.span)
             return_vars.append(rv)
             self._slot(loop, var, (rv,), (tail,))
+            if unsure:
+                origin = unsure.get(tail) or (None if surely_runs else unsure.get(arg))
+                if origin is not None:
+                    unsure[rv] = origin
         return rebuilt_block(body, loop.body, loop.body.span), return_vars
+
+    def _loop_body(self, loop: St.ForStmt | St.WhileStmt) -> tuple[list[Stmt], bool]:
+        """The converted body, and whether the loop surely runs it to its end at least
+        once (constant bounds with an iteration, no break/continue of its own)."""
+        self._jumped.append(False)
+        try:
+            body = self.block(loop.body)
+        finally:
+            jumped = self._jumped.pop()
+        surely_runs = (type(loop) is St.ForStmt and not jumped
+                       and _runs_at_least_once(loop))  # type: ignore[arg-type]
+        return body, surely_runs
+
+    def jump_stmt(self, stmt: Stmt) -> Stmt:
+        """break / continue: the enclosing loop may end an iteration early."""
+        if self._jumped:
+            self._jumped[-1] = True
+        return stmt
 
     def for_stmt(self, loop: St.ForStmt) -> Stmt:
         start, stop, step = (self.expr(loop.start), self.expr(loop.stop), self.expr(loop.step))
@@ -331,8 +404,9 @@ class _Converter:
         loop_var = self.define(loop.loop_var, "idx", self.type(loop.loop_var.type),
                                loop.loop_var.span)
         iter_args = self._loop_header(loop, inits, carried, escaping, seeds)
-        body = self.block(loop.body)
-        body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args)
+        body, surely_runs = self._loop_body(loop)
+        body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args,
+                                                 surely_runs)
         return loop.replace(loop_var=loop_var, start=start, stop=stop, step=step,
                             iter_args=tuple(iter_args), body=body_stmt,
                             return_vars=tuple(return_vars))
@@ -344,8 +418,9 @@ class _Converter:
         self.versions.push()
         iter_args = self._loop_header(loop, inits, carried, escaping, seeds)
         condition = self.expr(loop.condition)  # evaluated in the body's scope
-        body = self.block(loop.body)
-        body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args)
+        body, surely_runs = self._loop_body(loop)
+        body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args,
+                                                 surely_runs)
         return loop.replace(condition=condition, iter_args=tuple(iter_args), body=body_stmt,
                             return_vars=tuple(return_vars))
 
@@ -389,10 +464,15 @@ class _Converter:
             else_body = [St.YieldStmt([b for _, _, _, b in merged], stmt.span)]
         return_vars = [self.define(rv, "rv", self.type(rv.type), rv.span)
                        for rv in stmt.return_vars]
+        unsure = self._unsure
         for var, then_version, else_version, _ in merged:
             phi = self.define(var, "phi", then_version.type, stmt.span)
             return_vars.append(phi)
             self._slot(stmt, var, (phi,), (then_version, else_version))
+            if unsure:
+                origin = unsure.get(then_version) or unsure.get(else_version)
+                if origin is not None:
+                    unsure[phi] = origin
         return stmt.replace(
             condition=condition,
             then_body=rebuilt_block(then_body, stmt.then_body, stmt.then_body.span),
@@ -424,6 +504,15 @@ def transform(func: Function) -> Function:
         converter = _Converter(func)
         converted = converter.run()
         dead = converter.dead_slots()
-        if not dead:
-            return converted
-        return _Converter(func, converter.index, dead).run()
+        if dead:  # every slot of the second conversion is live
+            converter = _Converter(func, converter.index, dead)
+            converted = converter.run()
+        converter.check_escapes()
+        return converted
+
+
+def _runs_at_least_once(loop: St.ForStmt) -> bool:
+    bounds = (loop.start, loop.stop, loop.step)
+    if not all(type(b) is E.ConstInt for b in bounds) or loop.step.value == 0:  # type: ignore[attr-defined]
+        return False
+    return len(range(*(b.value for b in bounds))) > 0  # type: ignore[attr-defined]
