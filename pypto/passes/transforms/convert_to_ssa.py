@@ -45,7 +45,7 @@ from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir._deep import deep_recursion
-from ...ir.enums import ParamDirection, Role, level_to_linqu_level
+from ...ir.enums import ForKind, ParamDirection, Role, level_to_linqu_level
 from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.span import Span
@@ -102,6 +102,8 @@ class _Converter:
         self._unsure: dict[E.Var, tuple[Stmt, E.Var]] = {}
         self._placeholder_escapes: set[tuple[Stmt, E.Var]] = set()
         self._escape_order: dict[tuple[Stmt, E.Var], int] = {}  # execution order
+        # pl.unroll loops that would carry values (see ``check_unroll``).
+        self.unroll_carries: list[tuple[St.ForStmt, list[E.Var]]] = []
         self._jumped: list[bool] = []  # per loop being converted: has it a break/continue?
         self._placeholders: set[E.Var] = set()  # seeds with no source (see _escape_init)
         for param, direction in zip(func.params, func.param_directions):
@@ -305,6 +307,18 @@ class _Converter:
         self._placeholders.add(placeholder)
         return placeholder
 
+    def check_unroll(self) -> None:
+        """An Unroll loop cannot carry values: its iterations are copies of the body, and
+        ``pl.unroll`` has no ``init_values`` (PyPTO's ConvertToSSA refuses it too).
+        Checked on the pruned result, so only carries some read needs count."""
+        if not self.unroll_carries:
+            return
+        loop, carried = self.unroll_carries[0]
+        names = ", ".join(f"'{v.name_hint}'" for v in carried)
+        raise self._fail(f"the pl.unroll loop carries {names} from one iteration to the "
+                         "next, and an Unroll loop cannot carry values; use pl.range for a "
+                         "loop that updates a value", loop.span)
+
     def check_escapes(self) -> None:
         """Refuse a program that would observe an escaping value's seed.
 
@@ -399,6 +413,8 @@ class _Converter:
         start, stop, step = (self.expr(loop.start), self.expr(loop.stop), self.expr(loop.step))
         inits = [self.expr(arg.initValue) for arg in loop.iter_args]
         carried, escaping = self._loop_values(loop, (loop.loop_var, *loop.iter_args))
+        if loop.kind is ForKind.Unroll and (loop.iter_args or carried or escaping):
+            self.unroll_carries.append((loop, [*loop.iter_args, *carried, *escaping]))
         seeds = [self.current(v) for v in carried] + [self._escape_init(v) for v in escaping]
         self.versions.push()
         loop_var = self.define(loop.loop_var, "idx", self.type(loop.loop_var.type),
@@ -507,6 +523,7 @@ def transform(func: Function) -> Function:
         if dead:  # every slot of the second conversion is live
             converter = _Converter(func, converter.index, dead)
             converted = converter.run()
+        converter.check_unroll()
         converter.check_escapes()
         return converted
 
