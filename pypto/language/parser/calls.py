@@ -15,6 +15,7 @@ from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function
 from ...ir.node import Expr, GlobalVar
 from ...ir.scalar_types import scalar_type
+from ...ir.type_match import call_mismatch
 from .annotations import attr_chain
 from .closure import MISSING
 from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError, ParserTypeError,
@@ -283,14 +284,35 @@ def make_function_call(p: "FunctionParser", gvar: GlobalVar, callee: Function | 
     if expected is not None and expected != len(args):
         raise ParserTypeError(f"Function '{gvar.name}' expects {expected} argument(s), got "
                               f"{len(args)}", span)
+    # The argument nodes (a submit's first operand is the kernel) locate a refusal.
+    arg_nodes = node.args[len(node.args) - len(args):] if isinstance(node, ast.Call) else []
+    arg_spans = [p.span(a) for a in arg_nodes] if len(arg_nodes) == len(args) else []
     if callee is None:
         type_: T.Type = T.UnknownType()
     else:
+        check_call_args(gvar.name, callee, args, span, arg_spans)
         try:
             type_ = deduce_call_return_type(callee.params, args, callee.return_types)
         except (TypeError, ValueError) as exc:
             raise ParserTypeError(f"Call of '{gvar.name}': {exc}", span) from None
-    return E.Call(gvar, args, {}, attrs or {}, type_, span)
+    call = E.Call(gvar, args, {}, attrs or {}, type_, span)
+    if callee is None:
+        p.program.unchecked_calls.append((call, arg_spans))  # the callee is parsed later
+    return call
+
+
+def check_call_args(name: str, callee: Function, args: list[Expr], span: Any,
+                    arg_spans: list) -> None:
+    """Each argument must fit its parameter (kind, dtype, static dims; dynamic dims bind)."""
+    found = call_mismatch(callee.params[:len(args)], args)
+    if found is None:
+        return
+    index, expected, reason = found
+    where = arg_spans[index] if index < len(arg_spans) else span
+    param = callee.params[index]
+    raise ParserTypeError(f"Argument {index + 1} of '{name}' does not fit parameter "
+                          f"'{param.name_hint}': {reason}", where,
+                          hint=f"'{name}' declares {param.name_hint}: {expected}")
 
 
 def _call_name(p: "FunctionParser", func: ast.Name, node: ast.Call) -> Any:

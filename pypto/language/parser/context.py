@@ -133,6 +133,7 @@ class ProgramContext:
     dyn_vars: dict[str, Var] = field(default_factory=dict)
     externals: dict[str, Function] = field(default_factory=dict)
     param_counts: dict[str, int] = field(default_factory=dict)  # methods not parsed yet
+    unchecked_calls: list = field(default_factory=list)  # calls of methods parsed later
     in_program: bool = False
 
     def dyn_var(self, dyn: DynVar, span: Span | None = None) -> Var:

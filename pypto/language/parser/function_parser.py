@@ -109,6 +109,7 @@ class FunctionParser:
         self.fold_cache: dict[int, bool] = {}
         self.func_attrs: dict[str, Any] = {}
         self.params: list[E.Var] = []
+        self.return_types: list | None = None  # declared (None: no annotation, unchecked)
         self._comment_lines, self._comment_texts = _comment_index(info.source)
         self._pending_comments: list[str] = []
 
@@ -213,6 +214,8 @@ class FunctionParser:
         self.current_node = node
         params = self._parse_params(node)
         return_types = parse_return_annotation(self, node.returns)
+        if node.returns is not None:
+            self.return_types = return_types
         span = self.span(node)
         attrs = dict(options.attrs)
         requires_binding = False

@@ -285,6 +285,16 @@ def _dependency_order(methods: list[ast.FunctionDef],
     return order
 
 
+def _check_forward_calls(context: ProgramContext) -> None:
+    """Calls of a method parsed after its caller (mutual recursion keeps the class
+    order) are checked once every method is known."""
+    from .calls import check_call_args
+    for call, arg_spans in context.unchecked_calls:
+        callee = context.functions.get(call.op.name)
+        if callee is not None:
+            check_call_args(call.op.name, callee, list(call.args), call.span, arg_spans)
+
+
 def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = False) -> Program:
     info, node = _definition_or_raise(cls, ast.ClassDef)
 
@@ -310,6 +320,7 @@ def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = 
             func = parser.parse_function(method)
             parsed[method.name] = func
             context.functions[method.name] = func
+        _check_forward_calls(context)
         functions = [parsed[m.name] for m in methods]
         for name, external in context.externals.items():
             if name in parsed:

@@ -13,6 +13,7 @@ from ...ir.dtype import DataType
 from ...ir.enums import ForKind
 from ...ir.node import Expr
 from ...ir.span import Span
+from ...ir.type_match import return_mismatch
 from .annotations import attr_chain, parse_annotation
 from .context import YieldTarget
 from .diagnostics import (InvalidOperationError, ParserSyntaxError, ParserTypeError,
@@ -277,6 +278,14 @@ def _return(p: "FunctionParser", node: ast.Return) -> None:
             f"'{p.func_name}'", span, hint="Assign the value inside the region and `return` "
                                            "it after the `with` block",
             note=f"the region starts at {region.span.filename}:{region.span.begin_line}")
+    if p.return_types is not None:
+        reason = return_mismatch(values, p.return_types)
+        if reason is not None:
+            declared = ", ".join(str(t) for t in p.return_types) or "no value"
+            raise ParserTypeError(
+                f"Return value does not match the declared return type of "
+                f"'{p.func_name}': {reason}", span,
+                hint=f"'{p.func_name}' is declared to return {declared}")
     p.emit(S.ReturnStmt(values, span))
 
 
