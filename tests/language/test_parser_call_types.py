@@ -12,7 +12,7 @@ import pytest
 
 import pypto.language as pl
 from pypto import ir
-from pypto.language.parser.diagnostics import ParserTypeError
+from pypto.language.parser.diagnostics import ParserSyntaxError, ParserTypeError
 
 from _parser_helpers import expect_text_error
 
@@ -169,3 +169,28 @@ def test_returns_that_fit():
             return x  # nothing declared, nothing checked
 
     assert len(P.functions) == 4
+
+
+# -- Inline callees: spliced at statements, never nested or launched -------------------------------
+
+@pytest.mark.parametrize("body, token, fragment", [
+    ("y = pl.add(self.one(x), x)  # @call", "self.one",
+     "A call of the Inline function 'one' must be a statement of its own"),
+    ("return self.one(x), x  # @call", "self.one",
+     "A call of the Inline function 'one' must be a statement of its own"),
+    ("y, tid = pl.submit(self.one, x)  # @call", "self.one",
+     "pl.submit cannot launch the Inline function 'one'"),
+])
+def test_inline_calls_the_splice_cannot_place(body, token, fragment):
+    expect_text_error(f"""\
+import pypto.language as pl
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Inline)
+    def one(self, a: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        return a
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32]) -> tuple[pl.Tensor[[64], pl.FP32], pl.Tensor[[64], pl.FP32]]:
+        {body}
+        return x, x
+""", ParserSyntaxError, fragment, "call", token)

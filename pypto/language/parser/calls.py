@@ -266,8 +266,21 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     if kwargs:
         raise ParserSyntaxError(f"self.{name}() takes positional arguments only "
                                 f"(got {', '.join(kwargs)}=)", span)
-    return make_function_call(p, gvar, program.functions.get(name),
-                              program.param_counts.get(name), args, attrs, node)
+    callee = program.functions.get(name)
+    if callee is not None and callee.func_type is FunctionType.Inline \
+            and not _is_statement_value(p.current_node, node):
+        raise ParserSyntaxError(
+            f"A call of the Inline function '{name}' must be a statement of its own: its "
+            "body is spliced where the statement stands, so it cannot sit inside another "
+            "expression", span, hint=f"Bind it first: `t = self.{name}(...)`, then use t")
+    return make_function_call(p, gvar, callee, program.param_counts.get(name), args, attrs,
+                              node)
+
+
+def _is_statement_value(stmt: ast.AST | None, call: ast.Call) -> bool:
+    """``x = call``, ``a, b = call``, ``x: T = call``, ``call`` or ``return call``."""
+    return isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)) \
+        and stmt.value is call
 
 
 def _method_hint(p: "FunctionParser") -> str | None:
@@ -415,6 +428,11 @@ def parse_submit(p: "FunctionParser", node: ast.Call) -> Expr:
                                       and predicate.type.dtype is DataType.BOOL):
         raise ParserTypeError("pl.submit predicate= must be a Bool scalar", span)
     callee = p.program.functions.get(name)
+    if callee is not None and callee.func_type is FunctionType.Inline:
+        raise ParserSyntaxError(f"pl.{chain[-1]} cannot launch the Inline function '{name}': "
+                                "an Inline function is spliced into its caller, it is no task",
+                                p.span(node.args[0]),
+                                hint=f"Call it directly (`self.{name}(...)`) or make it a kernel")
     if callee is not None:
         call = make_function_call(p, gvar, callee, None, args, None, node)
         results = list(call.type.types) if isinstance(call.type, T.TupleType) and \
