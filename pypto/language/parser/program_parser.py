@@ -285,6 +285,14 @@ def _dependency_order(methods: list[ast.FunctionDef],
     return order
 
 
+def _is_empty_body(node: ast.ClassDef) -> bool:
+    """A class body of ``pass`` (after an optional docstring) and nothing else."""
+    body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) \
+        and isinstance(node.body[0].value, ast.Constant) \
+        and isinstance(node.body[0].value.value, str) else node.body
+    return len(body) == 1 and isinstance(body[0], ast.Pass)
+
+
 def _check_forward_calls(context: ProgramContext) -> None:
     """Calls of a method parsed after its caller (mutual recursion keeps the class
     order) are checked once every method is known."""
@@ -300,6 +308,10 @@ def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = 
 
     def run() -> Program:
         methods = _method_nodes(node)
+        if not methods and _is_empty_body(node):
+            # What the printer writes for a program with no functions left (every one
+            # was Inline and got spliced): read back as that empty program.
+            return Program([], cls.__name__, info.span(node))
         if not methods:
             raise ParserSyntaxError(f"Class '{cls.__name__}' contains no @pl.function decorated "
                                     "methods", info.span(node),

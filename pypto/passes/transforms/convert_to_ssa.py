@@ -55,7 +55,8 @@ from .ssa_blocks import extend_trailing_yield, rebuilt_block, unchanged
 from .ssa_index import SSAIndex, build_index
 from .ssa_reads import ReadRewriter
 from .ssa_scopes import VisibleVersions
-from ..names import auto_name, base_name
+from ...ir.structural import structural_equal
+from ..names import STORE_SUFFIX, auto_name, base_name, split_auto_name
 
 __all__ = ["transform", "PASS_NAME"]
 
@@ -92,6 +93,7 @@ class _Converter:
         # sharing a name (the parser's ``_tuple_tmp``, one per tuple unpacking) must
         # not mint the same name twice.
         self.naming: dict[str, list] = {}
+        self._stems: dict[str, list] = {}  # ``base__`` -> its [stem, counter] (see _naming)
         self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots)
         self.expr = self.reads.expr
         self.type = self.reads.type
@@ -134,7 +136,13 @@ class _Converter:
             except ValueError as exc:
                 raise self._fail(f"cannot version variable '{hint}': {exc}",
                                  source.span) from None
-        naming = self.naming[hint] = [stem, 0]
+        # One counter per stem: source names of one base (``acc__ssa_v0`` and
+        # ``acc__ssa_v1`` in printed SSA text) share it, so re-converting that text
+        # never mints one name twice.
+        naming = self._stems.get(stem)
+        if naming is None:
+            naming = self._stems[stem] = [stem, 0]
+        self.naming[hint] = naming
         return naming
 
     def define(self, source: E.Var, role: str, type_: Type, span: Span,
@@ -525,7 +533,26 @@ def transform(func: Function) -> Function:
             converted = converter.run()
         converter.check_unroll()
         converter.check_escapes()
+        if _named_as_converted(func, converter.index) \
+                and structural_equal(converted, func, enable_auto_mapping=True):
+            return func  # SSA text printed by pypto: only the names would change
         return converted
+
+
+def _named_as_converted(func: Function, index: SSAIndex) -> bool:
+    """Is ``func`` already in SSA form with pass-minted names (a compiled program read
+    back)?  Then converting only renames, and keeping its names makes compiling the
+    printed output again a fixpoint.  (Parsed text has one Var per name, so
+    distinct minted names are distinct Vars, and keeping them shadows nothing.)"""
+    for var, definitions in index.defs.items():
+        if len(definitions) != 1 or not _is_minted(var.name_hint):
+            return False
+    return True
+
+
+def _is_minted(name: str) -> bool:
+    return split_auto_name(name) is not None or (name.endswith(STORE_SUFFIX)
+                                                 and base_name(name) != name)
 
 
 def _runs_at_least_once(loop: St.ForStmt) -> bool:
