@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from ...ir import expr as E
 from ...ir import types as T
 from ...ir.dtype import DataType
 from ...ir.enums import MemorySpace, ParamDirection, TensorLayout
@@ -186,10 +187,21 @@ def _dim(p: "FunctionParser", node: ast.expr) -> Any:
     return _dim_value(p, p.parse_expr(node), node)
 
 
+_MAX_DIM = (1 << 63) - 1
+
+
 def _dim_value(p: "FunctionParser", value: Any, node: ast.expr) -> Any:
     if isinstance(value, bool):
         raise ParserTypeError(f"A shape dimension cannot be a bool ('{ast.unparse(node)}')",
                               p.span(node))
+    static = value.value if isinstance(value, E.ConstInt) else value  # ``-5`` folds to one
+    if isinstance(static, int):
+        if static < 0:
+            raise ParserTypeError(f"A shape dimension cannot be negative ('{ast.unparse(node)}' "
+                                  f"is {static})", p.span(node))
+        if static > _MAX_DIM:
+            raise ParserTypeError(f"The shape dimension '{ast.unparse(node)}' does not fit a "
+                                  f"64-bit index", p.span(node))
     if isinstance(value, int):
         return value
     if isinstance(value, DynVar):

@@ -251,6 +251,8 @@ def _const(p: "FunctionParser", node: ast.Call) -> Expr:
                               "integer dtype", span)
     if dtype is DataType.BOOL:
         return E.ConstBool(bool(value), span)
+    from .expressions import check_int_fits
+    check_int_fits(value, dtype, span, "pl.const value")
     return E.ConstInt(value, dtype, span)
 
 

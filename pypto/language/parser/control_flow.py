@@ -140,10 +140,11 @@ def _range_loop(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
             if not isinstance(bound, E.ConstInt):
                 raise ParserSyntaxError("pl.unroll() bounds must be compile-time constants",
                                         p.span(src))
-        if step.value == 0:  # type: ignore[attr-defined]
-            raise ParserSyntaxError("pl.unroll() step must not be 0", p.span(call))
         if init_node is not None:
             raise ParserSyntaxError("pl.unroll() does not take init_values", p.span(init_node))
+    if isinstance(step, E.ConstInt) and step.value == 0:
+        raise ParserSyntaxError(f"pl.{name}() step must not be 0", p.span(call),
+                                hint="A loop whose step is 0 never ends")
     loop_dtype = _loop_var_dtype([start, stop, step])
     _build_for(p, node, kind, start, stop, step, loop_dtype, init_node, attrs)
 

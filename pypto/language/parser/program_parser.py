@@ -17,7 +17,7 @@ from ...ir.span import Span
 from .closure import Closure
 from .context import ProgramContext
 from .diagnostics import ParserError, ParserSyntaxError, UnsupportedFeatureError
-from .enum_args import ENUM_KEYWORDS, read_bool, read_enum
+from .enum_args import ENUM_KEYWORDS, check_function_name, read_bool, read_enum
 from .function_parser import FunctionOptions, FunctionParser
 from .source import SourceInfo, get_source_info, locate_entity
 
@@ -318,6 +318,7 @@ def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = 
                                     hint="Decorate each DSL method with @pl.function")
         context = ProgramContext(name=cls.__name__, in_program=True)
         for method in methods:
+            check_function_name(method.name, "Method name", info.span(method))
             if method.name in context.global_vars:
                 raise ParserSyntaxError(f"Duplicate method '{method.name}' in program "
                                         f"'{cls.__name__}'", info.span(method))

@@ -318,6 +318,29 @@ def _is_self_call_stmt(stmt: ast.stmt) -> bool:
             and isinstance(value.func.value, ast.Name) and value.func.value.id == "self")
 
 
+def _is_dispatch_body(body: list[ast.stmt]) -> bool:
+    """One kernel dispatch, alone or followed by the projections of its tuple result
+    (``r = self.k(...)`` then ``a = r[0]``, ...: how a tuple-returning dispatch prints
+    once ConvertToSSA has unpacked it)."""
+    if not body or not _is_self_call_stmt(body[0]):
+        return False
+    if len(body) == 1:
+        return True
+    first = body[0]
+    targets = first.targets if isinstance(first, ast.Assign) else \
+        [first.target] if isinstance(first, ast.AnnAssign) else []
+    if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+        return False
+    result = targets[0].id
+    for stmt in body[1:]:
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+        if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)
+                and value.value.id == result and isinstance(value.slice, ast.Constant)
+                and type(value.slice.value) is int):
+            return False
+    return True
+
+
 def _reads_block_index(body: list[ast.stmt]) -> bool:
     for stmt in body:
         for sub in ast.walk(stmt):
@@ -352,7 +375,7 @@ def _spmd(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withite
         raise ParserSyntaxError(f"pl.spmd() block launches {len(dispatches)} kernels; a "
                                 "pl.spmd() region dispatches exactly one", span,
                                 hint="Use one pl.spmd() per kernel")
-    if len(dispatches) == 1 and len(node.body) == 1:
+    if len(dispatches) == 1 and _is_dispatch_body(node.body):
         if optimizations is not None:
             raise ParserSyntaxError("optimizations= belongs on the InCore scope; a pl.spmd() "
                                     "that dispatches a kernel takes none", p.span(optimizations))

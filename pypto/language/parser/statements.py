@@ -57,11 +57,13 @@ def _more_informative(inferred: T.ShapedType, annotation: T.ShapedType) -> T.Typ
     return annotation if info(annotation) >= info(inferred) else inferred
 
 
-def _retype_index_const(value: Expr, annotation: T.Type | None) -> Expr:
-    """``x: pl.Scalar[pl.INT32] = 0`` types the INDEX literal as INT32."""
+def _retype_index_const(value: Expr, annotation: T.Type | None, span: Span) -> Expr:
+    """``x: pl.Scalar[pl.INT32] = 0`` types the INDEX literal as INT32 (if it fits)."""
     if (annotation is not None and isinstance(annotation, T.ScalarType)
             and isinstance(value, E.ConstInt) and value.dtype is DataType.INDEX
             and annotation.dtype.is_int() and annotation.dtype is not DataType.INDEX):
+        from .expressions import check_int_fits
+        check_int_fits(value.value, annotation.dtype, span)
         return E.ConstInt(value.value, annotation.dtype, value.span)
     return value
 
@@ -72,7 +74,7 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
     span = p.span(node)
     if not isinstance(value, Expr):
         raise ParserTypeError(f"Cannot assign a {type(value).__name__} to '{name}'", span)
-    value = _retype_index_const(value, annotation)
+    value = _retype_index_const(value, annotation, span)
     existing = p.names.lookup(name)
     if existing is not None and p.options.strict_ssa:
         raise SSAViolationError(f"Variable '{name}' is assigned more than once (strict_ssa)",
