@@ -408,6 +408,30 @@ def test_spliced_definitions_get_fresh_inline_names_per_splice():
     assert not callee_vars & set(ir.collect_def_vars(after["main"].body))
 
 
+def test_a_local_ending_in_an_underscore_gets_no_reserved_double_underscore():
+    # `t_` spliced as `t__inline0` was a name ConvertToSSA refused to version
+    # ("cannot contain reserved delimiter '__'").
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Inline)
+        def helper(self, a: T) -> T:
+            t_ = pl.add(a, a)
+            __ = pl.mul(t_, a)
+            return __
+
+        @pl.function
+        def main(self, x: T) -> T:
+            y = self.helper(x)
+            return y
+
+    after = inline(Before)
+    names = def_names(after["main"])
+    assert [re.sub(r"\d+$", "N", n) for n in names] == ["t_inlineN", "_inlineN", "y"]
+    assert not any("__" in name for name in names)
+    compiled = ir.PassManager.get_strategy().run_passes(Before)
+    assert "t_inline" in ir.python_print(compiled)
+
+
 # -- nested inline functions ------------------------------------------------------------------
 
 def test_inline_functions_calling_inline_functions_expand_callee_first_once_each():

@@ -185,6 +185,12 @@ def _base_of(name: str) -> str:
     return _INLINE_SUFFIX.sub("", name)
 
 
+def _spliced_name(name: str, splice: int) -> str:
+    """``t`` -> ``t_inline3``; ``t_`` -> ``t_inline3`` too: joining with ``_`` must not
+    make the reserved ``__`` (``t__inline3`` is no name ConvertToSSA can version)."""
+    return f"{_base_of(name).rstrip('_')}_inline{splice}"
+
+
 def _merge_dump_vars(scope: S.ScopeStmt, dump_vars: list[Expr]) -> S.ScopeStmt:
     existing = list(scope._attrs.get("dump_vars", ()))
     merged = existing + [v for v in dump_vars if not any(v is e for e in existing)]
@@ -251,7 +257,7 @@ class _Splicer(IRMutator):
         args = [self.visit_expr(a) for a in call.args]
         splice = next(_SPLICE_COUNTER)
         clone, _ = deep_clone(template.body, list(zip(template.params, args)),
-                              name_of=lambda v: f"{_base_of(v.name_hint)}_inline{splice}")
+                              name_of=lambda v: _spliced_name(v.name_hint, splice))
         stmts = flatten_to_stmts(clone)
         values = None
         if template.has_return:
