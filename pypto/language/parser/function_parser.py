@@ -58,6 +58,7 @@ class InlineSplice:
     name: str
     value: Any = None
     returned: bool = False
+    block_depth: int = 0  # the caller's open blocks: the body's top level is spliced into them
 
 
 _FULL_LINE_COMMENT_CACHE: dict[str, tuple[list[int], list[str]]] = {}

@@ -265,6 +265,12 @@ def _return(p: "FunctionParser", node: ast.Return) -> None:
         values = [p.parse_expr(node.value)]
     if p.inline_stack:
         splice = p.inline_stack[-1]
+        if len(p.blocks) > splice.block_depth:
+            raise ParserSyntaxError(
+                f"@pl.inline function '{splice.name}' may only return as the last statement "
+                "of its body, not inside a loop, an if or a region", span,
+                hint="The body is spliced into the caller, so a nested return could not leave "
+                     "it early: compute the result and return it once, at the end")
         if splice.returned:
             raise ParserSyntaxError(f"@pl.inline function '{splice.name}' returns twice",
                                     span)
