@@ -1168,3 +1168,62 @@ def test_500_deep_nesting_converts_without_recursion_error():
             assert len(node.return_vars) == 1
         node = node.body.stmts[1] if not isinstance(node, ir.IfStmt) else node.then_body.stmts[1]
     assert (loops, ifs) == (167, 167)
+
+
+# -- break / continue hand on the values an iteration started with --------------------------
+
+def _jumping(word: str, update_first: bool) -> ir.Program:
+    text = f"""\
+import pypto.language as pl
+@pl.function
+def f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+    acc = 0
+    for i in pl.range(n):
+        {"acc = acc + 1" if update_first else "k = i"}
+        if i % 2 == 1:
+            {word}  # @jump
+        acc = acc + 100
+    return acc
+"""
+    return ir.Program([pl.parse(text)], "P"), text
+
+
+@pytest.mark.parametrize("word", ["break", "continue"])
+def test_a_jump_after_an_update_of_a_carried_value_is_refused(word):
+    # SSA has no yield at a jump: the update (acc + 1) would be lost (306 became 303).
+    program, text = _jumping(word, update_first=True)
+    line = next(i for i, l in enumerate(text.splitlines(), 1) if "@jump" in l)
+    with pytest.raises(ValueError, match=rf"ConvertToSSA: in function 'f': the '{word}' would "
+                                         rf"drop the update of 'acc' made earlier in the same "
+                                         rf"iteration .* \[<string>:{line}:13\]"):
+        ssa(program)
+
+
+@pytest.mark.parametrize("word", ["break", "continue"])
+def test_a_jump_before_any_update_keeps_its_meaning(word):
+    pytest.importorskip("numpy")  # the executor
+    import pypto
+    program, _ = _jumping(word, update_first=False)
+    after = ssa(program)
+    for n in (0, 1, 2, 5):
+        assert pypto.run(after, n) == pypto.run(program, n)
+
+
+def test_an_in_place_store_before_a_break_is_no_lost_update():
+    np = pytest.importorskip("numpy")
+    import pypto
+
+    @pl.function
+    def f(x: T, n: IDX, out: pl.Out[T]) -> T:
+        for i in pl.range(n):
+            t = pl.load(x, [0], [64])
+            out = pl.store(pl.add(t, t), [0], out)  # the same buffer, written in place
+            if i > 2:
+                break
+        return out
+
+    program = ir.Program([f], "P")
+    after = ssa(program)
+    x = np.arange(64, dtype=np.float32)
+    for p in (program, after):
+        np.testing.assert_array_equal(pypto.run(p, x, 6, np.zeros(64, np.float32)), x + x)

@@ -47,7 +47,8 @@ from ...ir import stmt as St
 from ...ir._deep import deep_recursion
 from ...ir.enums import ForKind, ParamDirection, Role, level_to_linqu_level
 from ...ir.function import Function
-from ...ir.node import Expr, Stmt
+from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.ops.analysis import call_write_targets
 from ...ir.span import Span
 from ...ir.types import ShapedType, TupleType, Type
 from ...ir.utils import flatten_to_stmts
@@ -107,6 +108,11 @@ class _Converter:
         # pl.unroll loops that would carry values (see ``check_unroll``).
         self.unroll_carries: list[tuple[St.ForStmt, list[E.Var]]] = []
         self._jumped: list[bool] = []  # per loop being converted: has it a break/continue?
+        # Per loop being converted: the (source Var, iter_arg) of each carried value; the
+        # first jump that would drop an update (see ``jump_stmt``).
+        self._carries: list[tuple[Stmt, list[tuple[E.Var, E.IterArg]]]] = []
+        self.jump_updates: list[tuple[Stmt, Stmt, E.Var]] = []
+        self._buffer_of: dict[E.Var, E.Var] = {}  # version -> the buffer it writes in place
         self._placeholders: set[E.Var] = set()  # seeds with no source (see _escape_init)
         for param, direction in zip(func.params, func.param_directions):
             if direction is not ParamDirection.In:
@@ -250,7 +256,18 @@ class _Converter:
         else:
             var_type = self.type(stmt.var.type)
         var = self.define(stmt.var, "ssa", var_type, stmt.var.span)
+        if self._carries and type(value) is E.Call and not isinstance(value.op, GlobalVar):
+            self._note_in_place(var, value)
         return stmt.replace(var=var, value=value)
+
+    def _note_in_place(self, var: E.Var, call: E.Call) -> None:
+        """``var = tile.store(t, off, out)`` (an op that writes an operand in place and
+        returns it): ``var`` is the same buffer as ``out``, so a jump that hands on
+        ``out`` loses nothing."""
+        for target, _, _ in call_write_targets(call):
+            if target.type == var.type:
+                self._buffer_of[var] = self._buffer_of.get(target, target)
+                return
 
     def eval_stmt(self, stmt: St.EvalStmt) -> Stmt:
         expr = self.expr(stmt.expr)
@@ -399,23 +416,51 @@ class _Converter:
                     unsure[rv] = origin
         return rebuilt_block(body, loop.body, loop.body.span), return_vars
 
-    def _loop_body(self, loop: St.ForStmt | St.WhileStmt) -> tuple[list[Stmt], bool]:
+    def _loop_body(self, loop: St.ForStmt | St.WhileStmt, carried: list[E.Var],
+                   iter_args: list[E.IterArg]) -> tuple[list[Stmt], bool]:
         """The converted body, and whether the loop surely runs it to its end at least
         once (constant bounds with an iteration, no break/continue of its own)."""
+        own = len(loop.iter_args)
         self._jumped.append(False)
+        self._carries.append((loop, list(zip(carried, iter_args[own:own + len(carried)]))))
         try:
             body = self.block(loop.body)
         finally:
             jumped = self._jumped.pop()
+            self._carries.pop()
         surely_runs = (type(loop) is St.ForStmt and not jumped
                        and _runs_at_least_once(loop))  # type: ignore[arg-type]
         return body, surely_runs
 
     def jump_stmt(self, stmt: Stmt) -> Stmt:
-        """break / continue: the enclosing loop may end an iteration early."""
+        """break / continue: the enclosing loop may end an iteration early.
+
+        A jump hands the carried values on as the iteration started (the iter_args):
+        SSA has no yield at a jump.  A carried value updated before the jump on this
+        path would lose that update, so it is refused (``check_jumps``)."""
         if self._jumped:
             self._jumped[-1] = True
+            loop, carries = self._carries[-1]
+            buffer_of = self._buffer_of
+            for var, arg in carries:
+                current = self.versions.lookup(var)
+                if current is not arg and buffer_of.get(current) is not arg \
+                        and not self.jump_updates:
+                    self.jump_updates.append((stmt, loop, var))
         return stmt
+
+    def check_jumps(self) -> None:
+        if not self.jump_updates:
+            return
+        stmt, loop, var = self.jump_updates[0]
+        word = "break" if isinstance(stmt, St.BreakStmt) else "continue"
+        name = var.name_hint
+        raise self._fail(
+            f"the '{word}' would drop the update of '{name}' made earlier in the same "
+            f"iteration of the loop at {loop.span}: the loop carries '{name}', and a {word} "
+            f"hands on the value the iteration started with; update '{name}' after the "
+            f"'{word}' test, or put the rest of the body under an if instead of the {word}",
+            stmt.span)
 
     def for_stmt(self, loop: St.ForStmt) -> Stmt:
         start, stop, step = (self.expr(loop.start), self.expr(loop.stop), self.expr(loop.step))
@@ -428,7 +473,7 @@ class _Converter:
         loop_var = self.define(loop.loop_var, "idx", self.type(loop.loop_var.type),
                                loop.loop_var.span)
         iter_args = self._loop_header(loop, inits, carried, escaping, seeds)
-        body, surely_runs = self._loop_body(loop)
+        body, surely_runs = self._loop_body(loop, carried, iter_args)
         body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args,
                                                  surely_runs)
         return loop.replace(loop_var=loop_var, start=start, stop=stop, step=step,
@@ -442,7 +487,7 @@ class _Converter:
         self.versions.push()
         iter_args = self._loop_header(loop, inits, carried, escaping, seeds)
         condition = self.expr(loop.condition)  # evaluated in the body's scope
-        body, surely_runs = self._loop_body(loop)
+        body, surely_runs = self._loop_body(loop, carried, iter_args)
         body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args,
                                                  surely_runs)
         return loop.replace(condition=condition, iter_args=tuple(iter_args), body=body_stmt,
@@ -532,6 +577,7 @@ def transform(func: Function) -> Function:
             converter = _Converter(func, converter.index, dead)
             converted = converter.run()
         converter.check_unroll()
+        converter.check_jumps()
         converter.check_escapes()
         if _named_as_converted(func, converter.index) \
                 and structural_equal(converted, func, enable_auto_mapping=True):
