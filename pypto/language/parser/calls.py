@@ -18,6 +18,7 @@ from ...ir.scalar_types import scalar_type
 from ...ir.type_match import call_mismatch
 from .annotations import attr_chain
 from .closure import MISSING
+from .recovery import DependentError
 from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError, UnsupportedFeatureError)
 
@@ -26,7 +27,7 @@ if TYPE_CHECKING:
 
 __all__ = ["parse_call", "call_unified", "parse_submit", "parse_kwarg_value", "OP_NAMESPACES"]
 
-OP_NAMESPACES = ("tensor", "tile", "system")
+OP_NAMESPACES = ("tensor", "tile", "system", "array", "prefetch")
 _DTYPE_NAMES = frozenset(dt.name for dt in DataType.all())
 # pl.<name> used as a value in an expression: DSL constructs that are not ops.
 _STATEMENT_ONLY = frozenset({
@@ -42,7 +43,7 @@ _UNIFIED: dict | None = None
 def _unified_ops() -> dict:
     global _UNIFIED
     if _UNIFIED is None:
-        from ..op_api import UNIFIED_OPS
+        from ..op import UNIFIED_OPS
         _UNIFIED = UNIFIED_OPS
     return _UNIFIED
 
@@ -152,8 +153,12 @@ def call_unified(p: "FunctionParser", name: str, args: list[Any], kwargs: dict[s
 
 
 def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.Call) -> Expr:
-    from ...ir.ops import create_op_call
+    from ..op import NAMESPACES
     op_name = f"{namespace}.{name[:-1] if name.endswith('_') else name}"
+    fn = NAMESPACES[namespace].PARSER_ENTRIES.get(name)
+    if fn is None:
+        raise InvalidOperationError(f"Unknown operation 'pl.{namespace}.{name}': "
+                                    f"{op_name} is not a registered op", p.span(node))
     args = [parse_op_arg(p, a) for a in node.args]
     kwargs, attrs = _split_keywords(p, node)
     if op_name == "tensor.dim" and p.options.func_type is FunctionType.Orchestration:
@@ -161,7 +166,8 @@ def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.C
         if folded is not None:
             return folded
     try:
-        return create_op_call(op_name, args, kwargs, span=p.span(node), attrs=attrs)
+        call = fn(*args, span=p.span(node), **kwargs)
+        return call.replace(attrs=attrs) if attrs else call
     except (InternalError, AssertionError, ParserError):
         raise
     except Exception as exc:
@@ -263,6 +269,8 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
                                      hint=_method_hint(p))
+    if name in program.failed:
+        raise DependentError(f"method '{name}' failed to parse", span)
     args = [p.parse_expr(a) for a in node.args]
     kwargs, attrs = _split_keywords(p, node)
     if kwargs:
@@ -402,6 +410,8 @@ def parse_submit(p: "FunctionParser", node: ast.Call) -> Expr:
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program",
                                      p.span(node.args[0]))
+    if name in p.program.failed:
+        raise DependentError(f"method '{name}' failed to parse", span)
     args = [p.parse_expr(a) for a in node.args[1:]]
     options: dict[str, Any] = {}
     attrs: dict[str, Any] = {}

@@ -2,7 +2,7 @@
 into its statement-level call sites, then drop all Inline functions.
 
 1. No Inline function: the input program is returned (same object).
-2. The Inline -> Inline call graph must be acyclic (``ValueError`` naming the cycle).
+2. The Inline -> Inline call graph must be acyclic (``PassError`` naming the cycle).
 3. Inline functions are expanded callee-first, so each body is expanded exactly
    once; every other function is then rewritten against the expanded bodies.
 4. Recognised call sites: ``lhs = f(args)``, ``f(args)`` and ``return f(args)``,
@@ -33,6 +33,7 @@ from ...ir.scope import SCOPE_ATTR_KEYS
 from ...ir.utils import collect_def_vars, deep_clone, flatten_to_stmts
 from ...ir.visitor import IRMutator, IRVisitor
 from ...ir.walk import stmt_children
+from ..diagnostic import PassError, PassErrorCode
 
 __all__ = ["transform"]
 
@@ -80,13 +81,14 @@ def _refuse_unspliced(func: Function, inline: dict[str, Function]) -> None:
     if node is None:
         return
     what = "pl.submit of" if isinstance(node, E.Submit) else "call of"
-    raise ValueError(f"{PASS_NAME}: in function '{func.name}': the {what} Inline function "
-                     f"'{node.op.name}' is not a statement of its own and cannot be spliced; "
-                     f"bind its value to a name first [{node.span}]")
+    raise PassError(f"in function '{func.name}': the {what} Inline function "
+                    f"'{node.op.name}' is not a statement of its own and cannot be spliced; "
+                    "bind its value to a name first", node.span,
+                    code=PassErrorCode.INLINE_NOT_SPLICEABLE, pass_name=PASS_NAME)
 
 
 def _expansion_order(inline: dict[str, Function]) -> list[str]:
-    """Inline function names, callees before callers; ``ValueError`` on a cycle."""
+    """Inline function names, callees before callers; ``PassError`` on a cycle."""
     callees: dict[str, list[str]] = {}
     for name, func in inline.items():
         collector = _CalleeCollector(inline)
@@ -105,8 +107,12 @@ def _expansion_order(inline: dict[str, Function]) -> list[str]:
             for callee in pending[-1]:
                 if callee in on_path:
                     cycle = path[path.index(callee):] + [callee]
-                    raise ValueError("Cycle detected in FunctionType::Inline call graph: "
-                                     + " -> ".join(cycle))
+                    raise PassError("Cycle detected in FunctionType::Inline call graph: "
+                                    + " -> ".join(cycle), inline[cycle[0]].span,
+                                    code=PassErrorCode.INLINE_CYCLE, pass_name=PASS_NAME,
+                                    hint="An Inline function is spliced into its callers; "
+                                         "a cycle would never end. Make one of them "
+                                         "an ordinary function")
                 if callee not in done:
                     path.append(callee)
                     on_path.add(callee)
@@ -181,14 +187,11 @@ class _Template:
 
 
 def _base_of(name: str) -> str:
-    """``t_inline3`` -> ``t``: re-splicing an expanded body does not stack suffixes."""
-    return _INLINE_SUFFIX.sub("", name)
+    """``t_inline3`` -> ``t``: re-splicing an expanded body does not stack suffixes.
 
-
-def _spliced_name(name: str, splice: int) -> str:
-    """``t`` -> ``t_inline3``; ``t_`` -> ``t_inline3`` too: joining with ``_`` must not
-    make the reserved ``__`` (``t__inline3`` is no name ConvertToSSA can version)."""
-    return f"{_base_of(name).rstrip('_')}_inline{splice}"
+    Trailing underscores go too: ``t_`` + ``_inline3`` would spell the reserved
+    delimiter ``__`` (which the later passes refuse as a base name)."""
+    return _INLINE_SUFFIX.sub("", name).rstrip("_") or "v"
 
 
 def _merge_dump_vars(scope: S.ScopeStmt, dump_vars: list[Expr]) -> S.ScopeStmt:
@@ -257,7 +260,7 @@ class _Splicer(IRMutator):
         args = [self.visit_expr(a) for a in call.args]
         splice = next(_SPLICE_COUNTER)
         clone, _ = deep_clone(template.body, list(zip(template.params, args)),
-                              name_of=lambda v: _spliced_name(v.name_hint, splice))
+                              name_of=lambda v: f"{_base_of(v.name_hint)}_inline{splice}")
         stmts = flatten_to_stmts(clone)
         values = None
         if template.has_return:
