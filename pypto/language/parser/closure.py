@@ -13,7 +13,7 @@ import operator
 from typing import Any, Callable, Mapping
 
 from ...ir import expr as E
-from ...ir.dtype import DataType
+from ...ir.dtype import DataType, int_range
 from ...ir.node import Expr
 from ...ir.span import Span
 from ..typing import DynVar
@@ -45,6 +45,25 @@ _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Pow: operator.pow, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
     ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor,
 }
+
+
+# Folding stops above this many bits: no DSL constant is that wide (the widest dtype has
+# 64), and ``10 ** 10 ** 10`` must be refused, not computed.
+_FOLD_BITS = 4096
+
+
+def _fold_binop(op: type, left: Any, right: Any) -> Any:
+    """One folding step, refusing integers too wide to be a constant of any dtype."""
+    if type(left) is int and type(right) is int:
+        if op is ast.Pow and right > 0 and abs(left) > 1 \
+                and right * (abs(left).bit_length() - 1) > _FOLD_BITS:
+            raise ValueError(f"the result has more than {_FOLD_BITS} bits")
+        if op is ast.LShift and left and right > _FOLD_BITS:
+            raise ValueError(f"the result has more than {_FOLD_BITS} bits")
+    value = _BINOPS[op](left, right)
+    if type(value) is int and value.bit_length() > _FOLD_BITS:
+        raise ValueError(f"the result has more than {_FOLD_BITS} bits")
+    return value
 
 
 class Closure:
@@ -150,7 +169,8 @@ class Closure:
         if isinstance(node, ast.Name):
             return self.lookup(node.id)
         if isinstance(node, ast.BinOp):
-            return _BINOPS[type(node.op)](self._fold_value(node.left), self._fold_value(node.right))
+            return _fold_binop(type(node.op), self._fold_value(node.left),
+                               self._fold_value(node.right))
         assert isinstance(node, ast.UnaryOp)
         value = self._fold_value(node.operand)
         return -value if isinstance(node.op, ast.USub) else +value
@@ -164,6 +184,10 @@ def python_to_ir(value: Any, span: Span, dyn_var: Callable[[DynVar], E.Var],
     if isinstance(value, bool):
         return E.ConstBool(value, span)
     if isinstance(value, int):
+        lo, hi = int_range(DataType.INDEX)  # type: ignore[misc]
+        if not lo <= value <= hi:
+            raise ParserTypeError(f"The {what} is an integer that does not fit index "
+                                  f"({lo} .. {hi})", span)
         return E.ConstInt(value, DataType.INDEX, span)
     if isinstance(value, float):
         return E.ConstFloat(value, DataType.FP32, span)

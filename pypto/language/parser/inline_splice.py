@@ -38,7 +38,7 @@ def splice_inline(p: "FunctionParser", inline: "InlineFunction", node: ast.Call)
     args = [p.parse_expr(a) for a in node.args]
     saved = (p.info, p.closure, p.fold_cache, p._comment_lines, p._comment_texts)
     frame = p.names.push(leaky=True)
-    splice = InlineSplice(inline.name)
+    splice = InlineSplice(inline.name, block_depth=len(p.blocks))
     p.inline_stack.append(splice)
     try:
         for name, value in zip(inline.param_names, args):

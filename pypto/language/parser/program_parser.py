@@ -17,7 +17,7 @@ from ...ir.span import Span
 from .closure import Closure
 from .context import ProgramContext
 from .diagnostics import ParserError, ParserSyntaxError, UnsupportedFeatureError
-from .enum_args import ENUM_KEYWORDS, read_bool, read_enum
+from .enum_args import ENUM_KEYWORDS, check_function_name, read_bool, read_enum
 from .function_parser import FunctionOptions, FunctionParser
 from .recovery import DependentError, collected_error
 from .source import SourceInfo, get_source_info, locate_entity
@@ -296,17 +296,40 @@ def _dependency_order(methods: list[ast.FunctionDef],
     return order
 
 
+def _is_empty_body(node: ast.ClassDef) -> bool:
+    """A class body of ``pass`` (after an optional docstring) and nothing else."""
+    body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) \
+        and isinstance(node.body[0].value, ast.Constant) \
+        and isinstance(node.body[0].value.value, str) else node.body
+    return len(body) == 1 and isinstance(body[0], ast.Pass)
+
+
+def _check_forward_calls(context: ProgramContext) -> None:
+    """Calls of a method parsed after its caller (mutual recursion keeps the class
+    order) are checked once every method is known."""
+    from .calls import check_call_args
+    for call, arg_spans in context.unchecked_calls:
+        callee = context.functions.get(call.op.name)
+        if callee is not None:
+            check_call_args(call.op.name, callee, list(call.args), call.span, arg_spans)
+
+
 def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = False) -> Program:
     info, node = _definition_or_raise(cls, ast.ClassDef)
 
     def run() -> Program:
         methods = _method_nodes(node)
+        if not methods and _is_empty_body(node):
+            # What the printer writes for a program with no functions left (every one
+            # was Inline and got spliced): read back as that empty program.
+            return Program([], cls.__name__, info.span(node))
         if not methods:
             raise ParserSyntaxError(f"Class '{cls.__name__}' contains no @pl.function decorated "
                                     "methods", info.span(node),
                                     hint="Decorate each DSL method with @pl.function")
         context = ProgramContext(name=cls.__name__, in_program=True)
         for method in methods:
+            check_function_name(method.name, "Method name", info.span(method))
             if method.name in context.global_vars:
                 raise ParserSyntaxError(f"Duplicate method '{method.name}' in program "
                                         f"'{cls.__name__}'", info.span(method))
@@ -332,6 +355,7 @@ def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = 
         if context.failed:  # only errors that depend on a definition that failed
             raise DependentError(f"program '{cls.__name__}' uses a definition that failed",
                                  info.span(node))
+        _check_forward_calls(context)
         functions = [parsed[m.name] for m in methods]
         for name, external in context.externals.items():
             if name in parsed:

@@ -1,6 +1,8 @@
-# expect: pass-error
+# expect: parse-error
 # pl.parse turns an undeclared name into a dynamic dim; used as a value inside a graph
 # region it reached the outliner as a free Var: InternalError ("not found in var_objects").
+# Now the call is refused when parsing: the dim (an index scalar) does not fit the
+# Tensor parameter 'acc' of 'kern'.
 import pypto.language as pl
 
 
