@@ -8,7 +8,8 @@
   part of one of those Programs (an external function it calls) is not an entry of
   its own, and kernels (``@pl.jit.incore`` ...) are dependencies, not entries.
 * A **DSL text file** -- any file not ending in ``.py``, or one whose first line is
-  the printer's ``# pypto.program:`` header -- is read with ``pl.loads``.
+  the printer's ``# pypto.program:`` header -- is data: it is read with ``pl.loads``,
+  which builds the program from the syntax tree and never runs any of the text.
 
 Every failure becomes a ``UsageError`` (the command pointed at the wrong thing) or a
 ``ProgramError`` carrying rendered diagnostics (the program itself is wrong).
@@ -203,5 +204,3 @@ def _load_text(path: str) -> Program | Function:
         raise UsageError(f"cannot read '{path}': not UTF-8 text ({err.reason})") from err
     except ValueError as err:  # none or several programs in the text
         raise UsageError(str(err)) from err
-    except RuntimeError as err:
-        raise ProgramError(plain_error(str(err)), err) from err

@@ -23,8 +23,9 @@ from typing import Any, Callable, Mapping
 from ...ir.dtype import DataType
 from ...ir.span import Span
 from ..typing import AnnotationRecord, DynVar, InOut, Out, Scalar, Tensor, Tile, Tuple
-from .closure import MISSING, Closure, fold_binop
-from .diagnostics import ParserSyntaxError, ParserTypeError, UndefinedVariableError
+from .closure import MISSING, Closure, fold_binop, is_dunder
+from .diagnostics import (ParserError, ParserSyntaxError, ParserTypeError,
+                          UndefinedVariableError)
 
 __all__ = ["TextClosure", "DSL_MODULES", "dsl_module", "not_allowed", "is_constant_value"]
 
@@ -156,6 +157,8 @@ class TextClosure(Closure):
             value = self.lookup(node.id)
             if value is not MISSING:
                 return value
+            if is_dunder(node.id):
+                raise not_allowed(f"'{node.id}' (a dunder name)", self.span_of(node))
             if in_shape and not node.id.startswith("__"):
                 return DynVar(node.id)  # an undeclared dynamic dim
             raise UndefinedVariableError(f"Undefined variable '{node.id}'", self.span_of(node))
@@ -261,7 +264,10 @@ class TextClosure(Closure):
         return value
 
     def _construct(self, node: ast.Call, in_shape: bool) -> Any:
-        func = self._value(node.func, False)
+        try:
+            func = self._value(node.func, False)
+        except ParserError:
+            func = MISSING  # `open(...)`, `__import__(...)`: the call is what is refused
         if not any(func is allowed for allowed in _constructors()):
             raise not_allowed(f"The call '{_text(node.func)}(...)'", self.span_of(node),
                               hint="Outside function bodies DSL text may only call "
