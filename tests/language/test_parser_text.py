@@ -304,3 +304,16 @@ def f(x: pl.Scalar[pl.FP32], h: pl.Scalar[pl.FP16]):
     again = pl.parse(text)
     ir.assert_structural_equal(func, again)
     assert printed(again) == text
+
+
+def test_texts_parsed_in_parallel_under_one_filename_stay_apart():
+    # Text parsing keys nothing by filename (no linecache entry, no module cache).
+    from concurrent.futures import ThreadPoolExecutor
+
+    def parse_own(k: int) -> list[str]:
+        text = FUNCTION_TEXT.replace("double", f"double_{k}").replace("[[4]", f"[[{k + 1}]")
+        return [pl.parse(text).name for _ in range(20)]
+
+    with ThreadPoolExecutor(8) as pool:
+        names = list(pool.map(parse_own, range(8)))
+    assert names == [[f"double_{k}"] * 20 for k in range(8)]

@@ -70,7 +70,7 @@ def not_allowed(what: str, span: Span, hint: str | None = None) -> ParserSyntaxE
         hint=hint or "pl.parse builds the program from the text without running it: the text "
                      "may use pl.* (pld.*, ir.*), literals and arithmetic on them, constants "
                      "and pl.dynamic dims it assigns at module level, and @pl.function / "
-                     "@pl.program definitions")
+                     "@pl.program / @pl.inline definitions")
 
 
 def is_constant_value(value: Any) -> bool:

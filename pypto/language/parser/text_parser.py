@@ -17,6 +17,7 @@ from typing import Any, Callable
 
 from ...ir._deep import deep_recursion
 from ...ir.function import Function, Program
+from ...ir.span import Span
 from .annotations import attr_chain
 from .diagnostics import ParserError, ParserSyntaxError
 from .enum_args import read_bool
@@ -68,7 +69,7 @@ class _TextReader:
         self.closure = TextClosure(self.bindings, tree, info.span)
         self.results: list[Function | Program] = []
 
-    def span(self, node: ast.AST) -> Any:
+    def span(self, node: ast.AST) -> Span:
         return self.info.span(node)
 
     def statement(self, stmt: ast.stmt) -> None:
@@ -83,7 +84,7 @@ class _TextReader:
             module = dsl_module(alias.name)
             if module is None or alias.asname is None:
                 raise not_allowed(f"'import {alias.name}'", self.span(stmt), hint=_IMPORT_HINT)
-            self._bind(alias.asname, module, stmt)
+            self.bindings[alias.asname] = module
 
     def _import_from(self, stmt: ast.ImportFrom) -> None:
         if stmt.module == "__future__" and all(a.name == "annotations" for a in stmt.names):
@@ -94,7 +95,7 @@ class _TextReader:
             if module is None:
                 raise not_allowed(f"'from {'.' * stmt.level}{stmt.module or ''} import "
                                   f"{alias.name}'", self.span(stmt), hint=_IMPORT_HINT)
-            self._bind(alias.asname or alias.name, module, stmt)
+            self.bindings[alias.asname or alias.name] = module
 
     def _assign(self, stmt: ast.Assign) -> None:
         for target in stmt.targets:
@@ -109,7 +110,7 @@ class _TextReader:
                               hint="Module-level names in DSL text hold constants: numbers, "
                                    "strings, dtypes, enum members, pl.dynamic dims")
         for target in stmt.targets:
-            self._bind(target.id, value, target)  # type: ignore[attr-defined]
+            self.bindings[target.id] = value  # type: ignore[attr-defined]
 
     def _expression(self, stmt: ast.Expr) -> None:
         if not isinstance(stmt.value, ast.Constant):  # a docstring or `...` is inert
@@ -158,17 +159,14 @@ class _TextReader:
         params = [a.arg for a in node.args.args]
         if params[:1] == ["self"]:
             params = params[1:]
-        self._bind(node.name, InlineFunction(node.name, node, params, self.info,
-                                             dict(self.bindings)), node)
+        self.bindings[node.name] = InlineFunction(node.name, node, params, self.info,
+                                                  dict(self.bindings))
 
     # -- helpers -------------------------------------------------------------------------
-    def _bind(self, name: str, value: Any, node: ast.AST) -> None:
-        self.bindings[name] = value
-
     def _define(self, node: ast.FunctionDef | ast.ClassDef,
                 parse_definition: Callable[[], Function | Program]) -> None:
         result = parse_definition()
-        self._bind(node.name, result, node)  # later definitions may call a function
+        self.bindings[node.name] = result  # later definitions may call a function
         self.results.append(result)
 
     def _dsl_decorator(self, node: ast.FunctionDef | ast.ClassDef, name: str) -> ast.Call | None:
