@@ -25,11 +25,12 @@ ALLOWED: dict[str, set[str]] = {
     "passes": {"ir", "backend", "arith"},
     "language": {"ir", "backend", "arith", "passes"},
     "runtime": {"ir", "backend", "arith", "passes", "language"},
+    "viz": {"ir", "backend", "arith", "passes"},
     "jit": {"ir", "backend", "arith", "passes", "language", "runtime"},
     "debug": {"ir", "backend", "arith", "passes", "language", "runtime", "jit"},
     "tools": {"ir", "backend", "arith", "passes", "language", "runtime", "jit"},
     "pypto_core": {"ir", "backend", "arith", "passes", "language", "runtime", "jit"},
-    "cli": {"ir", "backend", "arith", "passes", "language", "runtime", "jit"},
+    "cli": {"ir", "backend", "arith", "passes", "language", "runtime", "jit", "viz"},
 }
 # Modules directly under pypto/ that any layer may use (they import nothing of pypto).
 BASE = {"errors", "_lazy", "logging_", "_version"}

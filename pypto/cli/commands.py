@@ -3,6 +3,8 @@
     pypto compile FILE [-p PIPELINE] [--entry NAME] [--print-after-all] [--dump-dir DIR] [-o OUT]
     pypto check FILE... [--props PROPS]
     pypto passes
+    pypto graph FILE [-o OUT.svg]        (graph_cmd.py)
+    pypto diff A B                       (diff_cmd.py)
 
 Exit status: 0 success; 1 the user's program has a problem (a rendered parser
 error, a verification report, a pass's ``error: <message>``); 2 a command-line
@@ -21,6 +23,7 @@ import traceback
 from typing import Any, Callable, NoReturn, Optional, Sequence, TextIO
 
 from .. import __version__
+from . import diff_cmd, graph_cmd
 from .load import entry_program, load_entries, select_entry
 from .pipeline import (describe_passes, frontend_check_properties, parse_props,
                          pass_context, resolve_pipeline, run_pipeline)
@@ -93,6 +96,8 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser("passes", help="list the registered passes",
                         description="List the registered passes with their kind and "
                                     "required, produced and invalidated IR properties.")
+    for extra in _EXTRA_COMMANDS:  # pypto graph, pypto diff: one module each
+        extra.register(commands)
     return parser
 
 
@@ -107,7 +112,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         except SystemExit as exc:  # --help and --version print, then "exit"
             return int(exc.code or 0)
         if args.command is None:
-            raise UsageError(f"a command is required: compile, check or passes "
+            raise UsageError(f"a command is required: compile, check, passes, graph or diff "
                              f"(see '{PROG} --help')")
         with _warnings_to(stderr):
             return _COMMANDS[args.command](args, stdout, stderr)
@@ -273,8 +278,11 @@ def _passes(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     return EXIT_OK
 
 
+_EXTRA_COMMANDS = (graph_cmd, diff_cmd)
 _COMMANDS: dict[str, Callable[[argparse.Namespace, TextIO, TextIO], int]] = {
     "compile": _compile,
     "check": _check,
     "passes": _passes,
+    "graph": graph_cmd.run,
+    "diff": diff_cmd.run,
 }

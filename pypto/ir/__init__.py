@@ -28,6 +28,7 @@ from .builders import (abs_, add, and_, bit_and, bit_not, bit_or, bit_shift_left
                        bit_shift_right, bit_xor, cast, eq, floordiv, ge, gt, le, lt, max_, min_,
                        mod, mul, ne, neg, not_, or_, pow, sub, truediv)
 from .structural import assert_structural_equal, structural_equal, structural_hash
+from .diff import diff
 from .visitor import IRMutator, IRVisitor
 from .printer import python_print, register_format_callback
 from .ops import (call_write_targets, create_op_call, deduce_call_return_type, get_op,
@@ -35,7 +36,7 @@ from .ops import (call_write_targets, create_op_call, deduce_call_return_type, g
 from .utils import (collect_def_vars, deep_clone, find_yield_stmt, flatten_to_stmts,
                     get_last_yield_stmt, substitute_expr, substitute_stmt)
 from .builder import IRBuilder
-from . import instruments, pass_manager
+from . import instruments, op, pass_manager
 
 # The pass manager and the round-trip instrument belong to higher layers; they are
 # looked up there on first access, so importing pypto.ir never imports upward.

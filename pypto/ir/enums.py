@@ -157,13 +157,15 @@ class PadValue(IREnum):
 
 
 class AtomicType(IREnum):
-    none = 0
-    add = 1
+    """What a store-like op does with the target's old value (PyPTO's names and values)."""
+
+    None_ = 0
+    Add = 1
 
 
 class CompactMode(IREnum):
-    NONE = 0
-    ROW = 1
+    null = 0
+    normal = 1
 
 
 _LINQU = {

@@ -174,6 +174,16 @@ class Program(IRNode):
             functions = functions.values()
         return Program(functions, changes.get("name", self.name), changes.get("span", self.span))
 
+    def show_graph(self, compile: bool | None = None) -> Any:  # noqa: A002
+        """A picture (SVG) of this program after the passes: functions, calls, the
+        kernels of each Graph function, and which region became which function.
+
+        Drawing sits above the passes (``pypto.viz``), so it is looked up on use.
+        A notebook shows the returned picture; ``.save(path)`` writes the SVG.
+        """
+        import importlib
+        return importlib.import_module("pypto.viz").draw_program(self, compile=compile)
+
     def with_functions(self, functions: Iterable[Function]) -> "Program":
         """A program with the same name and span holding ``functions``."""
         return Program(functions, self.name, self.span)

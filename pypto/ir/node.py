@@ -170,32 +170,21 @@ class IRNode:
         return self.as_python()
 
     def __repr__(self) -> str:
-        try:
-            text = self.as_python()
-        except Exception as exc:  # repr must never fail
-            return f"<{type(self).__name__} (unprintable: {exc})>"
-        if "\n" in text:
-            return f"<{type(self).__name__}>\n{text}"
-        return text
+        from .display import one_line_repr
+        return one_line_repr(self)
 
+    # -- notebook display (display.py) ------------------------------------------------
     def _repr_pretty_(self, printer: Any, cycle: bool) -> None:
-        printer.text(self.as_python())
+        from .display import display_text
+        printer.text(display_text(self))
 
     def _repr_html_(self) -> str:
-        """Jupyter display: the DSL text, highlighted when Pygments is importable.
+        from .display import html_of
+        return html_of(self)
 
-        Styles are inlined (``noclasses``) because a notebook has no Pygments
-        stylesheet; without Pygments the text is shown escaped in a ``<pre>``.
-        """
-        text = self.as_python()
-        try:
-            from pygments import highlight
-            from pygments.formatters import HtmlFormatter
-            from pygments.lexers import PythonLexer
-        except ImportError:
-            import html
-            return f'<pre class="pypto-ir">{html.escape(text)}</pre>'
-        return highlight(text, PythonLexer(), HtmlFormatter(noclasses=True, cssclass="pypto-ir"))
+    def _repr_markdown_(self) -> str:
+        from .display import markdown_of
+        return markdown_of(self)
 
 
 class Expr(IRNode):

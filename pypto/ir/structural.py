@@ -336,13 +336,18 @@ def assert_structural_equal(lhs: Any, rhs: Any, enable_auto_mapping: bool = Fals
     try:
         _compare(lhs, rhs, enable_auto_mapping)
     except _Mismatch as exc:
-        raise ValueError(_message(exc)) from None
+        raise ValueError(_message(exc, lhs, rhs)) from None
 
 
-def _message(exc: _Mismatch) -> str:
+def _message(exc: _Mismatch, lhs: Any = None, rhs: Any = None) -> str:
     path = "".join(reversed(exc.parts)).lstrip(".")
     lines = [f"Structural equality assertion failed at: {path}" if path
              else "Structural equality assertion failed"]
+    if isinstance(lhs, Program) and isinstance(rhs, Program):
+        from .diff import program_context  # which function, which statement
+        context = program_context(lhs, rhs, list(reversed(exc.parts)))
+        if context:
+            lines += [""] + context
     if exc.lhs is not None and exc.rhs is not None:
         for title, node in (("Left-hand side:", exc.lhs), ("Right-hand side:", exc.rhs)):
             lines += ["", title]

@@ -11,11 +11,10 @@ from typing import Any
 
 from ..ir import expr as _expr
 from ..ir.dtype import DataType
-from ..ir.enums import ArgDirection
 
 __all__ = ["range", "parallel", "unroll", "pipeline", "while_", "cond", "yield_", "const", "at",
            "cluster", "spmd", "graph", "scope", "manual_scope", "func_attr", "static_print",
-           "static_assert", "split", "cross_core_slot", "submit", "spmd_submit", "adir"]
+           "static_assert", "split", "cross_core_slot", "submit", "spmd_submit"]
 
 
 
@@ -63,20 +62,3 @@ def const(value: int | float, dtype: DataType) -> _expr.Expr:
     if not isinstance(value, int):
         raise TypeError(f"pl.const: {value!r} is not an integer but {dtype.name} is an integer type")
     return _expr.ConstInt(value, dtype)
-
-
-class _ArgDirections:
-    """``pl.adir.input`` ...: spellings of ``ir.ArgDirection`` in printed call attrs."""
-
-    input = ArgDirection.Input
-    output = ArgDirection.Output
-    inout = ArgDirection.InOut
-    output_existing = ArgDirection.OutputExisting
-    no_dep = ArgDirection.NoDep
-    scalar = ArgDirection.Scalar
-
-    def __repr__(self) -> str:
-        return "pl.adir"
-
-
-adir = _ArgDirections()

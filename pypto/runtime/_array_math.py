@@ -148,17 +148,22 @@ def _product(lhs: Any, rhs: Any) -> Any:
 
 
 def matmul(args: list, info: OpInfo, state: ExecState) -> Any:
-    lhs, rhs = _matrix(args[0], "lhs"), _matrix(args[1], "rhs")
-    if info.kwargs.get("a_trans"):
-        lhs = lhs.T
-    if info.kwargs.get("b_trans"):
-        rhs = rhs.T
-    return _as_result_dtype(_product(lhs, rhs), info, args[0])
+    return _as_result_dtype(_product(*_operands(args[0], args[1], info)), info, args[0])
+
+
+def _operands(lhs: Any, rhs: Any, info: OpInfo) -> tuple[Any, Any]:
+    lhs, rhs = _matrix(lhs, "lhs"), _matrix(rhs, "rhs")
+    return (lhs.T if info.kwargs.get("a_trans") else lhs,
+            rhs.T if info.kwargs.get("b_trans") else rhs)
 
 
 def matmul_acc(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``acc + lhs @ rhs``; a true ``init_cond`` (fourth operand) starts the accumulation
+    afresh: the result is the product alone."""
     acc = args[0]
-    product = _product(_matrix(args[1], "lhs"), _matrix(args[2], "rhs"))
+    product = _product(*_operands(args[1], args[2], info))
+    if len(args) > 3 and args[3]:
+        acc = np.zeros_like(acc)
     if acc.shape != product.shape:
         raise OpFailure(f"accumulator shape {shape_text(acc.shape)} does not match the "
                         f"product shape {shape_text(product.shape)}")
@@ -238,9 +243,10 @@ def _comparison(info: OpInfo) -> Any:
 def compare(args: list, info: OpInfo, state: ExecState) -> Any:
     lhs, rhs = args[0], args[1]
     try:
-        return _comparison(info)(lhs, rhs)
+        value = _comparison(info)(lhs, rhs)
     except ValueError:
         raise _broadcast_failure(lhs, rhs) from None
+    return _result(value, info, value)  # tensor.cmp keeps the operands' dtype (1/0)
 
 
 def compare_scalar(args: list, info: OpInfo, state: ExecState) -> Any:

@@ -5,7 +5,7 @@ that the registry declares as *writing* an operand (``tile.store`` arg 2,
 ``*.assemble`` arg 0, ``*.write`` arg 0) updates that operand's buffer in place
 and returns the same buffer, so its result aliases the target.  Every other op
 returns a fresh array: loads, moves, slices, reshapes and transposes copy.  With
-``atomic=pl.AtomicType.add`` a store/assemble adds into the target instead of
+``atomic=pl.AtomicType.Add`` a store/assemble adds into the target instead of
 overwriting it.  Creation ops return zero-filled buffers (the device leaves them
 undefined; zeros keep runs reproducible).
 """
@@ -27,7 +27,7 @@ __all__ = ["create", "full", "load", "store", "move", "slice_", "assemble", "res
 
 
 def _atomic_add(info: OpInfo) -> bool:
-    return info.kwargs.get("atomic", AtomicType.none) == AtomicType.add
+    return info.kwargs.get("atomic", AtomicType.None_) == AtomicType.Add
 
 
 def _padded(data: Any, shape: tuple[int, ...]) -> Any:
@@ -50,8 +50,13 @@ def _valid_extent(sizes: tuple[int, ...], valid: Any) -> tuple[int, ...]:
 # -- creation ---------------------------------------------------------------------------
 
 def create(args: list, info: OpInfo, state: ExecState) -> Any:
+    """A new buffer: ``init_value`` where the op has one (``tensor.create``), else zeros."""
     shape = check_sizes(args[0], "shape")
-    return np.zeros(shape, dtype=numpy_dtype(info.kwargs["dtype"]))
+    dtype = numpy_dtype(info.kwargs["dtype"])
+    init = info.kwargs.get("init_value")
+    if init is not None:
+        return np.full(shape, scalar_as(dtype, init), dtype=dtype)
+    return np.zeros(shape, dtype=dtype)
 
 
 def full(args: list, info: OpInfo, state: ExecState) -> Any:
@@ -98,13 +103,13 @@ def move(args: list, info: OpInfo, state: ExecState) -> Any:
 
 
 def slice_(args: list, info: OpInfo, state: ExecState) -> Any:
-    """``slice(x, shape, offset[, valid_shape], drop_dims=...)``: a copy of the window
+    """``slice(x, shape, offset[, valid_shape[, drop_dims]])``: a copy of the window
     (zero outside ``valid_shape``) without the dropped size-1 dims."""
     x, offsets = args[0], args[2]
     sizes = check_sizes(args[1], "shape")
-    extent = _valid_extent(sizes, args[3]) if len(args) > 3 else sizes
+    extent = _valid_extent(sizes, args[3]) if len(args) > 3 and len(args[3]) else sizes
     result = _padded(x[window(offsets, extent, x.shape, "source")], sizes)
-    dropped = info.kwargs.get("drop_dims") or ()
+    dropped = args[4] if len(args) > 4 else ()
     if not dropped:
         return result
     axes = tuple(axis % result.ndim for axis in dropped)

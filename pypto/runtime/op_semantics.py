@@ -1,24 +1,28 @@
-"""Op name -> NumPy implementation: one entry per op of the registry
-(``pypto/ir/ops/tensor_ops.py``, ``tile_ops.py``, ``system_ops.py``).
+"""The executor meaning of every registered op, read off its entry.
 
-Adding an op to the registry means adding its entry here; a test checks that the
-two tables name the same ops.  An implementation is
+An entry's ``semantics`` (``pypto.ir.ops.Semantics``) names a kernel family and its
+parameters, e.g. ``Semantics("elementwise", ("add",))``; ``KERNELS`` maps each family
+to a factory of NumPy implementations.  An implementation is
 ``impl(args, info, state) -> value``: ``args`` are the evaluated operands (arrays,
 Python scalars, index tuples as tuples of ints), ``info`` the call's ``OpInfo``
-(keywords with defaults, result dtype), ``state`` the run's ``ExecState``.  The
-semantics are documented in ``_array_math`` and ``_data_movement``.
+(attributes with defaults, result dtype), ``state`` the run's ``ExecState``.  A
+``DEVICE_ONLY`` op is refused by name when it runs.  A test checks that every
+registered op has a meaning and that every family it names exists here.
 """
 
 from __future__ import annotations
 
 from typing import Any, Callable
 
+from ..ir.ops import DEVICE_ONLY, find_op, list_ops
 from . import _array_math as M
 from . import _data_movement as D
+from . import _views as V
 from .dtypes import np
+from .errors import OpFailure
 from .state import ExecState, OpInfo
 
-__all__ = ["OP_SEMANTICS", "OpImpl"]
+__all__ = ["OP_SEMANTICS", "OpImpl", "KERNELS", "UFUNCS", "UNARY", "REDUCERS", "impl_for"]
 
 OpImpl = Callable[[list, OpInfo, ExecState], Any]
 
@@ -35,117 +39,75 @@ def _relu(x: Any) -> Any:
     return np.maximum(x, np.zeros((), dtype=x.dtype))
 
 
-OP_SEMANTICS: dict[str, OpImpl] = {
-    # -- tensor.* -----------------------------------------------------------------
-    "tensor.add": M.elementwise(np.add),
-    "tensor.sub": M.elementwise(np.subtract),
-    "tensor.mul": M.elementwise(np.multiply),
-    "tensor.div": M.divide,
-    "tensor.maximum": M.elementwise(np.maximum),
-    "tensor.minimum": M.elementwise(np.minimum),
-    "tensor.adds": M.elementwise_scalar(np.add),
-    "tensor.subs": M.elementwise_scalar(np.subtract),
-    "tensor.muls": M.elementwise_scalar(np.multiply),
-    "tensor.divs": M.divide_scalar,
-    "tensor.maximums": M.elementwise_scalar(np.maximum),
-    "tensor.minimums": M.elementwise_scalar(np.minimum),
-    "tensor.exp": M.unary(np.exp),
-    "tensor.log": M.unary(np.log),
-    "tensor.sqrt": M.unary(np.sqrt),
-    "tensor.rsqrt": M.unary(_rsqrt),
-    "tensor.recip": M.unary(_recip),
-    "tensor.neg": M.unary(np.negative),
-    "tensor.abs": M.unary(np.abs),
-    "tensor.cast": M.cast,
-    "tensor.matmul": M.matmul,
-    "tensor.matmul_acc": M.matmul_acc,
-    "tensor.row_sum": M.reduce_rows(np.sum),
-    "tensor.row_max": M.reduce_rows(np.max),
-    "tensor.row_min": M.reduce_rows(np.min),
-    "tensor.col_sum": M.reduce_cols(np.sum),
-    "tensor.col_max": M.reduce_cols(np.max),
-    "tensor.col_min": M.reduce_cols(np.min),
-    "tensor.row_expand": M.row_expand(None),
-    "tensor.row_expand_add": M.row_expand(np.add),
-    "tensor.row_expand_sub": M.row_expand(np.subtract),
-    "tensor.row_expand_mul": M.row_expand(np.multiply),
-    "tensor.row_expand_div": M.row_expand(M.divide_values),
-    "tensor.col_expand": M.col_expand(None),
-    "tensor.col_expand_add": M.col_expand(np.add),
-    "tensor.col_expand_sub": M.col_expand(np.subtract),
-    "tensor.col_expand_mul": M.col_expand(np.multiply),
-    "tensor.col_expand_div": M.col_expand(M.divide_values),
-    "tensor.expands": M.expands,
-    "tensor.cmp": M.compare,
-    "tensor.cmps": M.compare_scalar,
-    "tensor.create": D.create,
-    "tensor.full": D.full,
-    "tensor.slice": D.slice_,
-    "tensor.assemble": D.assemble,
-    "tensor.reshape": D.reshape,
-    "tensor.transpose": D.transpose,
-    "tensor.read": D.read,
-    "tensor.write": D.write,
-    "tensor.dim": D.dim,
-    # -- tile.* -------------------------------------------------------------------
-    "tile.add": M.elementwise(np.add),
-    "tile.sub": M.elementwise(np.subtract),
-    "tile.mul": M.elementwise(np.multiply),
-    "tile.div": M.divide,
-    "tile.maximum": M.elementwise(np.maximum),
-    "tile.minimum": M.elementwise(np.minimum),
-    "tile.and": M.elementwise(np.bitwise_and),
-    "tile.or": M.elementwise(np.bitwise_or),
-    "tile.adds": M.elementwise_scalar(np.add),
-    "tile.subs": M.elementwise_scalar(np.subtract),
-    "tile.muls": M.elementwise_scalar(np.multiply),
-    "tile.divs": M.divide_scalar,
-    "tile.maximums": M.elementwise_scalar(np.maximum),
-    "tile.minimums": M.elementwise_scalar(np.minimum),
-    "tile.exp": M.unary(np.exp),
-    "tile.log": M.unary(np.log),
-    "tile.sqrt": M.unary(np.sqrt),
-    "tile.rsqrt": M.unary(_rsqrt),
-    "tile.recip": M.unary(_recip),
-    "tile.neg": M.unary(np.negative),
-    "tile.abs": M.unary(np.abs),
-    "tile.relu": M.unary(_relu),
-    "tile.cast": M.cast,
-    "tile.matmul": M.matmul,
-    "tile.matmul_acc": M.matmul_acc,
-    "tile.row_sum": M.reduce_rows(np.sum),
-    "tile.row_max": M.reduce_rows(np.max),
-    "tile.row_min": M.reduce_rows(np.min),
-    "tile.col_sum": M.reduce_cols(np.sum),
-    "tile.col_max": M.reduce_cols(np.max),
-    "tile.col_min": M.reduce_cols(np.min),
-    "tile.row_expand": M.row_expand(None),
-    "tile.row_expand_add": M.row_expand(np.add),
-    "tile.row_expand_sub": M.row_expand(np.subtract),
-    "tile.row_expand_mul": M.row_expand(np.multiply),
-    "tile.row_expand_div": M.row_expand(M.divide_values),
-    "tile.col_expand": M.col_expand(None),
-    "tile.col_expand_add": M.col_expand(np.add),
-    "tile.col_expand_sub": M.col_expand(np.subtract),
-    "tile.col_expand_mul": M.col_expand(np.multiply),
-    "tile.col_expand_div": M.col_expand(M.divide_values),
-    "tile.expands": M.expands,
-    "tile.cmp": M.compare,
-    "tile.cmps": M.compare_scalar,
-    "tile.sel": M.select,
-    "tile.create": D.create,
-    "tile.load": D.load,
-    "tile.store": D.store,
-    "tile.move": D.move,
-    "tile.slice": D.slice_,
-    "tile.assemble": D.assemble,
-    "tile.reshape": D.reshape,
-    "tile.transpose": D.transpose,
-    "tile.read": D.read,
-    "tile.write": D.write,
-    "tile.get_block_idx": D.block_idx,
-    "tile.get_block_num": D.block_num,
-    "tile.get_subblock_idx": D.subblock_idx,
-    # -- system.* -----------------------------------------------------------------
-    "system.task_invalid": D.task_invalid,
+def _expdif(x: Any, vec: Any) -> Any:
+    return np.exp(np.subtract(x, vec))
+
+
+UFUNCS: dict[str, Callable[[Any, Any], Any]] = {
+    "add": np.add, "subtract": np.subtract, "multiply": np.multiply,
+    "divide": M.divide_values, "maximum": np.maximum, "minimum": np.minimum,
+    "bitwise_and": np.bitwise_and, "bitwise_or": np.bitwise_or, "bitwise_xor": np.bitwise_xor,
+    "left_shift": np.left_shift, "right_shift": np.right_shift, "fmod": np.fmod,
+    "expdif": _expdif,
 }
+UNARY: dict[str, Callable[[Any], Any]] = {
+    "exp": np.exp, "log": np.log, "sqrt": np.sqrt, "rsqrt": _rsqrt, "reciprocal": _recip,
+    "negative": np.negative, "absolute": np.abs, "relu": _relu, "sin": np.sin, "cos": np.cos,
+    "invert": np.invert,
+}
+REDUCERS: dict[str, Callable[..., Any]] = {
+    "sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod, "argmax": np.argmax,
+    "argmin": np.argmin,
+}
+
+
+def _refuse(name: str) -> OpImpl:
+    def impl(args: list, info: OpInfo, state: ExecState) -> Any:
+        raise OpFailure(f"{name} is a device-only op: the CPU executor refuses it")
+    return impl
+
+
+def _fixed(impl: OpImpl) -> Callable[[], OpImpl]:
+    return lambda: impl
+
+
+KERNELS: dict[str, Callable[..., OpImpl]] = {
+    "elementwise": lambda f: M.elementwise(UFUNCS[f]),
+    "elementwise_scalar": lambda f: M.elementwise_scalar(UFUNCS[f]),
+    "unary": lambda f: M.unary(UNARY[f]),
+    "partial": lambda f: V.partial(UFUNCS[f]),
+    "reduce_rows": lambda r: M.reduce_rows(REDUCERS[r]),
+    "reduce_cols": lambda r: M.reduce_cols(REDUCERS[r]),
+    "row_expand": lambda c: M.row_expand(UFUNCS[c] if c else None),
+    "col_expand": lambda c: M.col_expand(UFUNCS[c] if c else None),
+    "divide": _fixed(M.divide), "divide_scalar": _fixed(M.divide_scalar), "cast": _fixed(M.cast),
+    "matmul": _fixed(M.matmul), "matmul_acc": _fixed(M.matmul_acc), "expands": _fixed(M.expands),
+    "compare": _fixed(M.compare), "compare_scalar": _fixed(M.compare_scalar),
+    "select": _fixed(M.select),
+    "create": _fixed(D.create), "full": _fixed(D.full), "load": _fixed(D.load),
+    "store": _fixed(D.store), "move": _fixed(D.move), "slice": _fixed(D.slice_),
+    "assemble": _fixed(D.assemble), "reshape": _fixed(D.reshape),
+    "transpose": _fixed(D.transpose), "read": _fixed(D.read), "write": _fixed(D.write),
+    "dim": _fixed(D.dim), "block_idx": _fixed(D.block_idx), "block_num": _fixed(D.block_num),
+    "subblock_idx": _fixed(D.subblock_idx), "task_invalid": _fixed(D.task_invalid),
+    "arange": _fixed(V.arange), "view": _fixed(V.view),
+    "reinterpret_view": _fixed(V.reinterpret_view), "identity": _fixed(V.identity),
+    "concat": _fixed(V.concat), "fillpad": _fixed(V.fillpad),
+    "fillpad_expand": _fixed(V.fillpad_expand), "expand_clone": _fixed(V.expand_clone),
+    "gather": _fixed(V.gather), "gather_row": _fixed(V.gather_row), "scatter": _fixed(V.scatter),
+    "scatter_update": _fixed(V.scatter_update),
+}
+
+
+def impl_for(name: str) -> OpImpl | None:
+    """The implementation of the registered op ``name`` (``None``: unknown or no meaning)."""
+    op = find_op(name)
+    if op is None or op.semantics is None:
+        return None
+    if op.semantics == DEVICE_ONLY:
+        return _refuse(name)
+    return KERNELS[op.semantics.kernel](*op.semantics.args)
+
+
+OP_SEMANTICS: dict[str, OpImpl] = {
+    name: impl for name in list_ops() if (impl := impl_for(name)) is not None}

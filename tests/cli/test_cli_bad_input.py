@@ -74,13 +74,13 @@ def test_option_missing_its_value(capsys):
 
 def test_no_command(capsys):
     assert_usage_error(run_cli(capsys),
-                       "a command is required: compile, check or passes (see 'pypto --help')")
+                       "a command is required: compile, check, passes, graph or diff (see 'pypto --help')")
 
 
 def test_unknown_command(capsys):
     assert_usage_error(run_cli(capsys, "build", "f.py"),
                        "argument COMMAND: invalid choice: 'build' (choose from 'compile', "
-                       "'check', 'passes') (see 'pypto --help')")
+                       "'check', 'passes', 'graph', 'diff') (see 'pypto --help')")
 
 
 def test_no_program_in_the_file(in_tmp, capsys):

@@ -207,14 +207,14 @@ def test_op_call_with_kwargs_and_attrs():
 def test_every_enum_and_arg_direction_spelling():
     values = [ir.Level.POD, ir.Role.Orchestrator, ir.FunctionType.InCore, ir.Mem.Acc,
               ir.TensorLayout.ND, ir.TileLayout.row_major, ir.PadValue.zero, ir.PipeType.V,
-              ir.AtomicType.add, ir.CompactMode.ROW, ir.SplitMode.UP_DOWN, ir.ScopeMode.MANUAL,
+              ir.AtomicType.Add, ir.CompactMode.normal, ir.SplitMode.UP_DOWN, ir.ScopeMode.MANUAL,
               ir.ArgDirection.OutputExisting, ir.ArgDirection.NoDep, ir.ArgDirection.Scalar]
     call = op_call("tensor.x", [], kwargs={f"k{i}": v for i, v in enumerate(values)})
     assert show(call) == (
         "pl.tensor.x(k0=pl.Level.CLUSTER_0, k1=pl.Role.Orchestrator, "
         "k2=pl.FunctionType.InCore, k3=pl.Mem.Acc, k4=pl.TensorLayout.ND, "
         "k5=pl.TileLayout.row_major, k6=pl.PadValue.zero, k7=pl.PipeType.V, "
-        "k8=pl.AtomicType.add, k9=pl.CompactMode.ROW, k10=pl.SplitMode.UP_DOWN, "
+        "k8=pl.AtomicType.Add, k9=pl.CompactMode.normal, k10=pl.SplitMode.UP_DOWN, "
         "k11=pl.ScopeMode.MANUAL, k12=pl.adir.output_existing, k13=pl.adir.no_dep, "
         "k14=pl.adir.scalar)")
 

@@ -6,7 +6,7 @@ import pytest
 
 import pypto.language as pl
 from pypto import ir
-from pypto.language.op_api import UNIFIED_OPS
+from pypto.language.op import UNIFIED_OPS
 from pypto.language.parser.diagnostics import (InvalidOperationError, ParserSyntaxError,
                                                ParserTypeError, UndefinedVariableError,
                                                UnsupportedFeatureError)
@@ -207,7 +207,8 @@ def test_op_keyword_choice_error():
 
 
 def test_scalar_operand_gets_the_python_operator_hint():
-    with expect_error(InvalidOperationError, "pl.exp has no scalar form", "scalar-hint",
+    with expect_error(InvalidOperationError, "pl.exp: 'input' must be a Tensor or Tile",
+                      "scalar-hint",
                       "pl.exp") as info:
         @pl.function
         def f(n: pl.Scalar[pl.FP32]):

@@ -57,7 +57,7 @@ def op_function(op_name: str, operands: list, kwargs: dict | None = None,
 
     ndarray -> Tensor param, ``Out`` -> Out Tensor param, ``Tile`` -> Tile param,
     ``Scalar`` -> scalar param,
-    list -> index tuple of constants, other numbers -> constants.  ``dtype``
+    list -> index tuple of constants, None -> an omitted operand, other numbers -> constants.  ``dtype``
     overrides the pypto dtype of every array param (e.g. BF16 stored as float32).
     """
     params, ir_args, values = [], [], []
@@ -80,6 +80,8 @@ def op_function(op_name: str, operands: list, kwargs: dict | None = None,
             values.append(operand.value)
         elif isinstance(operand, (list, tuple)):
             ir_args.append(ir.MakeTuple([_constant(v) for v in operand], SPAN))
+        elif operand is None:  # an omitted optional operand (the op's entry fills it)
+            ir_args.append(None)
         else:
             ir_args.append(_constant(operand))
     call = ir.create_op_call(op_name, ir_args, kwargs, span=SPAN)

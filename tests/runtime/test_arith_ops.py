@@ -42,10 +42,15 @@ def test_binary_elementwise_with_broadcasting(namespace, name, reference):
     np.testing.assert_array_equal(result, reference(lhs, rhs))
 
 
-@pytest.mark.parametrize("namespace", NAMESPACES)
-@pytest.mark.parametrize("name, reference", [
-    ("adds", np.add), ("subs", np.subtract), ("muls", np.multiply), ("divs", np.divide),
-    ("maximums", np.maximum), ("minimums", np.minimum)])
+SCALAR_FORMS = [("adds", np.add), ("subs", np.subtract), ("muls", np.multiply),
+                ("divs", np.divide)]
+# PyPTO has maximums/minimums on tiles only.
+TILE_SCALAR_FORMS = [("maximums", np.maximum), ("minimums", np.minimum)]
+
+
+@pytest.mark.parametrize("namespace, name, reference",
+                         [(ns, *form) for ns in NAMESPACES for form in SCALAR_FORMS]
+                         + [("tile", *form) for form in TILE_SCALAR_FORMS])
 def test_scalar_rhs_forms(namespace, name, reference):
     lhs = rand(3, 5)
     result = run_op(f"{namespace}.{name}", [operand(namespace, lhs), 0.75])
@@ -207,18 +212,27 @@ def test_expands_fills_the_target_shape(namespace):
     np.testing.assert_array_equal(result, np.full((2, 3), 1.5, np.float32))
 
 
-@pytest.mark.parametrize("namespace", NAMESPACES)
-def test_cmp_and_cmps_for_every_cmp_type(namespace):
+COMPARISONS = [np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal]
+
+
+def test_tile_cmp_and_cmps_for_every_cmp_type():
     lhs = np.array([[1.0, 2.0, 3.0]], np.float32)
     rhs = np.array([[2.0, 2.0, 2.0]], np.float32)
-    references = [np.equal, np.not_equal, np.less, np.less_equal, np.greater, np.greater_equal]
-    for code, reference in enumerate(references):
-        both = run_op(f"{namespace}.cmp", [operand(namespace, lhs), operand(namespace, rhs)],
-                      {"cmp_type": code})
-        scalar = run_op(f"{namespace}.cmps", [operand(namespace, lhs), 2.0], {"cmp_type": code})
+    for code, reference in enumerate(COMPARISONS):
+        both = run_op("tile.cmp", [Tile(lhs), Tile(rhs)], {"cmp_type": code})
+        scalar = run_op("tile.cmps", [Tile(lhs), 2.0], {"cmp_type": code})
         assert both.dtype == np.bool_ and scalar.dtype == np.bool_
         np.testing.assert_array_equal(both, reference(lhs, rhs))
         np.testing.assert_array_equal(scalar, reference(lhs, rhs))
+
+
+def test_tensor_cmp_keeps_the_operand_dtype_as_pypto_does():
+    lhs = np.array([[1.0, 2.0, 3.0]], np.float32)
+    rhs = np.array([[2.0, 2.0, 2.0]], np.float32)
+    for code, reference in enumerate(COMPARISONS):
+        result = run_op("tensor.cmp", [lhs, rhs], {"cmp_type": code})
+        assert result.dtype == np.float32
+        np.testing.assert_array_equal(result, reference(lhs, rhs).astype(np.float32))
 
 
 def test_sel_picks_lhs_where_the_mask_is_set():

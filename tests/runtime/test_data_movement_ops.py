@@ -70,10 +70,10 @@ def test_store_with_shapes_writes_the_leading_part_of_the_tile():
 def test_atomic_store_and_assemble_accumulate():
     out = np.ones((2, 2), np.float32)
     run_op("tile.store", [Tile(np.full((2, 2), 2.0, np.float32)), [0, 0], Out(out)],
-           {"atomic": pl.AtomicType.add})
+           {"atomic": pl.AtomicType.Add})
     np.testing.assert_array_equal(out, np.full((2, 2), 3.0))
     run_op("tensor.assemble", [Out(out), np.ones((1, 2), np.float32), [1, 0]],
-           {"atomic": pl.AtomicType.add})
+           {"atomic": pl.AtomicType.Add})
     np.testing.assert_array_equal(out, [[3.0, 3.0], [4.0, 4.0]])
 
 
@@ -110,7 +110,7 @@ def test_slice_copies_the_window(op_name):
 
 def test_slice_with_drop_dims_and_valid_shape():
     x = rand(4, 4)
-    row = run_op("tensor.slice", [x, [1, 4], [2, 0]], {"drop_dims": [0]})
+    row = run_op("tensor.slice", [x, [1, 4], [2, 0], None, [0]])
     assert row.shape == (4,)
     np.testing.assert_array_equal(row, x[2])
     partial = run_op("tensor.slice", [x, [2, 2], [2, 2], [1, 2]])

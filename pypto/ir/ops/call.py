@@ -21,7 +21,7 @@ from ..dtype import DataType
 from ..expr import Call, MakeTuple
 from ..node import Expr
 from ..span import Span
-from .registry import BadKwargValue, OpDef, get_op
+from .registry import EMPTY, BadKwargValue, OpDef, get_op
 
 __all__ = ["create_op_call", "to_ir_arg"]
 
@@ -44,6 +44,35 @@ def _value_text(value: Any) -> str:
     if isinstance(value, DataType):
         return f"DataType.{value.name}"
     return repr(value)
+
+
+def _fill_omitted(op: OpDef, args: list[Any]) -> list[Any]:
+    """``None`` marks an omitted optional operand: trailing ones are dropped unless
+    their spec fills them from another operand; inner ones take their ``fill``."""
+    given = len(args)
+    while given and args[given - 1] is None:
+        given -= 1
+    out = list(args[:given])
+    for position in range(given, len(op.params)):
+        fill = op.params[position].fill
+        if fill in (None, EMPTY) or not op.params[position].optional:
+            break
+        out.append(None)
+        given = position + 1
+    for position, value in enumerate(out):
+        if value is not None or position >= len(op.params):
+            continue
+        spec = op.params[position]
+        if not spec.optional:
+            raise TypeError(f"{op.name}: missing required operand '{spec.name}'")
+        if spec.fill == EMPTY:
+            out[position] = []
+        elif spec.fill is not None:
+            out[position] = out[op.param_index(spec.fill)]
+        else:
+            raise TypeError(f"{op.name}: operand '{spec.name}' (position {position}) cannot "
+                            "be omitted when a later operand is given")
+    return out
 
 
 def _convert_args(op: OpDef, args: list[Any], span: Span) -> tuple[Expr, ...]:
@@ -78,8 +107,9 @@ def _canonical_kwargs(op: OpDef, given: Mapping[str, Any] | None) -> dict[str, A
     for key in given:
         if not isinstance(key, str):
             raise TypeError(f"{op.name}: keyword names must be str, got {type(key).__name__}")
-        if op.keyword(key) is None:
-            valid = ", ".join(k.name for k in op.keywords) or "none"
+        spec = op.keyword(key)
+        if spec is None or (spec.hidden and given[key] != spec.default):
+            valid = ", ".join(k.name for k in op.keywords if not k.hidden) or "none"
             raise TypeError(f"{op.name}: unexpected keyword argument '{key}' "
                             f"(valid keywords: {valid})")
     out: dict[str, Any] = {}
@@ -133,7 +163,7 @@ def create_op_call(op_name: str, args: Iterable[Any], kwargs: Mapping[str, Any] 
         raise TypeError(f"{op.name}: span must be an ir.Span, got {type(span).__name__}")
     if isinstance(args, (str, bytes)) or not isinstance(args, Iterable):
         raise TypeError(f"{op.name}: args must be a list of operands, got {type(args).__name__}")
-    raw_args = list(args)
+    raw_args = _fill_omitted(op, list(args))
     _check_count(op, len(raw_args))
     ir_args = _convert_args(op, raw_args, span)
     if kwargs is not None and not isinstance(kwargs, Mapping):

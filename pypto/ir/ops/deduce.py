@@ -20,7 +20,9 @@ from .shapes import (ONE, broadcast_shapes, check_positive_dims, check_rank, che
 __all__ = [
     "same_as_first", "elementwise", "bitwise", "compare", "compare_scalar", "cast",
     "matmul", "matmul_acc", "row_reduce", "col_reduce", "row_expand", "col_expand",
-    "select", "create_tensor", "create_tile", "full", "load", "store", "move", "slice_",
+    "select", "bitwise_scalar", "bitwise_unary", "partial", "compare_keep_dtype",
+    "row_arg_reduce", "col_arg_reduce", "accumulator_dtype", "drop_dims", "create_tensor",
+    "create_tile", "full", "load", "store", "move", "slice_",
     "assemble", "reshape", "transpose", "read", "write", "dim", "index_scalar", "task_id",
 ]
 
@@ -69,6 +71,37 @@ def bitwise(args: Args, kwargs: Kwargs) -> Type:
     return elementwise(args, kwargs)
 
 
+def bitwise_scalar(args: Args, kwargs: Kwargs) -> Type:
+    """Bitwise ops with a scalar rhs: integer or BOOL dtypes, the lhs's type."""
+    return bitwise_unary(args, kwargs)
+
+
+def bitwise_unary(args: Args, kwargs: Kwargs) -> Type:
+    dtype = args[0].type.dtype
+    if not (dtype.is_int() or dtype is DataType.BOOL):
+        raise ValueError(f"bitwise ops need integer or bool operands, got {dtype.to_string()}")
+    return args[0].type
+
+
+def partial(args: Args, kwargs: Kwargs) -> Type:
+    """part_*: equal dtypes and ranks; the result covers both operands (each dim is the
+    larger of the two where both are static)."""
+    a, b = args[0].type, args[1].type
+    _require_same_dtype(a, b, "src0", "src1")
+    if len(a.shape) != len(b.shape):
+        raise ValueError(f"operands have ranks {len(a.shape)} and {len(b.shape)}")
+    dims = []
+    for x, y in zip(a.shape, b.shape):
+        sx, sy = static_dim(x), static_dim(y)
+        dims.append(x if sy is None or (sx is not None and sx >= sy) else y)
+    return shaped_like(a, dims, a.dtype)
+
+
+def compare_keep_dtype(args: Args, kwargs: Kwargs) -> Type:
+    """tensor.cmp: as ``elementwise`` (PyPTO's result keeps the operands' dtype, 1/0)."""
+    return elementwise(args, kwargs)
+
+
 def compare(args: Args, kwargs: Kwargs) -> Type:
     """cmp: as ``elementwise`` but the result is BOOL."""
     result = elementwise(args, kwargs)
@@ -101,6 +134,11 @@ def _require_inner_match(k_lhs: Any, k_rhs: Any, lhs: ShapedType, rhs: ShapedTyp
                          f"{dim_text(k_rhs)}")
 
 
+def accumulator_dtype(dtype: DataType) -> DataType:
+    """Half-precision products accumulate into FP32, as PyPTO's matmul does."""
+    return DataType.FP32 if dtype in (DataType.FP16, DataType.BF16) else dtype
+
+
 def matmul(args: Args, kwargs: Kwargs) -> Type:
     """``[M, K] x [K, N] -> [M, N]``; ``a_trans``/``b_trans`` read lhs as ``[K, M]`` /
     rhs as ``[N, K]``.  Dtype ``out_dtype`` or the lhs's; a Tile result is in Acc."""
@@ -109,7 +147,7 @@ def matmul(args: Args, kwargs: Kwargs) -> Type:
     k_rhs, n = _matrix_dims(rhs, "rhs", kwargs.get("b_trans", False))
     _require_inner_match(k_lhs, k_rhs, lhs, rhs)
     _require_same_dtype(lhs, rhs, "lhs", "rhs")
-    dtype = kwargs.get("out_dtype") or lhs.dtype
+    dtype = kwargs.get("out_dtype") or accumulator_dtype(lhs.dtype)
     if isinstance(lhs, TileType):
         return TileType([m, n], dtype, memory_space=MemorySpace.Acc)
     return TensorType([m, n], dtype)
@@ -118,8 +156,8 @@ def matmul(args: Args, kwargs: Kwargs) -> Type:
 def matmul_acc(args: Args, kwargs: Kwargs) -> Type:
     """``acc[M, N] += lhs[M, K] x rhs[K, N]``: the accumulator's type."""
     acc, lhs, rhs = args[0].type, args[1].type, args[2].type
-    m, k_lhs = _matrix_dims(lhs, "lhs", False)
-    k_rhs, n = _matrix_dims(rhs, "rhs", False)
+    m, k_lhs = _matrix_dims(lhs, "lhs", kwargs.get("a_trans", False))
+    k_rhs, n = _matrix_dims(rhs, "rhs", kwargs.get("b_trans", False))
     _require_inner_match(k_lhs, k_rhs, lhs, rhs)
     _require_same_dtype(lhs, rhs, "lhs", "rhs")
     _require_shape(acc.shape, (m, n), "acc", "[M, N]")
@@ -135,6 +173,18 @@ def row_reduce(args: Args, kwargs: Kwargs) -> Type:
     if len(args) > 1:
         _require_same_dtype(x, args[1].type, "x", "tmp_tile")
     return shaped_like(x, x.shape[:-1] + (ONE,), x.dtype)
+
+
+def row_arg_reduce(args: Args, kwargs: Kwargs) -> Type:
+    """row_argmax/argmin: ``[..., M, N] -> [..., M, 1]`` INT32 indices."""
+    result = row_reduce(args[:1], kwargs)
+    return shaped_like(result, result.shape, DataType.INT32)
+
+
+def col_arg_reduce(args: Args, kwargs: Kwargs) -> Type:
+    """col_argmax/argmin: ``[..., M, N] -> [..., 1, N]`` INT32 indices."""
+    result = col_reduce(args[:1], kwargs)
+    return shaped_like(result, result.shape, DataType.INT32)
 
 
 def col_reduce(args: Args, kwargs: Kwargs) -> Type:
@@ -227,6 +277,13 @@ def move(args: Args, kwargs: Kwargs) -> Type:
     return shaped_like(x, x.shape, x.dtype, kwargs["target_memory"])
 
 
+def drop_dims(args: Args) -> tuple[int, ...]:
+    """The constant axes of slice's ``drop_dims`` operand (``()`` when absent)."""
+    if len(args) < 5:
+        return ()
+    return tuple(constant_int(axis, "drop_dims axis") for axis in elements(args[4]))
+
+
 def slice_(args: Args, kwargs: Kwargs) -> Type:
     """``slice(x, shape, offset[, valid_shape])``: the window's shape without
     ``drop_dims`` (each dropped dim must have size 1)."""
@@ -235,12 +292,12 @@ def slice_(args: Args, kwargs: Kwargs) -> Type:
     rank = len(x.shape)
     check_rank(sizes, rank, "shape", "the source")
     check_rank(offsets, rank, "offset", "the source")
-    if len(args) > 3:
+    if len(args) > 3 and elements(args[3]):
         check_rank(elements(args[3]), rank, "valid_shape", "the source")
     check_positive_dims(sizes, "shape")
     check_window(offsets, sizes, x.shape, "source")
     dropped: set[int] = set()
-    for axis in kwargs.get("drop_dims", ()):
+    for axis in drop_dims(args):
         axis = normalize_axis(axis, rank, "drop_dims axis")
         if axis in dropped:
             raise ValueError(f"drop_dims names axis {axis} twice")

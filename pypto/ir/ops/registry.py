@@ -1,10 +1,22 @@
 """The op registry: every op is declared once, as data (01-language.md §12, 02-ir.md §11).
 
-An ``OpDef`` lists the op's positional parameters (``ParamSpec``: name, operand
-kind, effect), its keyword parameters (``KwargSpec``: name, accepted value kind,
-default) and a type-deduction rule.  ``create_op_call`` (``call.py``), the unified
-``pl.*`` functions, the printer and the outliners all read these declarations, so
-adding an op means adding one table entry (+ a rule if no existing one fits).
+An ``OpDef`` is the whole truth about one op:
+
+* ``params``: the IR operands in PyPTO's order and names (``ParamSpec``: kind, effect,
+  whether it may be omitted and what goes in its place when it is, see ``fill``);
+* ``keywords``: the attributes (``KwargSpec``: value kind, PyPTO's default, ``hidden``
+  for attributes PyPTO's wrapper sets itself and never takes from the user);
+* ``deduce``: the type rule;
+* ``semantics``: what the CPU executor does, as data (``Semantics``: a kernel name the
+  runtime looks up, with its parameters; or ``DEVICE_ONLY``) — the IR layer never
+  imports the runtime;
+* ``pl``/``ir``: the signatures of PyPTO's 1:1 wrappers ``pl.<ns>.<op>`` and
+  ``ir.op.<ns>.<op>``, as a spec string when they differ from what the operands and
+  attributes imply (``signature.py``), or ``None`` where PyPTO has no such wrapper.
+
+``create_op_call`` (``call.py``), the generated wrapper modules, the parser, the printer,
+the outliners, the verifiers and the executor all read these declarations, so adding an
+op is adding one entry (+ a rule or kernel if no existing one fits).
 """
 
 from __future__ import annotations
@@ -14,156 +26,48 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
-from ..dtype import DataType
-from ..expr import ConstBool, ConstFloat, ConstInt, MakeTuple
-from ..node import Expr, Op
-from ..types import ScalarType, TensorType, TileType, Type
+from ..node import Op
+from ..types import Type
+from .kinds import (BOOL, DTYPE, FLOAT, INT, INT_TUPLE, STR, ArgKind, BadKwargValue,
+                    ValueKind, enum_kind)
 
 __all__ = ["Effect", "ArgKind", "ValueKind", "ParamSpec", "KwargSpec", "OpDef", "DeduceRule",
-           "BOOL", "INT", "FLOAT", "STR", "DTYPE", "INT_TUPLE", "enum_kind",
-           "register_op", "get_op", "is_op_registered", "list_ops", "find_op"]
+           "Semantics", "DEVICE_ONLY", "DERIVED", "EMPTY", "BOOL", "INT", "FLOAT", "STR",
+           "DTYPE", "INT_TUPLE", "enum_kind", "BadKwargValue",
+           "register_op", "get_op", "is_op_registered", "list_ops", "find_op", "ops_in"]
 
 _set = object.__setattr__
 
-# A deduction rule gets the (converted, kind-checked) positional args and the
-# canonical kwargs, and returns the result type.  It raises ValueError for
-# shape/dtype problems *without* naming the op: create_op_call prefixes the name.
+# A deduction rule gets the (converted, kind-checked) operands and the canonical
+# attributes, and returns the result type.  It raises ValueError for shape/dtype
+# problems *without* naming the op: create_op_call prefixes the name.
 DeduceRule = Callable[[tuple, Mapping[str, Any]], Type]
+
+# ``ParamSpec.fill``: an omitted operand followed by a given one becomes ``[]``.
+EMPTY = "[]"
+# ``OpDef(pl=..., ir=...)``: the wrapper's signature follows from the entry.
+DERIVED = "derived"
 
 
 class Effect(enum.Enum):
-    """What an op does to the storage behind one argument."""
+    """What an op does to the storage behind one operand."""
 
     Read = 0
     Write = 1
     ReadWrite = 2
 
 
-def _is_index_tuple(value: Expr) -> bool:
-    return isinstance(value, MakeTuple) and all(
-        isinstance(e.type, ScalarType) and e.type.dtype.is_int() for e in value.elements)
-
-
-class ArgKind(enum.Enum):
-    """The kind of IR value a positional parameter accepts."""
-
-    Tensor = "a Tensor"
-    Tile = "a Tile"
-    Scalar = "a Scalar"
-    IndexTuple = "a tuple of integer scalars (e.g. [0, 0])"
-
-    @property
-    def description(self) -> str:
-        return self.value
-
-    def accepts(self, value: Expr) -> bool:
-        return _KIND_CHECKS[self](value)
-
-
-_KIND_CHECKS: dict[ArgKind, Callable[[Expr], bool]] = {
-    ArgKind.Tensor: lambda v: isinstance(v.type, TensorType),
-    ArgKind.Tile: lambda v: isinstance(v.type, TileType),
-    ArgKind.Scalar: lambda v: isinstance(v.type, ScalarType),
-    ArgKind.IndexTuple: _is_index_tuple,
-}
-
-
-class BadKwargValue(Exception):
-    """Raised by a ``ValueKind`` converter; ``call.py`` turns it into a ``TypeError``."""
-
-
-@dataclass(frozen=True)
-class ValueKind:
-    """The Python values a keyword parameter accepts, and how they are canonicalised.
-
-    ``convert`` returns the canonical value or raises ``BadKwargValue``.  IR
-    constants (``ConstInt`` ...) are accepted too, because a parser may hand over a
-    literal it has already turned into IR.
-    """
-
-    label: str
-    convert: Callable[[Any], Any]
-
-
-def _unwrap_const(value: Any) -> Any:
-    if isinstance(value, (ConstInt, ConstFloat, ConstBool)):
-        return value.value
-    return value
-
-
-def _to_bool(value: Any) -> bool:
-    value = _unwrap_const(value)
-    if isinstance(value, bool):
-        return value
-    raise BadKwargValue
-
-
-def _to_int(value: Any) -> int:
-    value = _unwrap_const(value)
-    if isinstance(value, int) and not isinstance(value, (bool, enum.Enum)):
-        return value
-    raise BadKwargValue
-
-
-def _to_float(value: Any) -> float:
-    value = _unwrap_const(value)
-    if isinstance(value, (int, float)) and not isinstance(value, (bool, enum.Enum)):
-        return float(value)
-    raise BadKwargValue
-
-
-def _to_str(value: Any) -> str:
-    if isinstance(value, str):
-        return value
-    raise BadKwargValue
-
-
-def _to_dtype(value: Any) -> DataType:
-    if isinstance(value, DataType):
-        return value
-    raise BadKwargValue
-
-
-def _to_int_tuple(value: Any) -> tuple[int, ...] | None:
-    items = value.elements if isinstance(value, MakeTuple) else value
-    if not isinstance(items, (list, tuple)):
-        raise BadKwargValue
-    out = tuple(_to_int(item) for item in items)
-    return out or None  # an empty list means "none": canonically omitted
-
-
-BOOL = ValueKind("bool", _to_bool)
-INT = ValueKind("int", _to_int)
-FLOAT = ValueKind("float", _to_float)
-STR = ValueKind("str", _to_str)
-DTYPE = ValueKind("DataType", _to_dtype)
-INT_TUPLE = ValueKind("list of int", _to_int_tuple)
-
-
-def enum_kind(enum_cls: type[enum.IntEnum]) -> ValueKind:
-    """Members of ``enum_cls``; a plain int is accepted and mapped to its member."""
-
-    def convert(value: Any) -> enum.IntEnum:
-        value = _unwrap_const(value)
-        if isinstance(value, enum_cls):
-            return enum_cls(value)  # canonical member (aliases collapse)
-        if isinstance(value, int) and not isinstance(value, (bool, enum.Enum)):
-            try:
-                return enum_cls(value)
-            except ValueError:
-                raise BadKwargValue from None
-        raise BadKwargValue
-
-    return ValueKind(enum_cls.__name__, convert)
-
-
 @dataclass(frozen=True)
 class ParamSpec:
-    """One positional parameter.
+    """One operand.
 
-    ``optional`` parameters are trailing and simply omitted when not given.
-    ``read_write_if`` names a keyword that, when set to a truthy value, turns a
-    ``Write`` effect into ``ReadWrite`` (atomic store/assemble read the target).
+    ``optional`` operands are trailing; an omitted one is left out of the call when
+    nothing after it is given.  ``fill`` says what stands in its place otherwise — or
+    always, when it names another operand (PyPTO's ``tile.load`` carries
+    ``valid_shape`` = ``shapes`` when the user gives none): ``EMPTY`` (``[]``), the
+    name of an earlier operand (a copy of it), or ``None`` (omitting it before a
+    given operand is an error).  ``read_write_if`` names an attribute that, when set
+    to a truthy value, turns a ``Write`` effect into ``ReadWrite`` (atomic stores).
     """
 
     name: str
@@ -171,66 +75,80 @@ class ParamSpec:
     effect: Effect = Effect.Read
     optional: bool = False
     read_write_if: str | None = None
+    fill: str | None = None
 
 
 @dataclass(frozen=True)
 class KwargSpec:
-    """One keyword parameter.  ``choices`` restricts the (canonical) value."""
+    """One attribute.  ``choices`` restricts the (canonical) value; ``hidden``
+    attributes are not wrapper parameters: they always hold ``default`` and are not
+    printed (PyPTO's wrapper sets them itself)."""
 
     name: str
     value: ValueKind
     default: Any = None
     required: bool = False
     choices: tuple | None = None
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
+class Semantics:
+    """The executor meaning of an op, as data: ``kernel`` names a NumPy kernel family
+    of ``pypto.runtime`` (``"binary"``, ``"reduce"`` ...), ``args`` its parameters
+    (e.g. ``("add",)``).  ``DEVICE_ONLY`` ops are refused by name."""
+
+    kernel: str
+    args: tuple = ()
+
+
+DEVICE_ONLY = Semantics("device_only")
 
 
 class OpDef(Op):
     """A registered op.  ``name`` is the qualified name (``tensor.add``).
 
     ``compute`` marks tensor ops that do arithmetic; the SplitIncoreOrch verifier
-    warns when they appear directly in an orchestration body.
+    warns when they appear directly in an orchestration body.  ``aliases`` are extra
+    wrapper names for the same op (``create_tensor`` for ``tensor.create``);
+    ``scalar_form`` the op (short name) PyPTO's wrapper builds instead when the second
+    operand is a scalar (``pl.tensor.add(t, 2.0)`` is ``tensor.adds``).
     """
 
-    __slots__ = ("params", "keywords", "deduce", "compute", "doc")
+    __slots__ = ("params", "keywords", "deduce", "compute", "doc", "semantics", "pl", "ir",
+                 "aliases", "scalar_form")
 
     def __init__(self, name: str, params: Iterable[ParamSpec], deduce: DeduceRule,
-                 keywords: Iterable[KwargSpec] = (), compute: bool = False,
-                 doc: str = "") -> None:
+                 keywords: Iterable[KwargSpec] = (), compute: bool = False, doc: str = "",
+                 semantics: Semantics | None = None, pl: str | None = DERIVED,
+                 ir: str | None = DERIVED, aliases: Iterable[str] = (),
+                 scalar_form: str | None = None) -> None:
         super().__init__(name)
         if "." not in name:
             raise ValueError(f"OpDef: op name '{name}' must be qualified ('<namespace>.<op>')")
         params = tuple(params)
         keywords = tuple(keywords)
-        seen_optional = False
-        for spec in params:
-            if seen_optional and not spec.optional:
-                raise ValueError(f"OpDef '{name}': required parameter '{spec.name}' follows "
-                                 "an optional one")
-            seen_optional = seen_optional or spec.optional
-        names = [p.name for p in params] + [k.name for k in keywords]
-        duplicates = sorted({n for n in names if names.count(n) > 1})
-        if duplicates:
-            raise ValueError(f"OpDef '{name}': duplicate parameter name(s) {duplicates}")
-        keyword_names = {k.name for k in keywords}
-        for spec in params:
-            if spec.read_write_if is not None and spec.read_write_if not in keyword_names:
-                raise ValueError(f"OpDef '{name}': parameter '{spec.name}' depends on unknown "
-                                 f"keyword '{spec.read_write_if}'")
+        _check_params(name, params, keywords)
         _set(self, "params", params)
         _set(self, "keywords", keywords)
         _set(self, "deduce", deduce)
         _set(self, "compute", bool(compute))
         _set(self, "doc", doc)
+        _set(self, "semantics", semantics)
+        _set(self, "pl", pl)
+        _set(self, "ir", ir)
+        _set(self, "aliases", tuple(aliases))
+        _set(self, "scalar_form", scalar_form)
 
     @property
     def namespace(self) -> str:
         """``"tensor"`` for ``tensor.add``."""
-        return self.name.split(".", 1)[0]
+        return self.name.rsplit(".", 1)[0]
 
     @property
     def short_name(self) -> str:
         """``"add"`` for ``tensor.add``."""
-        return self.name.split(".", 1)[1]
+        return self.name.rsplit(".", 1)[1]
 
     @property
     def min_args(self) -> int:
@@ -240,6 +158,12 @@ class OpDef(Op):
     def max_args(self) -> int:
         return len(self.params)
 
+    def param_index(self, name: str) -> int | None:
+        for index, spec in enumerate(self.params):
+            if spec.name == name:
+                return index
+        return None
+
     def keyword(self, name: str) -> KwargSpec | None:
         for spec in self.keywords:
             if spec.name == name:
@@ -247,7 +171,7 @@ class OpDef(Op):
         return None
 
     def arg_effect(self, index: int, kwargs: Mapping[str, Any]) -> Effect:
-        """Effect on positional argument ``index`` given the call's kwargs."""
+        """Effect on operand ``index`` given the call's attributes."""
         spec = self.params[index]
         if spec.effect is Effect.Write and spec.read_write_if is not None \
                 and kwargs.get(spec.read_write_if):
@@ -266,6 +190,27 @@ class OpDef(Op):
 
     def __repr__(self) -> str:
         return f"OpDef({self.name!r})"
+
+
+def _check_params(name: str, params: tuple, keywords: tuple) -> None:
+    seen_optional = False
+    for index, spec in enumerate(params):
+        if seen_optional and not spec.optional:
+            raise ValueError(f"OpDef '{name}': required operand '{spec.name}' follows an "
+                             "optional one")
+        seen_optional = seen_optional or spec.optional
+        if spec.fill not in (None, EMPTY) and spec.fill not in [p.name for p in params[:index]]:
+            raise ValueError(f"OpDef '{name}': operand '{spec.name}' is filled from unknown "
+                             f"operand '{spec.fill}'")
+    names = [p.name for p in params] + [k.name for k in keywords]
+    duplicates = sorted({n for n in names if names.count(n) > 1})
+    if duplicates:
+        raise ValueError(f"OpDef '{name}': duplicate parameter name(s) {duplicates}")
+    keyword_names = {k.name for k in keywords}
+    for spec in params:
+        if spec.read_write_if is not None and spec.read_write_if not in keyword_names:
+            raise ValueError(f"OpDef '{name}': operand '{spec.name}' depends on unknown "
+                             f"attribute '{spec.read_write_if}'")
 
 
 _OPS: dict[str, OpDef] = {}
@@ -305,3 +250,8 @@ def is_op_registered(name: str) -> bool:
 def list_ops() -> list[str]:
     """Every registered op name, sorted."""
     return sorted(_OPS)
+
+
+def ops_in(namespace: str) -> list[OpDef]:
+    """The registered ops of ``namespace`` (``"tensor"``), in registration order."""
+    return [op for op in _OPS.values() if op.namespace == namespace]

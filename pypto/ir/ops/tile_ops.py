@@ -1,104 +1,143 @@
-"""The ``tile.*`` op table (01-language.md §12.2).  One entry per op.
+"""The ``tile.*`` op table (reference: ops.md).  One entry per op, PyPTO's operand
+names, attributes and wrapper signatures.
 
-Tile ops run inside kernels, so none carries the ``compute`` flag (that flag is
-the orchestration-body warning for *tensor* ops).  ``tile.and``/``tile.or`` print
-and parse as ``pl.tile.and_``/``pl.tile.or_`` (Python keywords).
+Tile ops run inside kernels, so none carries the ``compute`` flag (that flag is the
+orchestration-body warning for *tensor* ops).  ``tile.and``/``tile.or`` print and
+parse as ``pl.tile.and_``/``pl.tile.or_`` (Python keywords).
 """
 
 from __future__ import annotations
 
 from typing import Iterable
 
-from ..enums import MemorySpace
+from ..enums import MemorySpace, PadValue, TileLayout
 from . import deduce as rule
 from .keywords import ATOMIC, CAST_MODE, CMP_TYPE, HIGH_PRECISION
-from .registry import (DTYPE, INT_TUPLE, ArgKind, DeduceRule, Effect, KwargSpec, OpDef,
-                       ParamSpec, enum_kind, register_op)
+from .registry import (BOOL, DTYPE, EMPTY, ArgKind, DeduceRule, Effect, KwargSpec, OpDef,
+                       ParamSpec, Semantics, enum_kind, register_op)
 
 __all__ = ["TILE_OPS"]
 
 T, TI, S, IDX = ArgKind.Tensor, ArgKind.Tile, ArgKind.Scalar, ArgKind.IndexTuple
-P, K = ParamSpec, KwargSpec
+P, K, X = ParamSpec, KwargSpec, Semantics
 MEMORY = enum_kind(MemorySpace)
 # Loads bring data on chip into the vector or matrix buffers only.
 LOAD_TARGETS = (MemorySpace.Vec, MemorySpace.Mat)
 ON_CHIP = tuple(m for m in MemorySpace if m is not MemorySpace.DDR)
 
 
-def _op(name: str, params: Iterable[ParamSpec], deduce: DeduceRule,
-        keywords: Iterable[KwargSpec] = ()) -> OpDef:
-    return OpDef("tile." + name, params, deduce, keywords)
+def _op(name: str, params: Iterable[ParamSpec], deduce: DeduceRule, semantics: Semantics,
+        keywords: Iterable[KwargSpec] = (), **extra: object) -> OpDef:
+    return OpDef("tile." + name, params, deduce, keywords, semantics=semantics, **extra)
 
 
-def _binary(name: str, keywords: Iterable[KwargSpec] = (),
-            deduce: DeduceRule = rule.elementwise) -> OpDef:
-    return _op(name, [P("lhs", TI), P("rhs", TI)], deduce, keywords)
+def _binary(name: str, ufunc: str, deduce: DeduceRule = rule.elementwise,
+            scalar_form: str | None = None) -> OpDef:
+    return _op(name, [P("lhs", TI), P("rhs", TI)], deduce, X("elementwise", (ufunc,)),
+               scalar_form=scalar_form)
 
 
-def _scalar_rhs(name: str, keywords: Iterable[KwargSpec] = ()) -> OpDef:
-    return _op(name, [P("lhs", TI), P("rhs", S)], rule.same_as_first, keywords)
+def _scalar_rhs(name: str, ufunc: str) -> OpDef:
+    return _op(name, [P("lhs", TI), P("rhs", S)], rule.same_as_first,
+               X("elementwise_scalar", (ufunc,)))
 
 
-def _unary(name: str, keywords: Iterable[KwargSpec] = (HIGH_PRECISION,)) -> OpDef:
-    return _op(name, [P("x", TI)], rule.same_as_first, keywords)
+def _unary(name: str, fn: str, keywords: Iterable[KwargSpec] = (), **extra: object) -> OpDef:
+    return _op(name, [P("tile", TI)], rule.same_as_first, X("unary", (fn,)), keywords, **extra)
 
 
-def _row_reduce(name: str) -> OpDef:
-    return _op(name, [P("x", TI), P("tmp_tile", TI)], rule.row_reduce)
+def _row_reduce(name: str, reducer: str) -> OpDef:
+    return _op(name, [P("tile", TI), P("tmp_tile", TI)], rule.row_reduce,
+               X("reduce_rows", (reducer,)))
 
 
-def _vec(name: str, deduce: DeduceRule) -> OpDef:
-    return _op(name, [P("lhs", TI), P("vec", TI)], deduce)
+def _expand(axis: str, name: str, combine: str | None) -> OpDef:
+    suffix = f"_{name}" if name else ""
+    deduce = rule.row_expand if axis == "row" else rule.col_expand
+    first = "target" if not name else ("tile" if axis == "row" else "target")
+    vec = "row_vec" if axis == "row" else "col_tile"
+    params = [P(first, TI), P(vec, TI)]
+    extra: dict = {}
+    if axis == "col":
+        extra["pl"] = ("target" if not name else "tile:target") + ", col_vec:col_tile"
+    if axis == "row" and name == "add":
+        params.append(P("tmp", TI, optional=True))
+        extra["ir"] = "tile, row_vec, span, *, tmp"
+    return _op(f"{axis}_expand{suffix}", params, deduce, X(f"{axis}_expand", (combine,)),
+               **extra)
 
 
 TILE_OPS: tuple[OpDef, ...] = (
-    _binary("add"), _binary("sub"), _binary("mul"), _binary("div", [HIGH_PRECISION]),
-    _binary("maximum"), _binary("minimum"),
-    _binary("and", deduce=rule.bitwise), _binary("or", deduce=rule.bitwise),
-    _scalar_rhs("adds"), _scalar_rhs("subs"), _scalar_rhs("muls"),
-    _scalar_rhs("divs", [HIGH_PRECISION]), _scalar_rhs("maximums"), _scalar_rhs("minimums"),
-    _unary("exp"), _unary("log"), _unary("sqrt"), _unary("rsqrt"), _unary("recip"),
-    _unary("neg"), _unary("abs"), _unary("relu", keywords=()),
-    _op("cast", [P("x", TI)], rule.cast, [K("target_type", DTYPE, required=True), CAST_MODE]),
-    _op("matmul", [P("lhs", TI), P("rhs", TI)], rule.matmul),
-    _op("matmul_acc", [P("acc", TI), P("lhs", TI), P("rhs", TI)], rule.matmul_acc),
-    _row_reduce("row_sum"), _row_reduce("row_max"), _row_reduce("row_min"),
-    _op("col_sum", [P("x", TI)], rule.col_reduce),
-    _op("col_max", [P("x", TI)], rule.col_reduce),
-    _op("col_min", [P("x", TI)], rule.col_reduce),
-    _vec("row_expand", rule.row_expand), _vec("row_expand_add", rule.row_expand),
-    _vec("row_expand_sub", rule.row_expand), _vec("row_expand_mul", rule.row_expand),
-    _vec("row_expand_div", rule.row_expand),
-    _vec("col_expand", rule.col_expand), _vec("col_expand_add", rule.col_expand),
-    _vec("col_expand_sub", rule.col_expand), _vec("col_expand_mul", rule.col_expand),
-    _vec("col_expand_div", rule.col_expand),
-    _op("expands", [P("target", TI), P("scalar", S)], rule.same_as_first),
-    _op("cmp", [P("lhs", TI), P("rhs", TI)], rule.compare, [CMP_TYPE]),
-    _op("cmps", [P("lhs", TI), P("rhs", S)], rule.compare_scalar, [CMP_TYPE]),
-    _op("sel", [P("mask", TI), P("lhs", TI), P("rhs", TI), P("tmp", TI)], rule.select),
-    _op("create", [P("shape", IDX)], rule.create_tile,
+    _binary("add", "add", scalar_form="adds"), _binary("sub", "subtract", scalar_form="subs"),
+    _binary("mul", "multiply", scalar_form="muls"),
+    _op("div", [P("lhs", TI), P("rhs", TI)], rule.elementwise, X("divide"), [HIGH_PRECISION],
+        scalar_form="divs", ir="lhs, rhs, span, *, high_precision"),
+    _binary("maximum", "maximum"), _binary("minimum", "minimum"),
+    _binary("and", "bitwise_and", rule.bitwise), _binary("or", "bitwise_or", rule.bitwise),
+    _scalar_rhs("adds", "add"), _scalar_rhs("subs", "subtract"), _scalar_rhs("muls", "multiply"),
+    _op("divs", [P("lhs", TI), P("rhs", S)], rule.same_as_first, X("divide_scalar")),
+    _scalar_rhs("maximums", "maximum"), _scalar_rhs("minimums", "minimum"),
+    _unary("exp", "exp"), _unary("sqrt", "sqrt"), _unary("neg", "negative"),
+    _unary("abs", "absolute"), _unary("relu", "relu"),
+    _unary("log", "log", [HIGH_PRECISION], ir="tile, span, *, high_precision"),
+    _unary("recip", "reciprocal", [HIGH_PRECISION], ir="tile, span, *, high_precision"),
+    _op("rsqrt", [P("tile", TI), P("tmp", TI, optional=True)], rule.same_as_first,
+        X("unary", ("rsqrt",))),
+    _op("cast", [P("tile", TI)], rule.cast, X("cast"),
+        [K("target_type", DTYPE, required=True), CAST_MODE]),
+    _op("matmul", [P("lhs", TI), P("rhs", TI)], rule.matmul, X("matmul")),
+    _op("matmul_acc", [P("acc", TI), P("lhs", TI), P("rhs", TI), P("init_cond", S, optional=True)],
+        rule.matmul_acc, X("matmul_acc"), ir="acc, lhs, rhs, span, *, init_cond"),
+    _row_reduce("row_sum", "sum"), _row_reduce("row_max", "max"), _row_reduce("row_min", "min"),
+    _op("col_sum", [P("tile", TI), P("tmp_tile", TI, optional=True)], rule.col_reduce,
+        X("reduce_cols", ("sum",))),
+    _op("col_max", [P("tile", TI)], rule.col_reduce, X("reduce_cols", ("max",))),
+    _op("col_min", [P("tile", TI)], rule.col_reduce, X("reduce_cols", ("min",))),
+    _expand("row", "", None), _expand("row", "add", "add"), _expand("row", "sub", "subtract"),
+    _expand("row", "mul", "multiply"), _expand("row", "div", "divide"),
+    _expand("col", "", None), _expand("col", "add", "add"), _expand("col", "sub", "subtract"),
+    _expand("col", "mul", "multiply"), _expand("col", "div", "divide"),
+    _op("expands", [P("target", TI), P("scalar", S)], rule.same_as_first, X("expands")),
+    _op("cmp", [P("lhs", TI), P("rhs", TI)], rule.compare, X("compare"), [CMP_TYPE]),
+    _op("cmps", [P("lhs", TI), P("rhs", S)], rule.compare_scalar, X("compare_scalar"),
+        [CMP_TYPE]),
+    _op("sel", [P("mask", TI), P("lhs", TI), P("rhs", TI), P("tmp", TI)], rule.select,
+        X("select")),
+    _op("create", [P("shape", IDX)], rule.create_tile, X("create"),
         [K("dtype", DTYPE, required=True),
-         K("target_memory", MEMORY, MemorySpace.Vec, choices=ON_CHIP)]),
+         K("target_memory", MEMORY, MemorySpace.Vec, choices=ON_CHIP),
+         K("transpose", BOOL), K("flat_layout", BOOL)],
+        pl="shape, dtype, target_memory, transpose, *, flat_layout", aliases=("create_tile",)),
     _op("load", [P("tensor", T), P("offsets", IDX), P("shapes", IDX),
-                 P("valid_shape", IDX, optional=True)], rule.load,
-        [K("target_memory", MEMORY, MemorySpace.Vec, choices=LOAD_TARGETS)]),
+                 P("valid_shape", IDX, optional=True, fill="shapes")], rule.load, X("load"),
+        [K("target_memory", MEMORY, MemorySpace.Vec, choices=LOAD_TARGETS),
+         K("clamp", BOOL, False)]),
     _op("store", [P("tile", TI), P("offsets", IDX),
                   P("output_tensor", T, Effect.Write, read_write_if="atomic"),
-                  P("shapes", IDX, optional=True)], rule.store, [ATOMIC]),
-    _op("move", [P("tile", TI)], rule.move,
-        [K("target_memory", MEMORY, required=True, choices=ON_CHIP)]),
-    _op("slice", [P("x", TI), P("shape", IDX), P("offset", IDX),
-                  P("valid_shape", IDX, optional=True)], rule.slice_,
-        [K("drop_dims", INT_TUPLE)]),
-    _op("assemble", [P("target", TI, Effect.Write, read_write_if="atomic"), P("source", TI),
-                     P("offset", IDX)], rule.assemble, [ATOMIC]),
-    _op("reshape", [P("x", TI), P("shape", IDX)], rule.reshape),
-    _op("transpose", [P("x", TI), P("axis1", S), P("axis2", S)], rule.transpose),
-    _op("read", [P("src", TI), P("offset", IDX)], rule.read),
-    _op("write", [P("dst", TI, Effect.Write), P("offset", IDX), P("value", S)], rule.write),
-    _op("get_block_idx", [], rule.index_scalar),
-    _op("get_block_num", [], rule.index_scalar),
-    _op("get_subblock_idx", [], rule.index_scalar),
+                  P("shapes", IDX, optional=True)], rule.store, X("store"), [ATOMIC],
+        pl="tile, offsets, output_tensor, shapes, *, atomic",
+        ir="tile, offsets, output_tensor, shapes, span, *, atomic=0"),
+    _op("move", [P("tile", TI)], rule.move, X("move"),
+        [K("target_memory", MEMORY, required=True, choices=ON_CHIP),
+         K("blayout", enum_kind(TileLayout)), K("slayout", enum_kind(TileLayout))]),
+    _op("slice", [P("input", TI), P("shape", IDX), P("offset", IDX),
+                  P("valid_shape", IDX, optional=True, fill=EMPTY),
+                  P("drop_dims", IDX, optional=True)], rule.slice_, X("slice"),
+        [K("pad_value", enum_kind(PadValue))],
+        pl="tile:input, shape, offset, valid_shape, drop_dims, pad_value"),
+    _op("assemble", [P("target", TI, Effect.Write), P("source", TI), P("offset", IDX)],
+        rule.assemble, X("assemble")),
+    _op("reshape", [P("input", TI), P("shape", IDX)], rule.reshape, X("reshape"),
+        pl="tile:input, shape"),
+    _op("transpose", [P("input", TI), P("axis1", S), P("axis2", S),
+                      P("tmp", TI, optional=True)], rule.transpose, X("transpose"),
+        pl="tile:input, axis1, axis2, tmp_tile:tmp", ir="tile:input, axis1, axis2, tmp, span"),
+    _op("read", [P("tile", TI), P("indices", IDX)], rule.read, X("read")),
+    _op("write", [P("tile", TI, Effect.Write), P("indices", IDX), P("value", S)], rule.write,
+        X("write")),
+    _op("get_block_idx", [], rule.index_scalar, X("block_idx")),
+    _op("get_block_num", [], rule.index_scalar, X("block_num")),
+    _op("get_subblock_idx", [], rule.index_scalar, X("subblock_idx")),
 )
 
 for _entry in TILE_OPS:

@@ -13,6 +13,8 @@ from typing import Any, Callable
 from ...errors import InternalError
 from .. import expr as E
 from ..dtype import DataType
+from ..ops.registry import OpDef
+from ..ops.signature import print_layout
 from ..node import Expr, GlobalVar
 from ..enums import TensorLayout
 from ..types import (MemRef, ScalarType, TensorType, TensorView, TileType, TileView, TupleType,
@@ -239,10 +241,20 @@ class ExprPrinter:
     def _call(self, node: E.Call, out: list[str]) -> None:
         out.append(self._callee(node.op))
         out.append("(")
-        self._args(node.args, out)
-        sep = ", " if node.args else ""
-        for key, value in node._kwargs.items():
-            out.append(f"{sep}{key}={value_text(value, self.values, f'kwarg {key!r}')}")
+        op = node.op
+        if isinstance(op, OpDef) and len(node.args) <= len(op.params):
+            # PyPTO's wrapper layout: what it accepts, and nothing it does not.
+            args, keywords = print_layout(op, node.args, node._kwargs)
+        else:
+            args, keywords = node.args, list(node._kwargs.items())
+        self._args(args, out)
+        sep = ", " if args else ""
+        for key, value in keywords:
+            if isinstance(value, Expr):
+                out.append(f"{sep}{key}=")
+                self._emit(value, out, False)
+            else:
+                out.append(f"{sep}{key}={value_text(value, self.values, f'kwarg {key!r}')}")
             sep = ", "
         if node._attrs:
             out.append(f"{sep}attrs={dict_text(node._attrs, self.values, 'call attr')}")

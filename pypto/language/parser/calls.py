@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 
 __all__ = ["parse_call", "call_unified", "parse_submit", "parse_kwarg_value", "OP_NAMESPACES"]
 
-OP_NAMESPACES = ("tensor", "tile", "system")
+OP_NAMESPACES = ("tensor", "tile", "system", "array", "prefetch")
 _DTYPE_NAMES = frozenset(dt.name for dt in DataType.all())
 # pl.<name> used as a value in an expression: DSL constructs that are not ops.
 _STATEMENT_ONLY = frozenset({
@@ -41,7 +41,7 @@ _UNIFIED: dict | None = None
 def _unified_ops() -> dict:
     global _UNIFIED
     if _UNIFIED is None:
-        from ..op_api import UNIFIED_OPS
+        from ..op import UNIFIED_OPS
         _UNIFIED = UNIFIED_OPS
     return _UNIFIED
 
@@ -168,8 +168,12 @@ def call_unified(p: "FunctionParser", name: str, args: list[Any], kwargs: dict[s
 
 
 def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.Call) -> Expr:
-    from ...ir.ops import create_op_call
+    from ..op import NAMESPACES
     op_name = f"{namespace}.{name[:-1] if name.endswith('_') else name}"
+    fn = NAMESPACES[namespace].PARSER_ENTRIES.get(name)
+    if fn is None:
+        raise InvalidOperationError(f"Unknown operation 'pl.{namespace}.{name}': "
+                                    f"{op_name} is not a registered op", p.span(node))
     args = [parse_op_arg(p, a) for a in node.args]
     kwargs, attrs = _split_keywords(p, node)
     if op_name == "tensor.dim" and p.options.func_type is FunctionType.Orchestration:
@@ -177,7 +181,8 @@ def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.C
         if folded is not None:
             return folded
     try:
-        return create_op_call(op_name, args, kwargs, span=p.span(node), attrs=attrs)
+        call = fn(*args, span=p.span(node), **kwargs)
+        return call.replace(attrs=attrs) if attrs else call
     except (InternalError, AssertionError, ParserError):
         raise
     except Exception as exc:

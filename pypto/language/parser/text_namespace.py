@@ -23,6 +23,7 @@ from typing import Any, Callable, Mapping
 from ...ir.dtype import DataType
 from ...ir.span import Span
 from ..typing import AnnotationRecord, DynVar, InOut, Out, Scalar, Tensor, Tile, Tuple
+from .calls import OP_NAMESPACES
 from .closure import MISSING, Closure, fold_binop, is_dunder
 from .diagnostics import (ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError)
@@ -42,6 +43,9 @@ _COMPARE: dict[type, Callable[[Any, Any], bool]] = {
 }
 _NUMBER = (int, float)  # bool is an int
 _ANNOTATION_CLASSES = (Tensor, Tile, Scalar, Tuple, InOut, Out)
+# Modules the DSL spells under a root (`pl.adir.input`, `pl.tensor.add`); the root's
+# other submodules (`pl.parser`, ...) are pypto's implementation, not the DSL.
+_NAMESPACES = frozenset({"adir", *OP_NAMESPACES})
 
 
 @functools.lru_cache(maxsize=None)
@@ -126,16 +130,17 @@ class TextClosure(Closure):
         if name.startswith("_"):
             raise not_allowed(f"'{_text(node)}' (a name starting with '_')", span)
         if isinstance(base, types.ModuleType):
-            if not _is_dsl_root(base):
+            if not (_is_dsl_root(base) or _is_dsl_namespace(base)):
                 raise not_allowed(f"'{_text(node)}'", span)
             value = vars(base).get(name, MISSING)
-            if isinstance(value, types.ModuleType):
+            if isinstance(value, types.ModuleType) \
+                    and not (_is_dsl_root(base) and name in _NAMESPACES):
                 raise not_allowed(f"'{_text(node)}' (a module)", span)
             return value
         if isinstance(base, type) and issubclass(base, enum.Enum):
             return base.__members__.get(name, MISSING)
-        # Classes of constants (``pl.DataType.FP32``) and constant holders (``pl.adir``):
-        # read from the class dict, so no property or descriptor runs.
+        # Classes of constants (``pl.DataType.FP32``) and constant holders: read from
+        # the class dict, so no property or descriptor runs.
         owner = base if isinstance(base, type) else type(base)
         value = vars(owner).get(name, MISSING)
         if value is MISSING or isinstance(value, (enum.Enum, DataType)):
@@ -290,6 +295,15 @@ def _comparable(value: Any) -> bool:
 
 def _is_dsl_root(module: types.ModuleType) -> bool:
     return module.__name__ in DSL_MODULES and dsl_module(module.__name__) is module
+
+
+def _is_dsl_namespace(module: types.ModuleType) -> bool:
+    """``pl.tensor``, ``pl.adir``, ...: a module a DSL root holds under a namespace name."""
+    for path in DSL_MODULES:
+        root = dsl_module(path)
+        if root is not None and any(vars(root).get(name) is module for name in _NAMESPACES):
+            return True
+    return False
 
 
 def _annotation_names(tree: ast.Module) -> frozenset[str]:

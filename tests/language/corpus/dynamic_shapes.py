@@ -29,7 +29,7 @@ class DynamicShapes:
         cmin = pl.col_min(x)
         filled = pl.expands(x, s)
         mask = pl.cmp(x, x, cmp_type=2)
-        mask2 = pl.cmps(x, s)
+        mask2 = pl.cmp(x, y, cmp_type=0)
         half = pl.cast(v, pl.FP32)
         flat = pl.reshape(half, [2048])
         swapped = pl.transpose(half, 0, 1)
