@@ -132,7 +132,11 @@ class Closure:
         return getattr(base, name, MISSING)
 
     def evaluate(self, node: ast.expr, span: Span, *, in_shape: bool = False) -> Any:
-        """Evaluate a Python expression against the closure (restricted builtins)."""
+        """Evaluate a Python expression against the closure (restricted builtins).
+
+        ``in_shape``: the expression is a shape or dim, where DSL text lets an unbound
+        name be an undeclared dynamic dim; in Python source it is an error like anywhere.
+        """
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
