@@ -70,8 +70,11 @@ def special_float(p: "FunctionParser", node: ast.expr) -> float | None:
     if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
             and node.func.id == "float" and len(node.args) == 1 and not node.keywords
             and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
-            and p.names.lookup("float") is None and p.closure.lookup("float") in (float, MISSING)):
+            and p.names.lookup("float") is None):
         return None
+    bound = p.closure.lookup("float")
+    if bound is not float and bound is not MISSING:
+        return None  # the user's own `float`
     try:
         value = float(node.args[0].value)
     except ValueError:

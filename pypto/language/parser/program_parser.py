@@ -99,7 +99,8 @@ def decorator_keywords(node: ast.FunctionDef | ast.ClassDef) -> ast.Call | None:
 
 def options_from_ast(info: SourceInfo, node: ast.FunctionDef,
                      strict_ssa: bool) -> FunctionOptions:
-    """Decorator keywords inside a program must be literal enum members / bools."""
+    """``@pl.function(...)`` keywords read from the syntax tree (a program's methods, DSL
+    text): literal enum members and bools only."""
     call = decorator_keywords(node)
     options = FunctionOptions(strict_ssa=strict_ssa)
     if call is None:
