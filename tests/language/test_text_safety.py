@@ -221,6 +221,25 @@ def test_constants_cannot_grow_without_bound():
         pl.parse("X = 'ab' * 10 ** 9\n")
 
 
+@pytest.mark.parametrize("value, fragment", [
+    ("None < 1", "comparing NoneType with int"),
+    ("1.5 & 2", "TypeError: unsupported operand"),
+    ("'a' * 3", "arithmetic on str"),
+    ("-'s'", "arithmetic on str"),
+    ("pl.FP32 + 1", "arithmetic on DataType"),
+    ("1 / 0", "ZeroDivisionError"),
+    ("[1, 2][0]", "Subscripting"),
+    ("{**{}}", "Dict unpacking"),
+    ("{[1]: 2}", "A list dict key"),
+    ("pl.TensorView(*[1])", "Argument unpacking"),
+    ("pl.dynamic('not an identifier')", "Invalid 'pl.dynamic(...)'"),
+])
+def test_values_the_text_cannot_have_are_diagnostics(value, fragment):
+    with pytest.raises(ParserError) as info:
+        pl.parse(f"import pypto.language as pl\nX = {value}\n")
+    assert fragment in str(info.value) and info.value.span["line"] == 2
+
+
 # -- the command line: text files use the safe loader -----------------------------------------
 
 @pytest.mark.parametrize("name", ["model.pl", "model.py"])

@@ -228,7 +228,7 @@ class TextClosure(Closure):
             return fold_binop(op, left, right)
         except KeyError:
             raise not_allowed(f"The operator in '{_text(node)}'", self.span_of(node)) from None
-        except (ArithmeticError, ValueError) as exc:
+        except (ArithmeticError, ValueError, TypeError) as exc:  # 1 / 0, 1.5 & 2, ...
             raise ParserSyntaxError(f"{type(exc).__name__}: {exc}", self.span_of(node)) from None
 
     def _unary(self, node: ast.UnaryOp, value: Any) -> Any:
@@ -251,10 +251,14 @@ class TextClosure(Closure):
             if compare is None:
                 raise not_allowed(f"The comparison in '{_text(node)}'", self.span_of(node))
             right = self._value(right_node, False)
-            if not (_comparable(left) and _comparable(right)):
+            try:
+                if not (_comparable(left) and _comparable(right)):
+                    raise TypeError
+                holds = compare(left, right)
+            except TypeError:  # also `None < 1`, `"a" < 1`
                 raise not_allowed(f"'{_text(node)}' (comparing {type(left).__name__} with "
-                                  f"{type(right).__name__})", self.span_of(node))
-            if not compare(left, right):
+                                  f"{type(right).__name__})", self.span_of(node)) from None
+            if not holds:
                 return False
             left = right
         return True
