@@ -11,8 +11,8 @@ import pytest
 import pypto.language as pl
 from pypto import ir
 from pypto.language.parser import text_parser
-from pypto.language.parser.diagnostics import (ParserSyntaxError, ParserTypeError,
-                                               UndefinedVariableError)
+from pypto.language.parser.diagnostics import (DSLSyntaxError, ParserError, ParserSyntaxError,
+                                               ParserTypeError, UndefinedVariableError)
 
 from _parser_helpers import expect_text_error, printed, stmts
 
@@ -137,8 +137,18 @@ def f(x: pl.Tensor[[4], pl.FP32]):
 def test_python_syntax_error():
     with pytest.raises(SyntaxError, match="Failed to compile code from model.py") as info:
         pl.parse("def f(:\n    pass\n", filename="model.py")
-    assert not isinstance(info.value, ParserSyntaxError)
-    assert info.value.lineno == 1
+    # A SyntaxError (with its fields) that renders like every other parser error.
+    assert isinstance(info.value, DSLSyntaxError) and isinstance(info.value, ParserSyntaxError)
+    assert (info.value.filename, info.value.lineno, info.value.offset) == ("model.py", 1, 7)
+    assert info.value.text == "def f(:"
+    assert info.value.render(use_color=False) == (
+        "Error: Failed to compile code from model.py: invalid syntax\n"
+        "  --> model.py:1:7\n"
+        "  |\n"
+        "1 | def f(:\n"
+        "  |       ^\n"
+        "2 |     pass\n"
+        "  |")
 
 
 @pytest.mark.parametrize("decorator, fragment, token", [
@@ -317,3 +327,33 @@ def test_texts_parsed_in_parallel_under_one_filename_stay_apart():
     with ThreadPoolExecutor(8) as pool:
         names = list(pool.map(parse_own, range(8)))
     assert names == [[f"double_{k}"] * 20 for k in range(8)]
+
+
+def test_every_independent_error_of_a_text_is_reported_once():
+    # Module-level refusals and failed definitions are recorded and reading goes on;
+    # what uses a failed name (SIZE, helper) is not reported again.
+    with pytest.raises(ParserError) as info:
+        pl.parse("""\
+import pypto.language as pl
+import os
+SIZE = 1 / 0
+@pl.function
+def uses_size(x: pl.Tensor[[SIZE], pl.FP32]):
+    return
+@pl.function
+def helper(x: pl.Tensor[[4], pl.FP32]):
+    y = pl.add(x, q)
+@pl.program
+class P:
+    @pl.function
+    def a(self, x: pl.Tensor[[4], pl.FP32]):
+        z = helper(x)
+        w = pl.mul(x, r)
+""")
+    err = info.value
+    assert [(e.message, e.span["line"]) for e in (err, *err.also)] == [
+        ("'import os' is not allowed in DSL text", 2),
+        ("ZeroDivisionError: division by zero", 3),
+        ("Undefined variable 'q'", 9),
+        ("Undefined variable 'r'", 15)]
+    assert all(e.source_lines for e in (err, *err.also))

@@ -17,6 +17,7 @@ from ...ir.node import Expr, GlobalVar
 from ...ir.scalar_types import scalar_type
 from .annotations import attr_chain
 from .closure import MISSING
+from .recovery import DependentError
 from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError, UnsupportedFeatureError)
 
@@ -289,6 +290,8 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
                                      hint=_method_hint(p))
+    if name in program.failed:
+        raise DependentError(f"method '{name}' failed to parse", span)
     args = [p.parse_expr(a) for a in node.args]
     kwargs, attrs = _split_keywords(p, node)
     if kwargs:
@@ -397,6 +400,8 @@ def parse_submit(p: "FunctionParser", node: ast.Call) -> Expr:
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program",
                                      p.span(node.args[0]))
+    if name in p.program.failed:
+        raise DependentError(f"method '{name}' failed to parse", span)
     args = [p.parse_expr(a) for a in node.args[1:]]
     options: dict[str, Any] = {}
     attrs: dict[str, Any] = {}

@@ -23,6 +23,7 @@ from ...ir.node import Expr
 from ...ir.span import Span
 from ..typing import DynVar
 from .diagnostics import ParserSyntaxError, ParserTypeError, UndefinedVariableError
+from .recovery import DependentError, FailedEntity
 
 __all__ = ["Closure", "SAFE_BUILTINS", "MISSING", "MAX_CONSTANT_BITS", "fold_binop",
            "is_dunder"]
@@ -108,9 +109,12 @@ class Closure:
     def lookup(self, name: str) -> Any:
         """The closure value of ``name``, or ``MISSING``."""
         try:
-            return self.mapping[name]
+            value = self.mapping[name]
         except KeyError:
             return SAFE_BUILTINS.get(name, MISSING)
+        if value.__class__ is FailedEntity:  # a definition that failed to parse
+            raise DependentError(f"'{name}' failed to parse (see its error)")
+        return value
 
     def with_inline(self, inline_closure: Mapping[str, Any]) -> "Closure":
         """The closure an ``@pl.inline`` body is parsed in: its own names, the caller's

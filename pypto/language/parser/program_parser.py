@@ -18,11 +18,13 @@ from .context import ProgramContext
 from .diagnostics import ParserError, ParserSyntaxError, UnsupportedFeatureError
 from .enum_args import ENUM_KEYWORDS, read_bool, read_enum
 from .function_parser import FunctionOptions, FunctionParser
+from .recovery import DependentError, collected_error
 from .source import SourceInfo, get_source_info, locate_entity
 
 __all__ = ["parse_function_entity", "parse_program_entity", "parse_function_definition",
            "parse_program_definition", "frame_closure", "find_def", "raise_with_source",
-           "decorator_keywords", "entity_source", "entity_definition", "options_from_ast"]
+           "decorator_keywords", "entity_source", "entity_definition", "options_from_ast",
+           "record_error"]
 
 
 def frame_closure(frame: Any) -> dict[str, Any]:
@@ -172,10 +174,21 @@ def _definition_or_raise(obj: Any, kind: type) -> tuple[SourceInfo, Any]:
         raise
 
 
+def record_error(errors: list, err: ParserError) -> None:
+    """Add a definition's error (and those it carries) to a list, once each; errors that
+    only depend on an earlier one are left out."""
+    for found in (err, *getattr(err, "also", ())):
+        if not isinstance(found, DependentError) and not any(e is found for e in errors):
+            errors.append(found)
+    err.also = ()  # type: ignore[attr-defined]
+
+
 def _guarded(info: SourceInfo, action: Callable[[], Any]) -> Any:
     try:
         return action()
     except ParserError as err:
+        for other in getattr(err, "also", ()):
+            other.with_source_lines(info.file_lines)
         raise_with_source(err, info)
     except (InternalError, AssertionError):
         raise
@@ -286,11 +299,22 @@ def parse_program_definition(info: SourceInfo, node: ast.ClassDef, closure: Clos
             context.param_counts[method.name] = len(params) - (params[:1] == ["self"])
         parsed: dict[str, Function] = {}
         for method in _dependency_order(methods, info.source.splitlines()):
-            options = options_from_ast(info, method, strict_ssa)
-            parser = FunctionParser(info, closure, context, options)
-            func = parser.parse_function(method)
+            try:
+                options = options_from_ast(info, method, strict_ssa)
+                parser = FunctionParser(info, closure, context, options)
+                func = parser.parse_function(method)
+            except ParserError as err:  # go on with the other methods (recovery)
+                context.failed.add(method.name)
+                record_error(context.errors, err)
+                continue
             parsed[method.name] = func
             context.functions[method.name] = func
+        first = collected_error(context.errors)
+        if first is not None:
+            raise first
+        if context.failed:  # only errors that depend on a definition that failed
+            raise DependentError(f"program '{program_name}' uses a definition that failed",
+                                 info.span(node))
         functions = [parsed[m.name] for m in methods]
         for name, external in context.externals.items():
             if name in parsed:

@@ -27,6 +27,7 @@ from .calls import OP_NAMESPACES
 from .closure import MISSING, Closure, fold_binop, is_dunder
 from .diagnostics import (ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError)
+from .recovery import DependentError, FailedEntity
 
 __all__ = ["TextClosure", "DSL_MODULES", "dsl_module", "not_allowed", "is_constant_value"]
 
@@ -108,6 +109,8 @@ class TextClosure(Closure):
         value = self.mapping.get(name, MISSING)
         if value is MISSING and name == "abs":
             return abs  # printed for the scalar abs; the parser builds the IR op
+        if value.__class__ is FailedEntity:  # its statement failed: already reported
+            raise DependentError(f"'{name}' failed to parse (see its error)")
         return value
 
     def with_inline(self, inline_closure: Mapping[str, Any]) -> "Closure":
@@ -275,6 +278,8 @@ class TextClosure(Closure):
     def _construct(self, node: ast.Call, in_shape: bool) -> Any:
         try:
             func = self._value(node.func, False)
+        except DependentError:
+            raise
         except ParserError:
             func = MISSING  # `open(...)`, `__import__(...)`: the call is what is refused
         if not any(func is allowed for allowed in _constructors()):

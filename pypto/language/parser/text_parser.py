@@ -19,9 +19,11 @@ from ...ir._deep import deep_recursion
 from ...ir.function import Function, Program
 from ...ir.span import Span
 from .annotations import attr_chain
-from .diagnostics import ParserError, ParserSyntaxError
+from .diagnostics import DSLSyntaxError, ParserError, ParserSyntaxError
 from .enum_args import read_bool
-from .program_parser import options_from_ast, parse_function_definition, parse_program_definition
+from .program_parser import (options_from_ast, parse_function_definition,
+                             parse_program_definition, record_error)
+from .recovery import FailedEntity, collected_error, stored_names
 from .source import SourceInfo
 from .text_namespace import DSL_MODULES, TextClosure, dsl_module, is_constant_value, not_allowed
 
@@ -38,22 +40,24 @@ def parse(code: str, filename: str = "<string>", source_map: Any = None) -> Func
     """
     if not isinstance(code, str):
         raise TypeError(f"pl.parse expects the program text as str, got {type(code).__name__}")
+    info = SourceInfo.from_text(code, filename)
     try:
         with deep_recursion():  # long operator chains make deep (but valid) ASTs
             tree = ast.parse(code, filename)
     except SyntaxError as exc:
-        raise SyntaxError(f"Failed to compile code from {filename}: {exc.msg}",
-                          (filename, exc.lineno, exc.offset, exc.text)) from None
-    info = SourceInfo.from_text(code, filename)
+        raise DSLSyntaxError(f"Failed to compile code from {filename}: {exc.msg}",
+                             Span(filename, exc.lineno or 1, exc.offset or 0),
+                             source_lines=info.file_lines) from None
     if source_map is not None:
         info = source_map.wrap(info)
     reader = _TextReader(tree, info)
-    try:
-        for stmt in tree.body:
-            reader.statement(stmt)
-    except ParserError as err:
-        err.with_source_lines(info.file_lines)
-        raise
+    for stmt in tree.body:
+        reader.statement(stmt)
+    first = collected_error(reader.errors)
+    if first is not None:  # every independent error, the first one raised
+        for err in (first, *first.also):
+            err.with_source_lines(info.file_lines)
+        raise first
     return reader.single_result()
 
 
@@ -68,15 +72,23 @@ class _TextReader:
         self.bindings: dict[str, Any] = {"pl": dsl_module("pypto.language")}
         self.closure = TextClosure(self.bindings, tree, info.span)
         self.results: list[Function | Program] = []
+        self.errors: list[ParserError] = []
 
     def span(self, node: ast.AST) -> Span:
         return self.info.span(node)
 
     def statement(self, stmt: ast.stmt) -> None:
-        handler = _MODULE_STATEMENTS.get(type(stmt))
-        if handler is None:
-            raise not_allowed(_statement_text(stmt), self.span(stmt))
-        handler(self, stmt)
+        """Read one module-level statement; a failure is recorded and the names the
+        statement binds stand for it, so what uses them is not reported again."""
+        try:
+            handler = _MODULE_STATEMENTS.get(type(stmt))
+            if handler is None:
+                raise not_allowed(_statement_text(stmt), self.span(stmt))
+            handler(self, stmt)
+        except ParserError as err:
+            record_error(self.errors, err)
+            for name in _bound_names(stmt):
+                self.bindings[name] = FailedEntity(name, err)
 
     # -- module-level statements --------------------------------------------------------
     def _import(self, stmt: ast.Import) -> None:
@@ -223,6 +235,14 @@ _MODULE_STATEMENTS: dict[type, Callable[[_TextReader, Any], None]] = {
     ast.FunctionDef: _TextReader._function,
     ast.ClassDef: _TextReader._program,
 }
+
+
+def _bound_names(stmt: ast.stmt) -> list[str]:
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [stmt.name]
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return [alias.asname or alias.name.split(".")[0] for alias in stmt.names]
+    return stored_names(stmt)
 
 
 _STATEMENT_WORDS = {"AsyncFunctionDef": "async def", "AnnAssign": "annotated assignment",
