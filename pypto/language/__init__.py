@@ -61,3 +61,5 @@ MX_B_NN = TensorLayout.MX_B_NN
 from .._lazy import install_lazy_attributes as _install_lazy_attributes
 
 _install_lazy_attributes(__name__, {"jit": ("pypto.jit", "jit")})
+
+from . import distributed  # noqa: E402  (pypto.language.distributed, PyPTO's `pld`)

@@ -18,6 +18,7 @@ from ..ir.ops import DEVICE_ONLY, find_op, list_ops
 from . import _array_math as M
 from . import _data_movement as D
 from . import _views as V
+from .distributed.kernels import DIST_KERNELS
 from .dtypes import np
 from .errors import OpFailure
 from .state import ExecState, OpInfo
@@ -96,6 +97,7 @@ KERNELS: dict[str, Callable[..., OpImpl]] = {
     "fillpad_expand": _fixed(V.fillpad_expand), "expand_clone": _fixed(V.expand_clone),
     "gather": _fixed(V.gather), "gather_row": _fixed(V.gather_row), "scatter": _fixed(V.scatter),
     "scatter_update": _fixed(V.scatter_update),
+    **DIST_KERNELS,
 }
 
 

@@ -17,9 +17,13 @@ class ExecState:
     ``call_depth`` counts active calls of program functions.
     """
 
-    __slots__ = ("block_idx", "block_num", "subblock_idx", "next_task_id", "call_depth")
+    __slots__ = ("block_idx", "block_num", "subblock_idx", "next_task_id", "call_depth",
+                 "ranks")
 
-    def __init__(self) -> None:
+    def __init__(self, ranks: Any = None) -> None:
+        # ``ranks``: the run's ``RankScheduler`` (distributed launches), shared by the host
+        # and every rank task.
+        self.ranks = ranks
         self.call_depth = 0
         self.block_idx = 0
         self.block_num = 1
@@ -40,10 +44,11 @@ class OpInfo:
     NumPy storage dtype.
     """
 
-    __slots__ = ("name", "kwargs", "out_dtype", "out_numpy")
+    __slots__ = ("name", "kwargs", "out_dtype", "out_numpy", "span")
 
     def __init__(self, name: str, kwargs: dict[str, Any], out_dtype: DataType | None,
-                 out_numpy: Any) -> None:
+                 out_numpy: Any, span: Any = None) -> None:
+        self.span = span  # where the call is (ops that block name it in a deadlock report)
         self.name = name
         self.kwargs = kwargs
         self.out_dtype = out_dtype

@@ -64,8 +64,16 @@ TILE_OPS = (
     "col_expand col_expand_add col_expand_sub col_expand_mul col_expand_div expands cmp "
     "cmps slice assemble reshape transpose read write create relu and or sel load store move "
     "get_block_idx get_block_num get_subblock_idx").split()
+# PyPTO's pld.* op set (ops.md groups pld.system, pld.tensor, pld.tile: 23 ops).
+DISTRIBUTED_OPS = (
+    [f"pld.system.{n}" for n in "defer_wait get_comm_ctx notify nranks rank wait world_size".split()]
+    + [f"pld.tensor.{n}" for n in ("all_to_all all_to_all_v allgather alloc_window_buffer "
+                                   "allreduce barrier broadcast get put reduce_scatter "
+                                   "remote_store window").split()]
+    + [f"pld.tile.{n}" for n in "get put remote_load remote_store".split()])
+assert len(DISTRIBUTED_OPS) == 23
 EXPECTED_OPS = sorted([f"tensor.{n}" for n in TENSOR_OPS] + [f"tile.{n}" for n in TILE_OPS]
-                      + ["system.task_invalid"])
+                      + ["system.task_invalid"] + DISTRIBUTED_OPS)
 assert len(TENSOR_OPS) == 105
 
 
@@ -422,8 +430,16 @@ def test_declared_effects():
     assert _effects("tensor.write") == [w, r, r] and _effects("tile.write") == [w, r, r]
     written = {name for name in list_ops()
                if any(p.effect is not Effect.Read for p in get_op(name).params)}
-    assert written == {"tile.store", "tensor.assemble", "tile.assemble", "tensor.write",
-                       "tile.write"}
+    local = {name for name in written if not name.startswith("pld.")}
+    assert local == {"tile.store", "tensor.assemble", "tile.assemble", "tensor.write",
+                     "tile.write"}
+    # Distributed ops write windows (possibly a peer's: ReadWrite) or a local destination.
+    assert written - local == {f"pld.{name}" for name in (
+        "system.notify", "tensor.put", "tensor.get", "tensor.remote_store", "tensor.allreduce",
+        "tensor.reduce_scatter", "tensor.broadcast", "tensor.allgather", "tensor.all_to_all",
+        "tensor.all_to_all_v", "tensor.barrier", "tile.remote_store", "tile.put", "tile.get")}
+    assert _effects("pld.tensor.put")[:3] == [rw, r, r]
+    assert _effects("pld.tensor.get")[:3] == [w, r, r]
 
 
 def test_call_write_targets_for_registered_ops():

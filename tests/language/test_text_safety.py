@@ -195,13 +195,14 @@ SPACE = pl.Mem.Vec
 ATTRS = {"slot_num": 2}
 KIND = pl.adir.input
 T = pl.Tensor[[ROWS, COLS], pl.FP32]
+D = pld.DistributedTensor[[ROWS], pl.FP32]
 M = pl.dynamic("M")
 ...
 @pl.program(strict_ssa=False)
 class P:
     """Docstring."""
     @pl.function(type=pl.FunctionType.InCore)
-    def k(self, x: T, y: pl.Tensor[[M, COLS], pl.DataType.FP32]) -> T:
+    def k(self, x: T, y: pl.Tensor[[M, COLS], pl.DataType.FP32], z: D) -> T:
         pl.static_assert(ROWS == 8 and COLS > 4 and not False, "sizes")
         t: pl.Tile[[ROWS, COLS], pl.FP32, SPACE] = pl.load(x, [0, 0], [ROWS, COLS])
         return pl.store(t, [0, 0], x)
@@ -209,6 +210,7 @@ class P:
     kernel = program.get_function("k")
     assert [d.value for d in kernel.params[0].type.shape] == [8, 8]
     assert kernel.params[1].type.shape[0].name_hint == "M"
+    assert type(kernel.params[2].type).__name__ == "DistributedTensorType"
 
 
 def test_constants_cannot_grow_without_bound():

@@ -14,6 +14,7 @@ from .registry import (DEVICE_ONLY, ArgKind, Effect, KwargSpec, OpDef, ParamSpec
 from .call import create_op_call
 from .analysis import call_write_targets, deduce_call_return_type
 from . import system_ops, tensor_memory_ops, tensor_ops, tile_ops  # noqa: F401  (the tables)
+from . import distributed_ops  # noqa: F401  (pld.system / pld.tensor / pld.tile)
 
 __all__ = ["get_op", "is_op_registered", "list_ops", "find_op", "register_op", "ops_in",
            "create_op_call", "deduce_call_return_type", "call_write_targets",

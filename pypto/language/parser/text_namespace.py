@@ -1,7 +1,7 @@
 """The namespace of DSL text (``pl.parse``): what a name or a dotted chain may mean there.
 
 Text is data, so nothing in it runs.  Its only names are the DSL's namespaces
-(``pl``, and ``pld`` / ``ir`` where the printer uses them), ``abs`` (the printed
+(``pl``, ``pld``, and ``ir`` once imported), ``abs`` (the printed
 scalar abs), the module-level constants and ``pl.dynamic`` dims the text assigns,
 and the functions it defines.  Expressions the parser needs as values (dtypes, enum
 members, layouts, views, ``pl.static_assert`` conditions, constants) are computed
@@ -43,6 +43,7 @@ _COMPARE: dict[type, Callable[[Any, Any], bool]] = {
     ast.Gt: operator.gt, ast.GtE: operator.ge,
 }
 _NUMBER = (int, float)  # bool is an int
+# (and their subclasses: pld.DistributedTensor is a Tensor)
 _ANNOTATION_CLASSES = (Tensor, Tile, Scalar, Tuple, InOut, Out)
 # Modules the DSL spells under a root (`pl.adir.input`, `pl.tensor.add`); the root's
 # other submodules (`pl.parser`, ...) are pypto's implementation, not the DSL.
@@ -202,7 +203,7 @@ class TextClosure(Closure):
         """``pl.Tensor[[64, M], pl.FP32]`` as a value (``T = ...``; ``x: T``): the inert
         record the annotation class would make, built here without calling it."""
         head = self._value(node.value, False)
-        if not any(head is cls for cls in _ANNOTATION_CLASSES):
+        if not (isinstance(head, type) and issubclass(head, _ANNOTATION_CLASSES)):
             raise not_allowed(_describe(node), self.span_of(node))
         return AnnotationRecord(head.__name__, self._value(node.slice, True))
 

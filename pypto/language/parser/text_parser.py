@@ -67,9 +67,10 @@ class _TextReader:
     def __init__(self, tree: ast.Module, info: SourceInfo) -> None:
         self.info = info
         self.filename = info.filename
-        # `pl` needs no import line (a Function printed alone has none); pld and ir
-        # come with theirs, so a dynamic dim may still be called `ir`.
-        self.bindings: dict[str, Any] = {"pl": dsl_module("pypto.language")}
+        # `pl` and `pld` need no import line (a Function printed alone has none); `ir`
+        # comes with its own, which the printer never writes.
+        self.bindings: dict[str, Any] = {"pl": dsl_module("pypto.language"),
+                                         "pld": dsl_module("pypto.language.distributed")}
         self.closure = TextClosure(self.bindings, tree, info.span)
         self.results: list[Function | Program] = []
         self.errors: list[ParserError] = []
