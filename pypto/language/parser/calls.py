@@ -69,10 +69,30 @@ def parse_op_arg(p: "FunctionParser", node: ast.expr) -> Any:
     return p.parse_expr(node)
 
 
+def special_float(p: "FunctionParser", node: ast.expr) -> float | None:
+    """``float("nan")``: how the printer spells NaN, which has no literal (inf is ``1e999``)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "float" and len(node.args) == 1 and not node.keywords
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+            and p.names.lookup("float") is None):
+        return None
+    bound = p.closure.lookup("float")
+    if bound is not float and bound is not MISSING:
+        return None  # the user's own `float`
+    try:
+        value = float(node.args[0].value)
+    except ValueError:
+        return None
+    return value if value != value else None  # NaN only: other floats have literals
+
+
 def parse_kwarg_value(p: "FunctionParser", node: ast.expr) -> Any:
     """Keyword values: literals and enums/dtypes stay Python values, DSL names are Exprs."""
     if isinstance(node, ast.Constant):
         return node.value
+    nan = special_float(p, node)
+    if nan is not None:
+        return nan
     if isinstance(node, (ast.List, ast.Tuple)):
         return [parse_kwarg_value(p, elt) for elt in node.elts]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
@@ -258,10 +278,14 @@ def _const(p: "FunctionParser", node: ast.Call) -> Expr:
     negate = False
     if isinstance(value_node, ast.UnaryOp) and isinstance(value_node.op, ast.USub):
         negate, value_node = True, value_node.operand
-    if not (isinstance(value_node, ast.Constant) and isinstance(value_node.value, (int, float))
-            and not isinstance(value_node.value, bool)):
+    nan = special_float(p, value_node)
+    if nan is not None:
+        value: Any = nan
+    elif isinstance(value_node, ast.Constant) and isinstance(value_node.value, (int, float)) \
+            and not isinstance(value_node.value, bool):
+        value = -value_node.value if negate else value_node.value
+    else:
         raise ParserSyntaxError("pl.const needs a numeric literal value", p.span(node.args[0]))
-    value = -value_node.value if negate else value_node.value
     dtype = parse_dtype(p, node.args[1])
     if dtype.is_float():
         return E.ConstFloat(float(value), dtype, span)
@@ -361,6 +385,9 @@ def _call_name(p: "FunctionParser", func: ast.Name, node: ast.Call) -> Any:
     span = p.span(node)
     if p.names.lookup(func.id) is not None:
         raise UnsupportedFeatureError(f"'{func.id}' is a DSL value and cannot be called", span)
+    nan = special_float(p, node)
+    if nan is not None:
+        return E.ConstFloat(nan, DataType.FP32, span)
     value = p.closure.lookup(func.id)
     if value is MISSING:
         raise UndefinedVariableError(f"Undefined function '{func.id}'", span)

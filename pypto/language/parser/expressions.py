@@ -88,9 +88,9 @@ def _name(p: "FunctionParser", node: ast.Name) -> Any:
     span = p.span(node)
     value = p.closure.lookup(node.id)
     if value is MISSING:
-        # pl.parse text may use dynamic dims it never declares (a Function printed
-        # alone has no `M = pl.dynamic("M")` header), in shapes and in bodies alike.
-        if p.closure.auto_dynamic and not node.id.startswith("__"):
+        # DSL text may use dynamic dims it never declares (a Function printed alone
+        # has no `M = pl.dynamic("M")` header) once a shape annotation names them.
+        if p.closure.undeclared_dim(node.id, p.program.dyn_vars):
             from ..typing import DynVar
             return p.program.dyn_var(DynVar(node.id), span)
         raise UndefinedVariableError(f"Undefined variable '{node.id}'", span)
@@ -191,12 +191,10 @@ def _attribute(p: "FunctionParser", node: ast.Attribute) -> Expr:
     if chain is not None and p.names.lookup(chain[0]) is None:
         value = p.closure.lookup(chain[0])
         if value is not MISSING:
-            try:
-                for part in chain[1:]:
-                    value = getattr(value, part)
-            except AttributeError:
-                raise UndefinedVariableError(f"'{ast.unparse(node)}' does not exist",
-                                             span) from None
+            for part in chain[1:]:
+                value = p.closure.attribute(value, part, node, span)
+                if value is MISSING:
+                    raise UndefinedVariableError(f"'{ast.unparse(node)}' does not exist", span)
             if isinstance(value, enum.Enum):
                 return E.ConstInt(int(value.value), _INDEX, span)
             if isinstance(value, (bool, int, float, Expr)):

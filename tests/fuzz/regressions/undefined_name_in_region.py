@@ -1,8 +1,7 @@
 # expect: parse-error
-# pl.parse turns an undeclared name into a dynamic dim; used as a value inside a graph
+# pl.parse turned an undeclared name into a dynamic dim; used as a value inside a graph
 # region it reached the outliner as a free Var: InternalError ("not found in var_objects").
-# Now the call is refused when parsing: the dim (an index scalar) does not fit the
-# Tensor parameter 'acc' of 'kern'.
+# Text parsing now reports it like the decorators do: Undefined variable 'acc' (line 19).
 import pypto.language as pl
 
 
