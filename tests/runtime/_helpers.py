@@ -16,7 +16,8 @@ SPAN = ir.Span("ops_test.py", 7, 3)
 NUMPY_TO_PYPTO = {
     np.dtype(np.float32): DT.FP32, np.dtype(np.float16): DT.FP16, np.dtype(np.int8): DT.INT8,
     np.dtype(np.int16): DT.INT16, np.dtype(np.int32): DT.INT32, np.dtype(np.int64): DT.INT64,
-    np.dtype(np.uint8): DT.UINT8, np.dtype(np.bool_): DT.BOOL,
+    np.dtype(np.uint8): DT.UINT8, np.dtype(np.uint16): DT.UINT16, np.dtype(np.uint32): DT.UINT32,
+    np.dtype(np.bool_): DT.BOOL,
 }
 
 
