@@ -34,12 +34,18 @@ __all__ = ["PartialTile", "mark_valid", "valid_shape_of", "is_partial", "valid_p
 class PartialTile(np.ndarray):
     """An array whose valid region is ``valid_shape``.  Arrays NumPy derives from it
     (views, results of ufuncs) start out whole: only the ops that know what they do
-    with a region set one (``mark_valid``)."""
+    with a region set one (``mark_valid``); ``copy()`` keeps it."""
 
     valid_shape: tuple[int, ...] | None
 
     def __array_finalize__(self, obj: Any) -> None:
         self.valid_shape = None
+
+    def copy(self, order: str = "C") -> "PartialTile":
+        """A copy keeps the region (a copied partial tile is the same partial tile)."""
+        out = super().copy(order)
+        out.valid_shape = self.valid_shape
+        return out
 
 
 def mark_valid(array: Any, valid: tuple[int, ...] | None) -> Any:

@@ -53,13 +53,16 @@ def _constant(value: Any) -> ir.Expr:
 
 
 def op_function(op_name: str, operands: list, kwargs: dict | None = None,
-                dtype: ir.DataType | None = None) -> tuple[ir.Function, list]:
+                dtype: ir.DataType | None = None, attrs: dict | None = None,
+                type_args: dict | None = None) -> tuple[ir.Function, list]:
     """``def f(<array/scalar params>): r = <op>(operands); return r`` and its arguments.
 
     ndarray -> Tensor param, ``Out`` -> Out Tensor param, ``Tile`` -> Tile param,
     ``Scalar`` -> scalar param,
     list -> index tuple of constants, None -> an omitted operand, other numbers -> constants.  ``dtype``
-    overrides the pypto dtype of every array param (e.g. BF16 stored as float32).
+    overrides the pypto dtype of every array param (e.g. BF16 stored as float32); ``attrs`` and
+    ``type_args`` go to ``create_op_call``.  An op without a value is a statement of a
+    function returning nothing.
     """
     params, ir_args, values = [], [], []
     for index, operand in enumerate(operands):
@@ -85,15 +88,19 @@ def op_function(op_name: str, operands: list, kwargs: dict | None = None,
             ir_args.append(None)
         else:
             ir_args.append(_constant(operand))
-    call = ir.create_op_call(op_name, ir_args, kwargs, span=SPAN)
+    call = ir.create_op_call(op_name, ir_args, kwargs, span=SPAN, attrs=attrs,
+                             type_args=type_args)
+    if isinstance(call.type, ir.UnknownType):  # an op without a value: a statement
+        body = [ir.EvalStmt(call, SPAN), ir.ReturnStmt([], SPAN)]
+        return ir.Function("f", params, [], body, SPAN), values
     result = ir.Var("r", call.type, SPAN)
     body = [ir.AssignStmt(result, call, SPAN), ir.ReturnStmt([result], SPAN)]
     return ir.Function("f", params, [call.type], body, SPAN), values
 
 
 def run_op(op_name: str, operands: list, kwargs: dict | None = None,
-           dtype: ir.DataType | None = None) -> Any:
-    function, values = op_function(op_name, operands, kwargs, dtype)
+           dtype: ir.DataType | None = None, **extra: Any) -> Any:
+    function, values = op_function(op_name, operands, kwargs, dtype, **extra)
     return pypto.run(function, *values)
 
 

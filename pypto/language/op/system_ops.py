@@ -6,8 +6,13 @@ PyPTO files under ``pl.system`` too (``tpush_to_aiv`` ... build ``tile.*`` ops);
 
 from __future__ import annotations
 
+from ...ir.dtype import DataType
 from ...ir.enums import PipeType
+from ...ir.expr import Call, ConstInt
+from ...ir.node import Expr
 from ...ir.ops import composite as _composite
+from ...ir.span import Span
+from ..typing import Scalar, Tensor, Tile
 from . import tile_ops as _tile_ops
 from ._namespace import fill_namespace
 
@@ -20,4 +25,5 @@ _PIPES = {name: getattr(_tile_ops, name) for name in
 __all__ = [*fill_namespace(globals(), "system", {"sync_set": _composite.sync_set,
                                                   "sync_wait": _composite.sync_wait,
                                                   **_PIPES}), "AUTO"]
-_ = PipeType
+# PyPTO's module-level names besides the wrappers
+_ = (PipeType, DataType, Call, ConstInt, Expr, Span, Scalar, Tensor, Tile)

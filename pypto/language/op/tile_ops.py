@@ -13,7 +13,8 @@ from ...ir.ops import composite as _composite
 from ...ir.span import Span
 from ..typing import Scalar, Tensor, Tile
 from ._namespace import fill_namespace
-from ._tile_extras import MaskPattern, MemRefType, max, min  # noqa: A004
+from ._tile_extras import (MaskPattern, MemRefType, caller_warning_stacklevel,  # noqa: A004
+                           has_partial_valid_region, max, min, predicate_to_expr)
 
 
 def scatter_update(input, *args, **kwargs):  # noqa: A002  (PyPTO's signature)
@@ -32,6 +33,7 @@ def mrgsort(src0, src1=None, src2=None, src3=None, tmp=None, exhausted=False, *,
 __all__ = [*fill_namespace(globals(), "tile", {"scatter_update": scatter_update,
                                                 "mrgsort": mrgsort}),
            "MaskPattern", "MemRefType", "max", "min"]
+_HELPERS = (caller_warning_stacklevel, has_partial_valid_region, predicate_to_expr)
 
 # PyPTO's module-level names besides the wrappers
 _ = (DataType, AtomicType, MemorySpace, PadValue, TileLayout, Expr, Span, Scalar, Tensor, Tile)

@@ -14,6 +14,10 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from pypto import ir
+from pypto.ir.dtype import DataType
+from pypto.ir.enums import AtomicType, PadValue
+from pypto.ir.op._helpers import resolve_cast_mode
+from ..typing import Scalar, Tensor, Tile
 from . import _unified_data, tensor_ops
 from ._routing import describe as _describe, kind_of as _kind, route as _route
 from ._routing import SHAPED_KINDS, routed as _shaped
@@ -335,4 +339,5 @@ def get_subblock_idx(*, span=None):
 UNIFIED_OPS: dict[str, Callable[..., ir.Expr]] = {
     name: globals()[name] for name in __all__ if name != "UNIFIED_OPS"
 }
-_ = _unified_data
+# PyPTO's module-level names besides the functions
+_ = (_unified_data, DataType, AtomicType, PadValue, resolve_cast_mode, Scalar, Tensor, Tile)
