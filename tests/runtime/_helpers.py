@@ -140,3 +140,29 @@ def assert_same_results(before: ir.Program, after: ir.Program, make_args: Callab
         for i, (b, a) in enumerate(zip(before_args, after_args)):
             _assert_same(f"argument {i}", b, a)
     return results
+
+
+def part_oracle(combine: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """NumPy meaning of ``part_*``: the result covers both operands; where both have an
+    element they are combined, elsewhere the one that has it is taken."""
+    def oracle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        out = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])), a.dtype)
+        out[:b.shape[0], :b.shape[1]] = b
+        out[:a.shape[0], :a.shape[1]] = a
+        n, m = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
+        out[:n, :m] = combine(a[:n, :m], b[:n, :m])
+        return out
+    return oracle
+
+
+def check_result(result: Any, declared: ir.Type, oracle: Callable[..., Any] | None,
+                 values: list) -> None:
+    """``result`` has the declared shape and storage dtype and, with an oracle, its
+    values (``oracle(*values)``, relative tolerance 2e-3)."""
+    from pypto.runtime.dtypes import numpy_dtype
+    if isinstance(declared, ir.ShapedType):
+        assert list(result.shape) == [d.value for d in declared.shape]
+        assert result.dtype == numpy_dtype(declared.dtype)
+    if oracle is not None:
+        np.testing.assert_allclose(np.asarray(result, dtype=np.float64),
+                                   np.asarray(oracle(*values), dtype=np.float64), rtol=2e-3)

@@ -14,9 +14,7 @@ from pypto import ir
 from pypto.ir.ops import DEVICE_ONLY, get_op, ops_in
 from pypto.runtime import ExecutionError
 
-from pypto.runtime.dtypes import numpy_dtype
-
-from ._helpers import Out, Tile, op_function, run_op
+from ._helpers import Out, Tile, check_result, op_function, part_oracle as _part, run_op
 
 DT, Mem = ir.DataType, ir.MemorySpace
 RNG = np.random.default_rng(11)
@@ -45,17 +43,6 @@ SCALE_R = np.exp2(ints(2, 4, low=-2, high=3)).astype(np.float32)
 
 def t(array, dtype=None):
     return Tile(array.copy(), dtype)
-
-
-def _part(fn):
-    def oracle(a, b):
-        out = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])), a.dtype)
-        out[:b.shape[0], :b.shape[1]] = b
-        out[:a.shape[0], :a.shape[1]] = a
-        n, m = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
-        out[:n, :m] = fn(a[:n, :m], b[:n, :m])
-        return out
-    return oracle
 
 
 def _sorted_pairs(values, ids):
@@ -291,15 +278,7 @@ def test_tile_op_against_numpy(name):
     # the printed one-op function is PyPTO-readable text that parses back to it
     ir.assert_structural_equal(function, pl.parse(ir.python_print(function)))
     result = run_op(f"tile.{name}", _copies(operands), attrs)
-    declared = function.return_types[0]
-    if isinstance(declared, ir.ShapedType):
-        assert list(result.shape) == [d.value for d in declared.shape]
-        assert result.dtype == numpy_dtype(declared.dtype)
-    if oracle is None:
-        return
-    expected = oracle(*_values(operands))
-    np.testing.assert_allclose(np.asarray(result, dtype=np.float64),
-                               np.asarray(expected, dtype=np.float64), rtol=2e-3)
+    check_result(result, function.return_types[0], oracle, _values(operands))
 
 
 def test_remainder_takes_the_divisors_sign():

@@ -113,23 +113,24 @@ def _same_shape(a: Any, b: Any, a_name: str, b_name: str) -> None:
                          f"{shape_text(b.shape)} must have the same shape")
 
 
+def _flat_scatter(target: Any, target_name: str, src: Any, index: Any, index_name: str
+                  ) -> Type:
+    """``target.flat[index[i, j]] = src[i, j]``: integer indices of ``src``'s shape, one
+    dtype; the target's type."""
+    _index_operand(index, index_name)
+    _same_shape(src, index, "src", index_name)
+    _require_same_dtype(src, target, "src", target_name)
+    return target
+
+
 def mscatter(args: Args, kwargs: Kwargs) -> Type:
-    """``mscatter(src, idx, out)``: ``out.flat[idx[i, j]] = src[i, j]``; the tensor's type."""
-    src, idx, out = args[0].type, args[1].type, args[2].type
-    _index_operand(idx, "idx")
-    _same_shape(src, idx, "src", "idx")
-    _require_same_dtype(src, out, "src", "output_tensor")
-    return out
+    """``mscatter(src, idx, output_tensor)`` into the tensor."""
+    return _flat_scatter(args[2].type, "output_tensor", args[0].type, args[1].type, "idx")
 
 
 def scatter_flat(args: Args, kwargs: Kwargs) -> Type:
-    """``tile.scatter(dst, src, indexes)``: ``dst`` with ``dst.flat[indexes[i, j]] =
-    src[i, j]``."""
-    dst, src, indexes = args[0].type, args[1].type, args[2].type
-    _index_operand(indexes, "indexes")
-    _same_shape(src, indexes, "src", "indexes")
-    _require_same_dtype(dst, src, "dst", "src")
-    return dst
+    """``tile.scatter(dst, src, indexes)``: a copy of ``dst`` with ``src`` scattered in."""
+    return _flat_scatter(args[0].type, "dst", args[1].type, args[2].type, "indexes")
 
 
 def mrgsort_merge(args: Args, kwargs: Kwargs) -> Type:
