@@ -1,4 +1,5 @@
-"""Lazy re-exports for PyPTO's module paths that sit below their code's layer.
+"""Lazy re-exports for PyPTO's module paths that sit below their code's layer, and
+lazily loaded module attributes (the package root; ``pl.jit``).
 
 ``pypto.ir.pass_manager`` is a PyPTO path, but the pass manager belongs to the
 passes, which import ``pypto.ir``.  Such a path is a module whose attributes are
@@ -8,6 +9,8 @@ looked up in the real home on first access, so importing it never imports upward
 from __future__ import annotations
 
 import importlib
+import sys
+import types
 from typing import Any, Callable, Iterable
 
 
@@ -25,3 +28,35 @@ def lazy_reexport(module_name: str, home: str,
         return sorted(exported)
 
     return __getattr__, __dir__
+
+
+class _LazyAttribute:
+    """A module attribute loaded on first access, then stored in the module's dict.
+
+    A non-data descriptor on the module's class: once stored, the dict entry wins and
+    the descriptor is never consulted again.  A name the module does not have raises
+    the interpreter's own ``AttributeError`` (no ``__getattr__`` frame of pypto's).
+    """
+
+    def __init__(self, name: str, home: str, attribute: str | None) -> None:
+        self._name, self._home, self._attribute = name, home, attribute
+
+    def __get__(self, module: Any, owner: Any = None) -> Any:
+        if module is None:
+            return self
+        value: Any = importlib.import_module(self._home)
+        if self._attribute is not None:
+            value = getattr(value, self._attribute)
+        module.__dict__[self._name] = value
+        return value
+
+
+def install_lazy_attributes(module_name: str,
+                            attributes: dict[str, tuple[str, str | None]]) -> None:
+    """Give module ``module_name`` the ``attributes`` ``{name: (home module, attribute or
+    None for the module itself)}``, each imported on first access."""
+    module = sys.modules[module_name]
+    namespace = {name: _LazyAttribute(name, home, attribute)
+                 for name, (home, attribute) in attributes.items()}
+    namespace["__module__"] = module_name
+    module.__class__ = type("LazyAttributesModule", (types.ModuleType,), namespace)

@@ -1,4 +1,4 @@
-"""The ``pypto`` command line (``pypto compile``, ``pypto check``, ``pypto passes``).
+"""The ``pypto`` command line (``compile``, ``check``, ``passes``, ``graph``, ``diff``).
 
 The package is the top layer: it drives the parser, the passes, the jit and the
 executor, and nothing below imports it.

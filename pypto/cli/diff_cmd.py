@@ -3,7 +3,8 @@
 Each of A and B is a Python file or a DSL text file, loaded as ``pypto compile``
 loads them; ``-p`` runs the same passes on both first.  Exit status as diff(1):
 0 no difference, 1 differences, 2 trouble (a command-line mistake, or a file that
-does not load: its diagnostics are printed).
+does not load: its diagnostics are printed).  This module is imported to register
+the command: the compiler loads when it runs.
 """
 
 from __future__ import annotations
@@ -11,11 +12,12 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
+from .errors import ProgramError, UsageError
 from .graph_cmd import write_output
-from .load import entry_program, load_entries, run_user_step, select_entry
-from .report import ProgramError, with_backtrace
 
 __all__ = ["register", "run"]
+
+EXIT_TROUBLE = 2  # diff(1)'s status for trouble; 1 means "they differ"
 
 
 def register(commands: Any) -> None:
@@ -37,23 +39,24 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..ir.diff import diff
-    from .graph_cmd import _compiled
-    from .pipeline import resolve_pipeline, run_pipeline
-    from .report import UsageError
+    from .compile_command import compiled, report_program_error
+    from .load import entry_program, load_entry
+    from .pipeline import resolve_pipeline
     if args.unified < 0:
         raise UsageError("-U: the number of context lines must be 0 or more")
+    if args.a == "-" and args.b == "-":
+        raise UsageError("'-' (standard input) can be only one of A and B")
     passes = resolve_pipeline(args.pipeline) if args.pipeline is not None else None
     try:
         programs = []
         for path in (args.a, args.b):
-            program = entry_program(select_entry(load_entries(path), path, args.entry))
+            program = entry_program(load_entry(path, args.entry))
             if passes is not None:
-                program = run_user_step(
-                    lambda p=program: _compiled(p, passes, run_pipeline), "passes")
+                program = compiled(program, passes)
             programs.append(program)
     except ProgramError as exc:  # exit 2, not 1: 1 means "they differ"
-        print(with_backtrace(exc.text, exc.cause or exc), file=stderr)
-        return 2
+        report_program_error(exc, "full", stdout, stderr)
+        return EXIT_TROUBLE
     text = diff(programs[0], programs[1], args.a, args.b, context=args.unified)
     write_output(args.output, text, stdout)
     return 1 if text else 0

@@ -1,17 +1,21 @@
-"""Find the program a command-line user means, in a Python file or a DSL text file.
+"""Find the programs a command-line user means, in a Python file, a DSL text file or
+standard input (``-``).
 
 * A **Python file** is the user's program, so it is executed -- with ``runpy`` under a
   ``__name__`` that is not ``"__main__"`` (a ``if __name__ == "__main__":`` block does
   not run) and with the file's directory on ``sys.path`` (sibling imports work as with
-  ``python FILE``).  Its entries are the module-level ``ir.Program`` and ``ir.Function``
-  values and the ``@pl.jit`` / ``@pl.jit.host`` entry functions.  A Function that is
-  part of one of those Programs (an external function it calls) is not an entry of
-  its own, and kernels (``@pl.jit.incore`` ...) are dependencies, not entries.
+  ``python FILE``).  It runs while parse errors are *collected*: a definition that
+  fails is recorded and the module goes on, so every independent error of the file is
+  found.  Its entries are the module-level ``ir.Program`` and ``ir.Function`` values
+  and the ``@pl.jit`` / ``@pl.jit.host`` entry functions.  A Function that is part of
+  one of those Programs (an external function it calls) is not an entry of its own,
+  and kernels (``@pl.jit.incore`` ...) are dependencies, not entries.
 * A **DSL text file** -- any file not ending in ``.py``, or one whose first line is
-  the printer's ``# pypto.program:`` header -- is read with ``pl.loads``.
+  the printer's ``# pypto.program:`` header -- is read with ``pl.parse``.
+* **Standard input** is DSL text when it starts with that header, Python otherwise.
 
-Every failure becomes a ``UsageError`` (the command pointed at the wrong thing) or a
-``ProgramError`` carrying rendered diagnostics (the program itself is wrong).
+``load`` returns the entries and the findings (problems found while loading); a
+command-line mistake (missing file, not UTF-8, ...) is a ``UsageError``.
 """
 
 from __future__ import annotations
@@ -19,24 +23,31 @@ from __future__ import annotations
 import os
 import runpy
 import sys
-from dataclasses import dataclass
-from typing import Any, Union
+import types
+from dataclasses import dataclass, field
+from typing import Any, Optional, TextIO, Union
 
 from ..errors import InternalError
 from ..ir.function import Function, Program
 from ..jit import JITFunction, JitKind
 from ..language.parser.diagnostics import ParserError
-from ..language.parser.text_parser import loads
-from .report import (ProgramError, UsageError, plain_error, render_exception_in_file,
-                         render_parser_error, render_syntax_error)
+from ..language.parser.findings import PYTHON_EXCEPTION, Finding, findings_of, sort_findings
+from ..language.parser.recovery import DependentError, collect_entity_errors
+from ..language.parser.source import registered_source
+from ..language.parser.text_parser import parse
+from .errors import ProgramError, UsageError
+from .report import (findings_of_error, module_exception_finding, plain_finding,
+                     syntax_error_finding)
 
-__all__ = ["Entry", "RUN_NAME", "PRINTER_HEADER", "check_input_file", "load_entries",
-           "select_entry", "entry_program"]
+__all__ = ["Entry", "Source", "Loaded", "RUN_NAME", "PRINTER_HEADER", "STDIN",
+           "open_source", "load", "load_entry", "select_entry", "entry_program"]
 
 # ``__name__`` of an executed Python file: anything but "__main__".
 RUN_NAME = "__pypto_cli__"
 # The first line the printer writes for a Program (02-ir.md §12.2).
 PRINTER_HEADER = "# pypto.program:"
+STDIN = "-"
+STDIN_NAME = "<stdin>"
 _JIT_ENTRY_KINDS = (JitKind.ORCHESTRATION, JitKind.HOST)
 
 EntryValue = Union[Program, Function, JITFunction]
@@ -63,50 +74,87 @@ class Entry:
         return f"{self.name} (@{value.kind.spelling})"
 
 
-def check_input_file(path: str) -> None:
-    """``UsageError`` unless ``path`` names a readable regular file."""
+@dataclass(frozen=True)
+class Source:
+    """A file named on the command line, or standard input (``text`` read once)."""
+
+    path: str
+    text: Optional[str] = None  # standard input's text
+
+    @property
+    def is_stdin(self) -> bool:
+        return self.path == STDIN
+
+    @property
+    def name(self) -> str:
+        """The name diagnostics and spans use."""
+        return STDIN_NAME if self.is_stdin else self.path
+
+
+@dataclass
+class Loaded:
+    entries: list[Entry] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    cause: Optional[BaseException] = None  # for PTO_BACKTRACE=1: the first failure
+
+
+def open_source(path: str, stdin: Optional[TextIO] = None) -> Source:
+    """``UsageError`` unless ``path`` is ``-`` or names a readable regular file."""
+    if path == STDIN:
+        stream = stdin if stdin is not None else sys.stdin
+        if stream is None:
+            raise UsageError("'-' reads standard input, but there is none")
+        try:
+            return Source(path, stream.read())
+        except UnicodeDecodeError as err:
+            raise UsageError(f"cannot read standard input: not UTF-8 text ({err.reason})") \
+                from None
     if not os.path.exists(path):
         raise UsageError(f"no such file: '{path}'")
     if os.path.isdir(path):
         raise UsageError(f"'{path}' is a directory, not a file")
     if not os.access(path, os.R_OK):
         raise UsageError(f"cannot read '{path}': permission denied")
+    return Source(path)
 
 
-def is_text_file(path: str) -> bool:
-    if not path.endswith(".py"):
-        return True
-    try:
-        with open(path, encoding="utf-8") as handle:
-            first_line = handle.readline()
-    except (OSError, UnicodeDecodeError):
-        return False  # let the Python loader report it
-    return first_line.startswith(PRINTER_HEADER)
+def load(source: Source) -> Loaded:
+    """Every entry ``source`` defines (in definition order) and what went wrong."""
+    if _is_text(source):
+        return _load_text(source)
+    with collect_entity_errors() as errors:
+        namespace, failure, stopped_by = _run_python(source)
+    findings = sort_findings(f for err in errors for f in findings_of(err))
+    if failure is not None:
+        findings.append(failure)
+    cause = errors[0] if errors else stopped_by
+    return Loaded(_entries_of(namespace), findings, cause)
 
 
-def load_entries(path: str) -> list[Entry]:
-    """Every entry ``path`` defines, in definition order (possibly none)."""
-    check_input_file(path)
-    if is_text_file(path):
-        value = _load_text(path)
-        return [Entry(value.name, value)]
-    return _entries_of(_run_python_file(path))
+def load_entry(path: str, wanted: str | None) -> Entry:
+    """The one entry ``path`` names (``-`` is standard input); its problems as a
+    ``ProgramError``, a wrong path or choice as a ``UsageError``."""
+    source = open_source(path)
+    loaded = load(source)
+    if loaded.findings:
+        raise ProgramError(loaded.findings, loaded.cause)
+    return select_entry(loaded.entries, source.name, wanted)
 
 
-def select_entry(entries: list[Entry], path: str, wanted: str | None) -> Entry:
+def select_entry(entries: list[Entry], name: str, wanted: str | None) -> Entry:
     """The one entry to compile: the only one, or the one ``--entry`` names."""
     if wanted is not None:
         for entry in entries:
             if wanted in (entry.name, *entry.aliases, _own_name(entry.value)):
                 return entry
         found = ", ".join(e.describe() for e in entries) or "nothing"
-        raise UsageError(f"no entry named '{wanted}' in {path} (found: {found})")
+        raise UsageError(f"no entry named '{wanted}' in {name} (found: {found})")
     if not entries:
-        raise UsageError(f"{path} defines no @pl.program, @pl.function or @pl.jit entry "
+        raise UsageError(f"{name} defines no @pl.program, @pl.function or @pl.jit entry "
                          "at module level")
     if len(entries) > 1:
         listing = ", ".join(e.describe() for e in entries)
-        raise UsageError(f"{path} defines {len(entries)} entries ({listing}); "
+        raise UsageError(f"{name} defines {len(entries)} entries ({listing}); "
                          "choose one with --entry NAME")
     return entries[0]
 
@@ -119,41 +167,58 @@ def entry_program(entry: Entry) -> Program:
         return value
     if isinstance(value, Function):
         return Program([value], value.name, value.span)
-    return run_user_step(lambda: value.specialize(), entry.name)
-
-
-def run_user_step(step: Any, what: str) -> Any:
-    """Run a step that may fail because of the user's program (parse, specialise)."""
     try:
-        return step()
-    except ParserError as err:
-        raise ProgramError(render_parser_error(err), err) from err
-    except SyntaxError as err:
-        raise ProgramError(render_syntax_error(err), err) from err
-    except (ValueError, TypeError) as err:
-        raise ProgramError(plain_error(f"{what}: {err}"), err) from err
+        return value.specialize()
+    except (InternalError, AssertionError):
+        raise
+    except (ParserError, SyntaxError, ValueError, TypeError) as err:
+        raise ProgramError(findings_of_error(err), err) from err
 
 
 # -- Python files ----------------------------------------------------------------------
 
-def _run_python_file(path: str) -> dict[str, Any]:
-    directory = os.path.dirname(os.path.abspath(path))
+def _run_python(source: Source
+                ) -> tuple[dict[str, Any], Optional[Finding], Optional[BaseException]]:
+    """The module namespace after running ``source``, the failure that stopped it and
+    its exception."""
+    directory = os.getcwd() if source.is_stdin else os.path.dirname(os.path.abspath(source.path))
     sys.path.insert(0, directory)
+    namespace: dict[str, Any] = {}
     try:
-        return runpy.run_path(path, run_name=RUN_NAME)
-    except ParserError as err:
-        raise ProgramError(render_parser_error(err), err) from err
-    except SyntaxError as err:
-        raise ProgramError(render_syntax_error(err), err) from err
+        if source.is_stdin:
+            namespace = _run_text_as_module(source.text or "")
+        else:
+            namespace = runpy.run_path(source.path, run_name=RUN_NAME)
+        return namespace, None, None
     except (InternalError, AssertionError):
         raise  # a bug in pypto: never dressed up as the user's mistake
+    except DependentError:  # it used a definition whose error is already recorded
+        return namespace, None, None
+    except ParserError as err:  # outside a decorator: pl.parse, a jit call at module level
+        return namespace, _first_of(findings_of(err)), err
+    except SyntaxError as err:
+        return namespace, syntax_error_finding(err), err
     except SystemExit as exc:
-        raise ProgramError(plain_error(f"{path} called sys.exit({exc.code!r}) while loading"),
-                           exc) from exc
+        return namespace, plain_finding(f"{source.name} called sys.exit({exc.code!r}) while "
+                                        "loading", PYTHON_EXCEPTION), exc
     except Exception as exc:  # the user's module code failed (NameError, ImportError, ...)
-        raise ProgramError(render_exception_in_file(exc, path), exc) from exc
+        return namespace, module_exception_finding(exc, source.name), exc
     finally:
         _remove_first(sys.path, directory)
+
+
+def _run_text_as_module(text: str) -> dict[str, Any]:
+    """``python -`` for pypto: standard input as the code of a module."""
+    module = types.ModuleType(RUN_NAME)
+    module.__file__ = STDIN_NAME
+    code = compile(text, STDIN_NAME, "exec", dont_inherit=True)
+    with registered_source(text, STDIN_NAME):  # the decorators read their source here
+        exec(code, module.__dict__)  # noqa: S102 - the user's own program, as `python -`
+    return module.__dict__
+
+
+def _first_of(findings: list[Finding]) -> Optional[Finding]:
+    return findings[0] if findings else None
 
 
 def _remove_first(items: list[str], value: str) -> None:
@@ -192,16 +257,39 @@ def _own_name(value: EntryValue) -> str:
 
 # -- DSL text files --------------------------------------------------------------------
 
-def _load_text(path: str) -> Program | Function:
+def _is_text(source: Source) -> bool:
+    if source.is_stdin:
+        return (source.text or "").startswith(PRINTER_HEADER)
+    if not source.path.endswith(".py"):
+        return True
     try:
-        return loads(path)
-    except ParserError as err:
-        raise ProgramError(render_parser_error(err), err) from err
-    except SyntaxError as err:
-        raise ProgramError(render_syntax_error(err), err) from err
-    except UnicodeDecodeError as err:
-        raise UsageError(f"cannot read '{path}': not UTF-8 text ({err.reason})") from err
+        with open(source.path, encoding="utf-8") as handle:
+            first_line = handle.readline()
+    except (OSError, UnicodeDecodeError):
+        return False  # let the Python loader report it
+    return first_line.startswith(PRINTER_HEADER)
+
+
+def _load_text(source: Source) -> Loaded:
+    text = source.text if source.is_stdin else _read_text(source.path)
+    try:
+        value = parse(text, filename=source.name)
+    except (InternalError, AssertionError):
+        raise
+    except (ParserError, SyntaxError) as err:
+        return Loaded([], findings_of_error(err), err)
     except ValueError as err:  # none or several programs in the text
         raise UsageError(str(err)) from err
     except RuntimeError as err:
-        raise ProgramError(plain_error(str(err)), err) from err
+        return Loaded([], [plain_finding(str(err), PYTHON_EXCEPTION)], err)
+    return Loaded([Entry(value.name, value)])
+
+
+def _read_text(path: str) -> str:
+    try:
+        with open(path, encoding="utf-8") as handle:
+            return handle.read()
+    except UnicodeDecodeError as err:
+        raise UsageError(f"cannot read '{path}': not UTF-8 text ({err.reason})") from err
+    except OSError as err:
+        raise UsageError(f"cannot read '{path}': {err.strerror or err}") from err

@@ -1,13 +1,14 @@
 """The command line's view of the passes: pipeline selection, running, listing.
 
 ``pypto compile`` runs its pipeline through ``ir.PassManager`` (so ``--dump-dir`` is
-the PassManager's per-pass dump) inside a ``PassContext`` that adds two instruments:
+the PassManager's per-pass dump) inside a ``PassContext`` that adds instruments:
 
 * a precondition check before every pass -- its required properties plus the
   structural ones.  A pass called directly never checks what it requires, and a
   ``-p`` pipeline is in the user's hands, so a wrong order must end in a diagnostic
   that says which pass to add, not in a confusing failure deeper down;
-* the ``--print-after-all`` printer.
+* the printers, timers and counters of ``--print-*``, ``--time-passes`` and
+  ``--pass-statistics`` (``passes.instrumentation``), and the progress line.
 
 An enclosing ``PassContext`` (a test harness, a notebook) keeps its instruments and
 verification level; its own ``VerificationInstrument`` then replaces the check.
@@ -17,23 +18,24 @@ from __future__ import annotations
 
 import itertools
 from contextlib import contextmanager
-from typing import Callable, Iterator, Optional
+from dataclasses import dataclass, field
+from typing import Iterator, Optional, Sequence, TextIO
 
-from .report import ProgramError, UsageError, plain_error, render_diagnostic
 from ..ir.function import Program
-from ..passes.pass_manager import OptimizationStrategy, PassManager
-from ..passes import (CallbackInstrument, IRProperty, IRPropertySet, Pass, PassContext,
-                     PassInstrument, PassSpec, PropertyVerifierRegistry, VerificationInstrument,
-                     VerificationLevel, build_pipeline, get_default_verify_properties,
-                     get_structural_properties, list_passes)
+from ..language.parser.findings import Finding
+from ..passes import (IRProperty, IRPropertySet, Pass, PassContext, PassErrorCode,
+                      PassInstrument, PassSpec, PassStatisticsInstrument, PassTimingInstrument,
+                      PrintIRInstrument, PropertyVerifierRegistry, VerificationInstrument,
+                      VerificationLevel, build_pipeline, get_default_verify_properties,
+                      get_structural_properties, list_passes)
 from ..passes.diagnostic import has_errors
+from ..passes.pass_manager import OptimizationStrategy, PassManager
 from ..passes.pipeline import get_default_verification_level
+from .errors import ProgramError, UsageError
+from .report import diagnostic_finding
 
 __all__ = ["resolve_pipeline", "pass_context", "run_pipeline", "describe_passes",
-           "frontend_check_properties", "parse_props", "PrintAfterPass"]
-
-# (pass name, 1-based index, pass count, program after the pass)
-PrintAfterPass = Callable[[str, int, int, Program], None]
+           "frontend_check_properties", "parse_props", "PipelineView", "pass_names"]
 
 
 def resolve_pipeline(text: Optional[str]) -> list[Pass]:
@@ -46,36 +48,88 @@ def resolve_pipeline(text: Optional[str]) -> list[Pass]:
         raise UsageError(f"-p: {exc}") from None
 
 
+@dataclass
+class PipelineView:
+    """What ``pypto compile`` shows of the pipeline (``--print-*``, timing, counts)."""
+
+    print_before: Sequence[str] = ()
+    print_after: Sequence[str] = ()
+    print_before_all: bool = False
+    print_after_all: bool = False
+    print_changed: bool = False
+    print_on_failure: bool = False
+    time_passes: bool = False
+    pass_statistics: bool = False
+    stream: Optional[TextIO] = None
+    extra: list[PassInstrument] = field(default_factory=list)  # e.g. the progress line
+
+    def prints(self) -> bool:
+        return bool(self.print_before or self.print_after or self.print_before_all
+                    or self.print_after_all or self.print_changed or self.print_on_failure)
+
+    def is_plain(self) -> bool:
+        """Nothing to show: a jit entry may then take its own cached compile path."""
+        return not (self.prints() or self.time_passes or self.pass_statistics)
+
+
+def pass_names(option: str, text: str, passes: list[Pass]) -> list[str]:
+    """``--print-after=a,b``: pass names in any spelling, each in the pipeline."""
+    from ..passes.instrumentation import pass_name_of
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if not names:
+        raise UsageError(f"{option}: expected pass names (see 'pypto passes')")
+    running = [p.get_name() for p in passes]
+    result = []
+    for name in names:
+        try:
+            canonical = pass_name_of(name)
+        except ValueError as exc:
+            raise UsageError(f"{option}: {exc}") from None
+        if canonical not in running:
+            raise UsageError(f"{option}: pass '{name}' is not in the pipeline being run "
+                             f"({', '.join(_cli_name(n) for n in running) or 'no passes'})")
+        result.append(canonical)
+    return result
+
+
 @contextmanager
-def pass_context(pass_count: int, print_after: Optional[PrintAfterPass] = None
-                 ) -> Iterator[PassContext]:
+def pass_context(instruments: Sequence[PassInstrument] = ()) -> Iterator[PassContext]:
     """The context ``pypto compile`` runs passes in (see the module docstring)."""
     outer = PassContext.current()
     level = outer.get_verification_level() if outer is not None \
         else get_default_verification_level()
     outer_instruments = outer.get_instruments() if outer is not None else []
-    instruments: list[PassInstrument] = []
-    if print_after is not None:
-        counter = itertools.count(1)
-        instruments.append(CallbackInstrument(
-            after_pass=lambda p, program: print_after(p.get_name(), next(counter), pass_count,
-                                                      program),
-            name="PrintAfterAll"))
+    own: list[PassInstrument] = list(instruments)
     if level is not VerificationLevel.NONE and \
             not any(isinstance(i, VerificationInstrument) for i in outer_instruments):
-        instruments.append(_PreconditionCheck())
+        own.append(_PreconditionCheck())
     kwargs = {"runtime": outer.get_runtime()} if outer is not None else {}
-    with PassContext([*instruments, *outer_instruments], verification_level=level,
+    with PassContext([*own, *outer_instruments], verification_level=level,
                      **kwargs) as context:
         yield context
 
 
-def run_pipeline(program: Program, passes: list[Pass],
-                 print_after: Optional[PrintAfterPass] = None,
+def run_pipeline(program: Program, passes: list[Pass], view: PipelineView,
                  dump_dir: Optional[str] = None) -> Program:
+    """Run ``passes`` with what ``view`` asks to see; the timing and statistics tables
+    go to ``view.stream`` even when a pass fails (they show how far it got)."""
+    printer = PrintIRInstrument(before=view.print_before, after=view.print_after,
+                                before_all=view.print_before_all,
+                                after_all=view.print_after_all, changed=view.print_changed,
+                                on_failure=view.print_on_failure, stream=view.stream,
+                                total=len(passes)) if view.prints() else None
+    timing = PassTimingInstrument() if view.time_passes else None
+    statistics = PassStatisticsInstrument() if view.pass_statistics else None
+    instruments = [i for i in (printer, statistics, timing) if i is not None] + view.extra
     manager = PassManager(passes)
-    with pass_context(len(passes), print_after):
-        return manager.run_passes(program, dump_ir=dump_dir is not None, output_dir=dump_dir)
+    try:
+        with pass_context(instruments):
+            return manager.run_passes(program, dump_ir=dump_dir is not None,
+                                      output_dir=dump_dir)
+    finally:
+        for table in (statistics, timing):
+            if table is not None:
+                print(table.report(), file=view.stream)
 
 
 class _PreconditionCheck(PassInstrument):
@@ -88,10 +142,10 @@ class _PreconditionCheck(PassInstrument):
         props = pass_.get_required_properties().union_with(get_structural_properties())
         diagnostics = PropertyVerifierRegistry.verify(props, program)
         if has_errors(diagnostics):
-            raise ProgramError(_precondition_report(pass_, program, diagnostics))
+            raise ProgramError(_precondition_findings(pass_, program, diagnostics))
 
 
-def _precondition_report(pass_: Pass, program: Program, diagnostics: list) -> str:
+def _precondition_findings(pass_: Pass, program: Program, diagnostics: list) -> list[Finding]:
     missing = [prop for prop in pass_.get_required_properties().to_list()
                if has_errors(PropertyVerifierRegistry.verify(IRPropertySet([prop]), program))]
     name = _cli_name(pass_.get_name())
@@ -100,14 +154,15 @@ def _precondition_report(pass_: Pass, program: Program, diagnostics: list) -> st
                     f"{', '.join(p.name for p in missing)}")
     else:
         headline = f"pass '{name}' cannot run: its input is not valid IR"
-    lines = [plain_error(headline)]
-    lines += [render_diagnostic(d) for d in diagnostics if d.is_error]
+    helps = []
     for prop in missing:
         producers = _producers_of(prop)
         if producers:
-            lines.append(f"help: run {' or '.join(producers)} before {name} "
+            helps.append(f"run {' or '.join(producers)} before {name} "
                          f"(it produces {prop.name})")
-    return "\n".join(lines)
+    summary = Finding("error", PassErrorCode.PRECONDITION.code, headline,
+                      hint="; ".join(helps) or None, origin=pass_.get_name())
+    return [summary] + [diagnostic_finding(d) for d in diagnostics if d.is_error]
 
 
 def _cli_name(pass_name: str) -> str:

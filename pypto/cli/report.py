@@ -1,94 +1,59 @@
-"""How the command line reports problems: the two failure kinds and their text.
+"""Turn what went wrong into findings (``language.parser.findings.Finding``).
 
-``UsageError`` (exit 2) is a mistake on the command line; ``ProgramError`` (exit 1)
-carries the rendered diagnostics of a problem in the user's program.  The render
-functions turn an exception or a verifier finding into text; nothing here prints.
-Parser errors and everything else that has a source position are shown with the
-parser's snippet renderer (01-language.md §14.4), so ``pypto compile`` looks the
-same as an uncaught error in a script; the rest becomes ``error: <message>``.
+Parser errors, pass refusals and failed verifications know their findings
+(``findings_of``); this module adds what only the command line meets: a Python
+syntax error in the user's file (``E400``), an exception raised by the file's own
+module code (``E401``, at the innermost line of that file on the traceback), and a
+plain ``ValueError``/``TypeError`` of the user's making (no span).
 """
 
 from __future__ import annotations
 
 import linecache
 import traceback
-from dataclasses import dataclass
 from typing import Optional
 
-from ..ir.span import Span
-from ..language.parser.diagnostics import ParserError, span_to_dict
+from ..language.parser.diagnostics import span_to_dict
 from ..language.parser.display import BACKTRACE_SEPARATOR, backtrace_enabled
-from ..language.parser.render import ErrorRenderer
-from ..passes.diagnostic import Diagnostic
+from ..language.parser.findings import (PYTHON_EXCEPTION, PYTHON_SYNTAX_ERROR, Finding,
+                                        finding_of_diagnostic, findings_of)
+from ..passes.diagnostic import Diagnostic, PassErrorCode
+from .errors import ProgramError
 
-__all__ = ["UsageError", "ProgramError", "Located", "render_located", "render_parser_error",
-           "render_syntax_error", "render_exception_in_file", "render_diagnostic", "plain_error",
-           "with_backtrace"]
-
-
-class UsageError(Exception):
-    """A mistake on the command line (bad option, unknown pass, missing file, ...).
-
-    Shown as one line; the command exits with status 2.
-    """
+__all__ = ["findings_of_error", "syntax_error_finding", "module_exception_finding",
+           "plain_finding", "diagnostic_finding", "program_error", "backtrace_text"]
 
 
-class ProgramError(Exception):
-    """The user's program has a problem; ``text`` is what to show (exit status 1).
-
-    ``cause`` is the original exception, kept for ``PTO_BACKTRACE=1``.
-    """
-
-    def __init__(self, text: str, cause: Optional[BaseException] = None) -> None:
-        super().__init__(text)
-        self.text = text
-        self.cause = cause
+def plain_finding(message: str, code: str = PassErrorCode.UNCLASSIFIED.code) -> Finding:
+    return Finding("error", code, message)
 
 
-@dataclass(frozen=True)
-class Located:
-    """A message with a source position, in the shape ``ErrorRenderer`` reads."""
-
-    message: str
-    span: Optional[dict]
-    hint: Optional[str] = None
-    note: Optional[str] = None
-    source_lines: Optional[list[str]] = None
+def diagnostic_finding(diag: Diagnostic) -> Finding:
+    return finding_of_diagnostic(diag)
 
 
-def render_located(located: Located, use_color: Optional[bool] = None) -> str:
-    return ErrorRenderer(use_color).render(located)  # type: ignore[arg-type]  # duck-typed
-
-
-def render_parser_error(err: ParserError, use_color: Optional[bool] = None) -> str:
-    return ErrorRenderer(use_color).render(err)
-
-
-def render_syntax_error(err: SyntaxError, use_color: Optional[bool] = None) -> str:
-    """A Python ``SyntaxError`` (or ``IndentationError``) with a snippet when located."""
+def syntax_error_finding(err: SyntaxError) -> Finding:
+    """A Python ``SyntaxError`` (or ``IndentationError``), located when it can be."""
     span = None
     if err.filename and err.lineno:
         span = span_to_dict({"filename": err.filename, "line": err.lineno,
                              "column": err.offset or 0})
-    message = f"{type(err).__name__}: {err.msg}"
-    return render_located(Located(message, span), use_color)
+    return Finding("error", PYTHON_SYNTAX_ERROR, f"{type(err).__name__}: {err.msg}", span,
+                   origin="python")
 
 
-def render_exception_in_file(exc: BaseException, filename: str,
-                             use_color: Optional[bool] = None) -> str:
-    """An exception raised by the user's own code while their file ran.
-
-    Points at the innermost line of ``filename`` on the traceback (that is the line
-    the user can act on), or gives the bare message when the file is not on it.
-    """
+def module_exception_finding(exc: BaseException, filename: str) -> Finding:
+    """An exception raised by the user's own code while their file ran: at the
+    innermost line of ``filename`` on the traceback (the line the user can act on)."""
     message = f"{type(exc).__name__}: {exc}"
     line = _innermost_line_in(exc, filename)
     if line is None:
-        return plain_error(f"running {filename} failed: {message}")
+        return Finding("error", PYTHON_EXCEPTION, f"running {filename} failed: {message}",
+                       origin="python")
     text = linecache.getline(filename, line)
     column = len(text) - len(text.lstrip()) + 1 if text.strip() else 0
     span = span_to_dict({"filename": filename, "line": line, "column": column})
-    return render_located(Located(message, span), use_color)
+    return Finding("error", PYTHON_EXCEPTION, message, span, origin="python")
 
 
 def _innermost_line_in(exc: BaseException, filename: str) -> Optional[int]:
@@ -101,25 +66,24 @@ def _innermost_line_in(exc: BaseException, filename: str) -> Optional[int]:
     return line
 
 
-def render_diagnostic(diag: Diagnostic, use_color: Optional[bool] = None) -> str:
-    """One verifier finding: a snippet for errors, one line for warnings and hints."""
-    label = f"[{diag.rule_name}] {diag.message}"
-    if not diag.is_error:
-        return f"warning: {label} (at {_location(diag.span)})"
-    return render_located(Located(label, span_to_dict(diag.span)), use_color)
+def findings_of_error(exc: BaseException) -> list[Finding]:
+    """The findings of a user-facing error raised while compiling or checking."""
+    found = findings_of(exc)
+    if found:
+        return found
+    if isinstance(exc, SyntaxError):
+        return [syntax_error_finding(exc)]
+    return [plain_finding(str(exc) or type(exc).__name__)]
 
 
-def _location(span: Span) -> str:
-    return span.to_string() if span.is_valid() else "unknown location"
+def program_error(exc: BaseException) -> ProgramError:
+    return ProgramError(findings_of_error(exc), exc)
 
 
-def plain_error(message: str) -> str:
-    return f"error: {message}"
-
-
-def with_backtrace(text: str, exc: BaseException) -> str:
-    """Append the Python traceback when ``PTO_BACKTRACE=1`` asks for it."""
+def backtrace_text(exc: BaseException) -> Optional[str]:
+    """The Python traceback when ``PTO_BACKTRACE=1`` asks for it, else ``None``."""
     if not backtrace_enabled():
-        return text
+        return None
     trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
-    return f"{text}\n{BACKTRACE_SEPARATOR}\n{trace.rstrip()}"
+    return f"{BACKTRACE_SEPARATOR}\n{trace.rstrip()}"
+

@@ -29,6 +29,10 @@ from .builders import (abs_, add, and_, bit_and, bit_not, bit_or, bit_shift_left
                        mod, mul, ne, neg, not_, or_, pow, sub, truediv)
 from .structural import assert_structural_equal, structural_equal, structural_hash
 from .diff import diff
+from .distributed_types import (CommCtxType, CommDomainScopeStmt, DistributedTensorType,
+                                WindowBuffer, WindowBufferType)
+from .enums import NotifyOp, ReduceOp, WaitCmp
+from . import comm_layout
 from .visitor import IRMutator, IRVisitor
 from .printer import python_print, register_format_callback
 from .ops import (call_write_targets, create_op_call, deduce_call_return_type, get_op,

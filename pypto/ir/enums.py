@@ -6,7 +6,8 @@ import enum
 
 __all__ = [
     "FunctionType", "ScopeKind", "Level", "Role", "ParamDirection", "ArgDirection",
-    "ForKind", "SplitMode", "MemorySpace", "Mem", "InlineLanguage", "TensorLayout",
+    "ForKind", "SplitMode", "MemorySpace", "Mem", "CoreType", "WriteChannel", "NotifyOp",
+    "ReduceOp", "WaitCmp", "InlineLanguage", "TensorLayout",
     "TileLayout", "ScopeMode", "PipeType", "PadValue", "AtomicType", "CompactMode",
     "level_to_linqu_level", "string_to_level", "string_to_role",
 ]
@@ -113,6 +114,41 @@ class MemorySpace(IREnum):
 
 
 Mem = MemorySpace
+
+
+class CoreType(IREnum):
+    CUBE = 0
+    VECTOR = 1
+
+
+class WriteChannel(IREnum):
+    """How an op writes its output: by DMA or by scalar stores."""
+
+    Dma = 0
+    Scalar = 1
+
+
+class NotifyOp(IREnum):
+    """How a distributed notify changes the remote signal."""
+
+    AtomicAdd = 0
+    Set = 1
+
+
+class ReduceOp(IREnum):
+    """The combining operation of a collective."""
+
+    Sum = 0
+    Max = 1
+    Min = 2
+    Prod = 3
+
+
+class WaitCmp(IREnum):
+    """How a distributed wait compares the signal with its target."""
+
+    Eq = 0
+    Ge = 1
 
 
 class InlineLanguage(IREnum):

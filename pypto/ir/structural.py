@@ -174,6 +174,15 @@ class _Equal:
             except _Mismatch as exc:
                 exc.parts.append(".initValue")
                 raise
+        elif len(type(lhs)._fields) > 2:  # a Var kind's own fields (WindowBuffer's size ...)
+            for name, _kind in type(lhs)._fields[2:]:
+                a = getattr(lhs, name)
+                try:
+                    self.value(a, getattr(rhs, name), self.auto)
+                except _Mismatch as exc:
+                    if isinstance(a, _COMPOUND):
+                        exc.parts.append("." + name)
+                    raise
 
     def seq(self, lhs: tuple | list, rhs: Any, auto: bool) -> None:
         if not isinstance(rhs, (tuple, list)):
@@ -464,6 +473,9 @@ class _Hasher:
             token = _combine(token, self.type(var.type, auto, canon))
             if isinstance(var, IterArg):
                 token = _combine(token, self.value(var.initValue, self.auto))
+            else:
+                for name, _kind in type(var)._fields[2:]:
+                    token = _combine(token, self.value(getattr(var, name), self.auto))
             self.tokens[var] = token
         return token
 

@@ -20,6 +20,7 @@ from . import scope as S
 from . import stmt as St
 from .function import Function, Program
 from .node import Expr, Stmt
+from .distributed_types import CommDomainScopeStmt, DistributedTensorType, WindowBuffer
 from .types import ScalarType, ShapedType, TensorType, TileType, TupleType, Type
 
 __all__ = ["IRVisitor", "IRMutator", "map_attrs", "is_static_type"]
@@ -217,6 +218,15 @@ class IRVisitor:
         self.visit_expr(op.core_num)
         self.visit_scope_stmt(op)
 
+    # -- distributed programs ---------------------------------------------------------
+    def visit_window_buffer(self, op: WindowBuffer) -> None:
+        self.visit_expr(op.size)
+
+    def visit_comm_domain_scope_stmt(self, op: CommDomainScopeStmt) -> None:
+        for value in (*op.devices, *op.slots):
+            self.visit_expr(value)
+        self.visit_scope_stmt(op)
+
 
 _SCOPES = (S.InCoreScopeStmt, S.ClusterScopeStmt, S.HierarchyScopeStmt, S.RuntimeScopeStmt,
            S.GraphScopeStmt)
@@ -316,6 +326,8 @@ class IRMutator:
             shape = tuple([self.visit_expr(d) for d in t.shape])
             if _same(shape, t.shape):
                 return t
+            if isinstance(t, DistributedTensorType):
+                return t.with_shape(shape)
             if isinstance(t, TensorType):
                 return TensorType(shape, t.dtype, t.memref, t.tensor_view)
             assert isinstance(t, TileType)
@@ -494,6 +506,25 @@ class IRMutator:
         core_num = self.visit_expr(op.core_num)
         if core_num is not op.core_num:
             op = op.replace(core_num=core_num)  # then the group hook sees the updated scope
+        return self.visit_scope_stmt(op)
+
+    # -- distributed programs ---------------------------------------------------------
+    def visit_window_buffer(self, op: WindowBuffer) -> Expr:
+        mapped = self.var_remap.get(op)
+        if mapped is not None:
+            return mapped
+        size = self.visit_expr(op.size)
+        if size is op.size:
+            return op
+        fresh = WindowBuffer(op.base, size, op.load_from_host, op.store_to_host, op.span)
+        self.var_remap[op] = fresh
+        return fresh
+
+    def visit_comm_domain_scope_stmt(self, op: CommDomainScopeStmt) -> Stmt:
+        devices = tuple([self.visit_expr(d) for d in op.devices])
+        slots = tuple([self.visit_expr(d) for d in op.slots])
+        if not (_same(devices, op.devices) and _same(slots, op.slots)):
+            op = op.replace(devices=devices, slots=slots)
         return self.visit_scope_stmt(op)
 
 

@@ -56,5 +56,10 @@ MX_A_ZZ = TensorLayout.MX_A_ZZ
 MX_B_NN = TensorLayout.MX_B_NN
 
 
-# pl.jit lives in the layer above the language (pypto.jit builds on the parser);
-# the package root attaches it here once both are imported (pypto/__init__.py).
+# pl.jit lives in the layer above the language (pypto.jit builds on the parser): a lazy
+# re-export, looked up in pypto.jit on first access.
+from .._lazy import install_lazy_attributes as _install_lazy_attributes
+
+_install_lazy_attributes(__name__, {"jit": ("pypto.jit", "jit")})
+
+from . import distributed  # noqa: E402  (pypto.language.distributed, PyPTO's `pld`)

@@ -17,8 +17,9 @@ from typing import Any, Callable
 from ..ir.enums import FunctionType, Level, Role
 from ..ir.function import Function, Program
 from .parser.closure import Closure
-from .parser.diagnostics import ParserSyntaxError
+from .parser.diagnostics import ParserError, ParserSyntaxError
 from .parser.program_parser import parse_function_entity, parse_program_entity, frame_closure
+from .parser.recovery import record_entity_error
 from .parser.source import SourceInfo
 
 __all__ = ["function", "program", "inline", "InlineFunction"]
@@ -67,7 +68,8 @@ def function(func: Callable | None = None, *, type: FunctionType = FunctionType.
         if _in_class_body(caller):
             setattr(fn, _OPTIONS_ATTR, options)
             return fn
-        return parse_function_entity(fn, options, frame_closure(caller))
+        return _parsed_or_failed(fn.__name__, lambda: parse_function_entity(
+            fn, options, frame_closure(caller)))
 
     if func is not None:
         return decorate(func)
@@ -80,11 +82,24 @@ def program(cls: type | None = None, *, strict_ssa: bool = False) -> Any:
 
     def decorate(klass: type) -> Program:
         _expect_kind(klass, inspect.isclass, "pl.program", "a class")
-        return parse_program_entity(klass, frame_closure(caller), strict_ssa=strict_ssa)
+        return _parsed_or_failed(klass.__name__, lambda: parse_program_entity(
+            klass, frame_closure(caller), strict_ssa=strict_ssa))
 
     if cls is not None:
         return decorate(cls)
     return decorate
+
+
+def _parsed_or_failed(name: str, parse: Callable[[], Any]) -> Any:
+    """The parsed entity; while a command collects errors, a failure is recorded and
+    a placeholder returned, so the file goes on to its next definitions."""
+    try:
+        return parse()
+    except ParserError as err:
+        failed = record_entity_error(name, err)
+        if failed is None:
+            raise
+        return failed
 
 
 @dataclass

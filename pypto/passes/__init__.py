@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from .context import (CallbackInstrument, PassContext, PassInstrument, ReportInstrument,
                       RuntimeKind, VerificationInstrument, VerificationLevel, VerificationMode)
-from .diagnostic import Diagnostic, DiagnosticSeverity, format_report
+from .diagnostic import (Diagnostic, DiagnosticSeverity, PassError, PassErrorCode,
+                         VerificationError, format_report)
+from .instrumentation import (IRStatistics, PassStatisticsInstrument, PassTimingInstrument,
+                              PrintIRInstrument, ir_statistics)
 from .names import auto_name, fresh_name_like, split_auto_name
 from .pass_base import Pass, PassKind
 from .pipeline import PassPipeline, get_default_verification_level
@@ -26,6 +29,8 @@ __all__ = [
     "Pass", "PassKind", "PassInstrument", "VerificationInstrument", "CallbackInstrument",
     "ReportInstrument", "PassContext", "PassPipeline", "IRProperty", "IRPropertySet",
     "VerificationMode", "VerificationLevel", "RuntimeKind", "Diagnostic", "DiagnosticSeverity",
+    "PassError", "PassErrorCode", "VerificationError", "PrintIRInstrument",
+    "PassTimingInstrument", "PassStatisticsInstrument", "IRStatistics", "ir_statistics",
     "PropertyVerifierRegistry", "PropertyVerifier", "FunctionVerifier", "SSAErrorType",
     "get_verified_properties", "get_structural_properties", "get_default_verify_properties",
     "get_default_verification_level", "verify_properties", "format_report", "PassSpec",

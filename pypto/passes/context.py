@@ -13,16 +13,17 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
-from ..errors import Error, InternalError
+from ..errors import InternalError
 from ..ir.function import Program
-from .diagnostic import format_report, has_errors
+from .diagnostic import VerificationError, format_report, has_errors
 from .properties import get_structural_properties
 
 if TYPE_CHECKING:
     from .pass_base import Pass
 
 __all__ = ["VerificationMode", "VerificationLevel", "RuntimeKind", "PassContext",
-           "PassInstrument", "VerificationInstrument", "CallbackInstrument", "ReportInstrument"]
+           "PassInstrument", "VerificationInstrument", "CallbackInstrument", "ReportInstrument",
+           "notify_failure"]
 
 
 class VerificationMode(enum.Enum):
@@ -72,8 +73,25 @@ class PassInstrument:
     def run_after_pass(self, pass_: "Pass", program: Program) -> None:
         """Called with the pass's output."""
 
+    # pypto's extensions (PyPTO's instruments have only the two hooks above):
+    def run_on_failure(self, pass_: "Pass", program: Program, error: BaseException) -> None:
+        """Called when the pass raised (with its input) or when the pipeline's
+        verification of its output failed (with that output); ``error`` is re-raised."""
+
+    def record_pass_time(self, pass_: "Pass", seconds: float) -> None:
+        """Called after the pass with the wall time of its transform alone."""
+
+    def run_after_function(self, pass_: "Pass", done: int, total: int) -> None:
+        """Called by a function pass after each function (``done`` of ``total``)."""
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._name!r})"
+
+
+def notify_failure(instruments: list[PassInstrument], pass_: "Pass", program: Program,
+                   error: BaseException) -> None:
+    for instrument in instruments:
+        instrument.run_on_failure(pass_, program, error)
 
 
 _state = threading.local()
@@ -158,19 +176,22 @@ class VerificationInstrument(PassInstrument):
     def run_before_pass(self, pass_: "Pass", program: Program) -> None:
         if self._mode in (VerificationMode.BEFORE, VerificationMode.BEFORE_AND_AFTER):
             props = pass_.get_required_properties().union_with(get_structural_properties())
-            self._check(props, program, f"Pre-verification failed before pass '{pass_.get_name()}'")
+            self._check(props, program, f"Pre-verification failed before pass '{pass_.get_name()}'",
+                        f"before {pass_.get_name()}")
 
     def run_after_pass(self, pass_: "Pass", program: Program) -> None:
         if self._mode in (VerificationMode.AFTER, VerificationMode.BEFORE_AND_AFTER):
             props = pass_.get_produced_properties().union_with(get_structural_properties())
-            self._check(props, program, f"Post-verification failed after pass '{pass_.get_name()}'")
+            self._check(props, program, f"Post-verification failed after pass '{pass_.get_name()}'",
+                        f"after {pass_.get_name()}")
 
     @staticmethod
-    def _check(props: Any, program: Program, headline: str) -> None:
+    def _check(props: Any, program: Program, headline: str, stage: str) -> None:
         from .verifier_registry import PropertyVerifierRegistry, log_warnings
         diagnostics = PropertyVerifierRegistry.verify(props, program)
         if has_errors(diagnostics):
-            raise Error(f"{headline}:\n{format_report(diagnostics)}")
+            raise VerificationError(f"{headline}:\n{format_report(diagnostics)}", diagnostics,
+                                    stage=stage)
         log_warnings(diagnostics, headline)
 
 

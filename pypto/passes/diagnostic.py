@@ -1,14 +1,26 @@
-"""Verifier diagnostics and the verification report (03-passes.md §4.3-§4.4)."""
+"""Verifier diagnostics, the verification report (03-passes.md §4.3-§4.4), and the two
+errors a pass run raises for the user's program:
+
+* ``PassError`` -- a pass refuses the program (a ``pypto.Error`` and a ``ValueError``),
+  naming the pass and carrying the span of the user's statement;
+* ``VerificationError`` -- a verification failed; it carries the ``Diagnostic``s.
+
+Both keep the structured facts (span, code, hint, diagnostics) so that every front
+end -- the command line, a notebook, a script's excepthook -- renders them as source
+snippets; ``str()`` stays a complete one-line (or report) text for plain tracebacks.
+"""
 
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass
-from typing import Iterable
+from typing import Iterable, Optional, Sequence
 
+from ..errors import Error
 from ..ir.span import Span
 
-__all__ = ["DiagnosticSeverity", "Diagnostic", "format_report", "has_errors", "errors_of"]
+__all__ = ["DiagnosticSeverity", "Diagnostic", "format_report", "has_errors", "errors_of",
+           "PassError", "PassErrorCode", "VerificationError"]
 
 
 class DiagnosticSeverity(enum.Enum):
@@ -80,3 +92,75 @@ def format_report(diagnostics: Iterable[Diagnostic]) -> str:
     else:
         lines.append("Status: PASSED")
     return "\n".join(lines)
+
+
+# -- errors of a pass run -----------------------------------------------------------------
+
+class PassErrorCode(enum.Enum):
+    """The stable code of each kind of pass refusal (docs/guide/diagnostics.md)."""
+
+    UNCLASSIFIED = ("P000", "a pass refused the program (no finer kind recorded)")
+    PRECONDITION = ("P001", "a pass's required properties do not hold on its input "
+                            "(pypto compile: a -p pipeline in the wrong order)")
+    INLINE_CYCLE = ("P100", "FunctionType.Inline functions call each other in a cycle")
+    SSA_UNCONVERTIBLE = ("P200", "ConvertToSSA cannot put a function into SSA form")
+    HOISTED_CONDITION_READS_CARRY = (
+        "P300", "a call in a while condition reads a loop-carried value")
+    OUTLINE_NEEDS_SSA = ("P400", "an outlining pass ran on a function not in SSA form")
+    NESTED_GRAPH = ("P401", "a pl.graph region nested inside another")
+    REGION_NOT_OUTLINED = ("P402", "a region survives in a function its pass does not outline")
+    KERNEL_RETURNS_SCALAR = ("P403", "a device kernel would have to return a scalar")
+    UNUSED_NO_DEP_ARG = ("P404", "no_dep_args names a tensor the region does not use")
+    BLOCK_COUNT_FROM_CLUSTER = (
+        "P405", "a pl.spmd block count is computed inside the enclosing pl.cluster")
+    PREDICATE_OUTSIDE_ORCHESTRATION = (
+        "P406", "a dispatch predicate where no orchestration body can evaluate it")
+    UNDEFINED_IN_REGION = ("P407", "a region reads a variable defined nowhere")
+    GRAPH_BOUNDARY = ("P500", "a Graph function's boundary cannot be legalized")
+
+    def __init__(self, code: str, summary: str) -> None:
+        self.code = code
+        self.summary = summary
+
+
+class PassError(Error, ValueError):
+    """A pass refuses the program because of something the user wrote.
+
+    ``message`` says what is wrong (without location); ``span`` is the user's
+    statement; ``pass_name`` is filled in by ``Pass.__call__`` when the raise site
+    does not give it.  ``str(err)`` is ``"<Pass>: <message> [<file:line:col>]"``.
+    """
+
+    def __init__(self, message: str, span: Optional[Span] = None, *,
+                 code: PassErrorCode = PassErrorCode.UNCLASSIFIED,
+                 hint: Optional[str] = None, note: Optional[str] = None,
+                 pass_name: Optional[str] = None) -> None:
+        message = str(message)
+        super().__init__(message)
+        self.message = message
+        self.span = span if span is not None and span.is_valid() else None
+        self.code = code
+        self.hint = hint
+        self.note = note
+        self.pass_name = pass_name
+
+    def headline(self) -> str:
+        """``"<Pass>: <message>"``: what a rendered snippet shows above the location."""
+        if self.pass_name and not self.message.startswith(self.pass_name):
+            return f"{self.pass_name}: {self.message}"
+        return self.message
+
+    def __str__(self) -> str:
+        where = f" [{self.span.to_string()}]" if self.span is not None else ""
+        return self.headline() + where
+
+
+class VerificationError(Error):
+    """A verification found errors.  ``str(err)`` is the report (with a headline saying
+    where verification ran, when known); ``diagnostics`` are the findings."""
+
+    def __init__(self, text: str, diagnostics: Sequence[Diagnostic],
+                 stage: Optional[str] = None) -> None:
+        super().__init__(text)
+        self.diagnostics = list(diagnostics)
+        self.stage = stage

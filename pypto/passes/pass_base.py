@@ -7,15 +7,19 @@ object is returned.
 
 Calling a pass runs the active ``PassContext``'s instrument hooks around the
 transform and nothing else: automatic verification belongs to ``PassPipeline``.
+A refusal leaves the call as a ``PassError`` naming this pass (a bare ``ValueError``
+from the transform is re-raised as one).
 """
 
 from __future__ import annotations
 
 import enum
+import time
 from typing import Any, Callable, Iterable
 
 from ..errors import InternalError
 from ..ir.function import Function, Program
+from .diagnostic import PassError
 from .properties import IRProperty, IRPropertySet
 
 __all__ = ["PassKind", "Pass"]
@@ -118,19 +122,44 @@ class Pass:
         if not isinstance(program, Program):
             raise TypeError(f"Pass '{self._name}' expects an ir.Program, "
                             f"got {type(program).__name__}")
-        from .context import PassContext
+        from .context import PassContext, notify_failure
         context = PassContext.current()
         instruments = context.get_instruments() if context is not None else []
-        for instrument in instruments:
-            instrument.run_before_pass(self, program)
-        result = self._run_transform(program)
-        for instrument in instruments:
-            instrument.run_after_pass(self, result)
+        try:
+            for instrument in instruments:
+                instrument.run_before_pass(self, program)
+        except Exception as exc:  # e.g. a precondition check
+            notify_failure(instruments, self, program, exc)
+            raise
+        start = time.perf_counter()
+        try:
+            result = self._run_transform(program, instruments)
+        except PassError as err:
+            if err.pass_name is None:
+                err.pass_name = self._name
+            notify_failure(instruments, self, program, err)
+            raise
+        except ValueError as exc:  # a refusal raised without its class: name the pass
+            err = PassError(str(exc), pass_name=self._name)
+            notify_failure(instruments, self, program, err)
+            raise err from exc
+        except Exception as exc:
+            notify_failure(instruments, self, program, exc)
+            raise
+        elapsed = time.perf_counter() - start
+        try:
+            for instrument in instruments:
+                instrument.record_pass_time(self, elapsed)
+            for instrument in instruments:
+                instrument.run_after_pass(self, result)
+        except Exception as exc:  # e.g. a VerificationInstrument's check of the output
+            notify_failure(instruments, self, result, exc)
+            raise
         return result
 
-    def _run_transform(self, program: Program) -> Program:
+    def _run_transform(self, program: Program, instruments: list) -> Program:
         if self._kind is PassKind.FUNCTION:
-            return self._map_functions(program)
+            return self._map_functions(program, instruments)
         result = self._transform(program)
         if result is None:
             raise InternalError(f"Pass '{self._name}' returned null program")
@@ -139,9 +168,10 @@ class Pass:
                                 "instead of a Program")
         return result
 
-    def _map_functions(self, program: Program) -> Program:
+    def _map_functions(self, program: Program, instruments: list) -> Program:
         originals = list(program._functions.values())
         results: list[Function] = []
+        total = len(originals)
         for func in originals:
             new = self._transform(func)
             if new is None:
@@ -151,6 +181,8 @@ class Pass:
                 raise InternalError(f"Pass '{self._name}' returned a {type(new).__name__} "
                                     f"instead of a Function for '{func.name}'")
             results.append(new)
+            for instrument in instruments:
+                instrument.run_after_function(self, len(results), total)
         if all(new is old for new, old in zip(results, originals)):
             return program
         return program.with_functions(results)

@@ -12,7 +12,8 @@ import threading
 from typing import Iterable
 
 from ..ir.function import Program
-from .context import PassContext, VerificationLevel
+from .context import PassContext, VerificationLevel, notify_failure
+from .diagnostic import VerificationError
 from .pass_base import Pass
 from .properties import (IRProperty, IRPropertySet, get_structural_properties,
                          get_verified_properties)
@@ -101,7 +102,12 @@ class PassPipeline:
                 checked_by_pass = due.intersection(p.get_self_verified_properties())
                 due = due.difference(checked_by_pass)
                 if not due.empty():
-                    verify_properties(due, current, p.get_name())
+                    try:
+                        verify_properties(due, current, p.get_name())
+                    except VerificationError as err:
+                        if context is not None:
+                            notify_failure(context.get_instruments(), p, current, err)
+                        raise
                 verified = verified.union_with(due).union_with(checked_by_pass)
         finally:
             _state.guaranteed = outer

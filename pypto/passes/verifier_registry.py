@@ -14,9 +14,10 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable, ClassVar
 
-from ..errors import Error, InternalError
+from ..errors import InternalError
 from ..ir.function import Program
-from .diagnostic import Diagnostic, DiagnosticSeverity, format_report, has_errors
+from .diagnostic import (Diagnostic, DiagnosticSeverity, VerificationError, format_report,
+                         has_errors)
 from .properties import IRProperty, IRPropertySet, get_default_verify_properties
 
 __all__ = ["PropertyVerifier", "FunctionVerifier", "PropertyVerifierRegistry", "log_warnings",
@@ -148,7 +149,7 @@ class PropertyVerifierRegistry:
         """Like ``verify``; raises ``pypto.Error`` with the report if any error was found."""
         diagnostics = cls.verify(props, program)
         if has_errors(diagnostics):
-            raise Error(format_report(diagnostics))
+            raise VerificationError(format_report(diagnostics), diagnostics)
         log_warnings(diagnostics, "verification")
         return diagnostics
 
@@ -165,8 +166,9 @@ def verify_properties(props: IRPropertySet, program: Program, pass_name: str) ->
     _check_program(program, "verify_properties")
     diagnostics = PropertyVerifierRegistry.verify(props, program)
     if has_errors(diagnostics):
-        raise Error(f"Verification failed after '{pass_name}' for properties {props}:\n"
-                    + format_report(diagnostics))
+        raise VerificationError(f"Verification failed after '{pass_name}' for properties "
+                                f"{props}:\n" + format_report(diagnostics), diagnostics,
+                                stage=f"after {pass_name}")
     log_warnings(diagnostics, pass_name)
     return diagnostics
 

@@ -18,6 +18,7 @@ from .dtypes import INVALID_TASK_ID, numpy_dtype, scalar_coercer
 from .errors import ExecutionError, OpFailure
 from .op_semantics import OP_SEMANTICS
 from .scalar_semantics import OPERATOR_SYMBOLS, UNARY_SEMANTICS, binary_semantics, cast_semantics
+from .distributed.launch import finish_launches, launch_on_rank
 from .state import OpInfo
 from .values import UNSET, describe_value
 
@@ -209,7 +210,7 @@ class ExprCompiler:
         kwargs.update(call._kwargs)
         out_dtype = _result_dtype(call)
         info = OpInfo(name, kwargs, out_dtype,
-                      numpy_dtype(out_dtype) if out_dtype is not None else None,
+                      numpy_dtype(out_dtype) if out_dtype is not None else None, span,
                       call.type, call._attrs)
         arg_fns = self.compile_exprs(call.args)
         executor = self.executor
@@ -217,6 +218,8 @@ class ExprCompiler:
         evaluate_args = _args_evaluator(arg_fns)
 
         def run_op(frame: list) -> Any:
+            if executor.pending_ranks:  # the host sees launched ranks finished
+                finish_launches(executor, name, span)
             args = evaluate_args(frame)
             try:
                 return impl(args, info, executor.state)
@@ -242,7 +245,18 @@ class ExprCompiler:
         callee_name, span = call.op.name, call.span
         arg_fns = self.compile_exprs(call.args)
         blocks = self._launch_count(call._attrs.get("core_num"))
+        device = self._launch_count(call._attrs.get("device"))
         executor = self.executor
+        if device is not None:
+            caller = self.function_name
+
+            def run_on_rank(frame: list) -> Any:
+                args = tuple([fn(frame) for fn in arg_fns])
+                callee = executor.callee(callee_name, span, caller)
+                return call_value(launch_on_rank(executor, callee, args, device(frame),
+                                                 None if blocks is None else blocks(frame),
+                                                 span, caller))
+            return run_on_rank
 
         def run_call(frame: list) -> Any:
             args = tuple([fn(frame) for fn in arg_fns])

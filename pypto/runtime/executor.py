@@ -21,6 +21,8 @@ from ..ir.utils import flatten_to_stmts
 from ..ir.walk import iter_stmts
 from .binding import ParamBinder
 from .compile_stmt import BREAK, CONTINUE, Return, StmtCompiler
+from .distributed.launch import finish_launches
+from .distributed.ranks import RankScheduler
 from .dtypes import np
 from .entry import select_entry
 from .errors import ExecutionError
@@ -86,6 +88,8 @@ class CompiledFunction:
             signal = self.body(frame)
         finally:
             state.call_depth -= 1
+        if self.executor.pending_ranks:  # ranks launched here finish before it returns
+            finish_launches(self.executor, f"function '{function.name}'", function.span)
         if signal is None:
             return ()
         if type(signal) is Return:
@@ -158,7 +162,7 @@ def _written_target(value: Any) -> Any:
 class Executor:
     """Runs the functions of one ``Program`` (or a lone ``Function``) with NumPy."""
 
-    def __init__(self, program: Program | Function) -> None:
+    def __init__(self, program: Program | Function, *, world_size: int = 1) -> None:
         if isinstance(program, Function):
             self._lone_function = True
             program = Program([program], program.name, program.span)
@@ -167,8 +171,13 @@ class Executor:
         else:
             raise TypeError(f"pypto.run expects an ir.Program or ir.Function, got "
                             f"{type(program).__name__}")
+        if isinstance(world_size, bool) or not isinstance(world_size, int) or world_size < 1:
+            raise ValueError(f"world_size must be a positive int, got {world_size!r}")
         self.program = program
-        self.state = ExecState()
+        # The number of ranks a distributed program runs on (pld.world_size()).
+        self.world_size = world_size
+        self.pending_ranks = False
+        self.state = ExecState(RankScheduler(world_size))
         self._compiled: dict[str, CompiledFunction] = {}
 
     def entry_name(self, entry: str | Function | None = None) -> str:
@@ -209,9 +218,13 @@ class Executor:
         torch_args = TorchArguments.wrap(args)
         if torch_args is not None:
             args = tuple(torch_args.arrays)
-        self.state = ExecState()
+        self.state = ExecState(RankScheduler(self.world_size))
+        self.pending_ranks = False
         with deep_recursion(), np.errstate(all="ignore"):
-            results = function.invoke(tuple(args), None, at_entry=True)
+            try:
+                results = function.invoke(tuple(args), None, at_entry=True)
+            finally:
+                self.state.ranks.abort()  # after a failure: no rank thread is left waiting
         result = None if not results else results[0] if len(results) == 1 else results
         if torch_args is not None:
             declared = [getattr(t, "dtype", None) for t in self.program[name].return_types]

@@ -22,6 +22,7 @@ from . import _tile_gather as G
 from . import _tile_math as T
 from . import _views as V
 from ._valid import keep_valid
+from .distributed.kernels import DIST_KERNELS
 from .dtypes import np
 from .errors import OpFailure
 from .state import ExecState, OpInfo
@@ -128,6 +129,7 @@ KERNELS: dict[str, Callable[..., OpImpl]] = {
     "reserve_buffer": _fixed(C.reserve_buffer),
     "import_peer_buffer": _fixed(C.import_peer_buffer), "core_count": C.core_count,
     "task_dummy": _fixed(C.task_dummy), "task_is_valid": _fixed(C.task_is_valid),
+    **DIST_KERNELS,
 }
 
 

@@ -21,9 +21,12 @@ class ExecState:
     """
 
     __slots__ = ("block_idx", "block_num", "subblock_idx", "next_task_id", "call_depth",
-                 "pipes", "buffers")
+                 "pipes", "buffers", "ranks")
 
-    def __init__(self) -> None:
+    def __init__(self, ranks: Any = None) -> None:
+        # ``ranks``: the run's ``RankScheduler`` (distributed launches), shared by the host
+        # and every rank task.
+        self.ranks = ranks
         self.call_depth = 0
         self.block_idx = 0
         self.block_num = 1
@@ -47,10 +50,12 @@ class OpInfo:
     shape no operand gives, like a cross-core pop, read it); ``attrs`` the call's attrs.
     """
 
-    __slots__ = ("name", "kwargs", "out_dtype", "out_numpy", "out_type", "attrs")
+    __slots__ = ("name", "kwargs", "out_dtype", "out_numpy", "span", "out_type", "attrs")
 
     def __init__(self, name: str, kwargs: dict[str, Any], out_dtype: DataType | None,
-                 out_numpy: Any, out_type: Any = None, attrs: dict | None = None) -> None:
+                 out_numpy: Any, span: Any = None, out_type: Any = None,
+                 attrs: dict | None = None) -> None:
+        self.span = span  # where the call is (ops that block name it in a deadlock report)
         self.name = name
         self.kwargs = kwargs
         self.out_dtype = out_dtype

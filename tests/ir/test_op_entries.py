@@ -10,6 +10,7 @@ import pytest
 
 import pypto.ir.op as ir_op
 import pypto.language as pl
+import pypto.language.distributed as pld
 from pypto.ir.ops import DEVICE_ONLY, OpDef, Semantics, get_op, list_ops
 from pypto.ir.ops.signature import REQUIRED, print_layout, wrapper_params
 from pypto.ir.ops.wrappers import wrapper_name
@@ -17,6 +18,10 @@ from pypto.ir.ops.wrappers import wrapper_name
 NAMESPACES = ("tensor", "tile", "system", "array", "prefetch")
 LANGUAGE = {ns: getattr(pl, ns) for ns in NAMESPACES}
 BUILDERS = {ns: getattr(ir_op, ns) for ns in NAMESPACES}
+# The distributed ops: ``pld.tensor`` ... and ``ir.op.distributed.tensor_ops`` ...
+LANGUAGE.update({f"pld.{ns}": getattr(pld, ns) for ns in ("system", "tensor", "tile")})
+BUILDERS.update({f"pld.{ns}": getattr(ir_op.distributed, f"{ns}_ops")
+                 for ns in ("system", "tensor", "tile")})
 
 
 def test_every_op_declares_a_type_rule_and_an_executor_meaning():

@@ -78,8 +78,16 @@ SYSTEM_OPS = (
     "bar_all bar_m bar_v cacheinvalid fence import_peer_buffer reserve_buffer set_ffts sync_dst "
     "sync_set sync_src sync_wait syncall task_dummy task_invalid task_is_valid tfree_to_aic "
     "tfree_to_aiv").split()
+# PyPTO's pld.* op set (ops.md groups pld.system, pld.tensor, pld.tile: 23 ops).
+DISTRIBUTED_OPS = (
+    [f"pld.system.{n}" for n in "defer_wait get_comm_ctx notify nranks rank wait world_size".split()]
+    + [f"pld.tensor.{n}" for n in ("all_to_all all_to_all_v allgather alloc_window_buffer "
+                                   "allreduce barrier broadcast get put reduce_scatter "
+                                   "remote_store window").split()]
+    + [f"pld.tile.{n}" for n in "get put remote_load remote_store".split()])
+assert len(DISTRIBUTED_OPS) == 23
 EXPECTED_OPS = sorted([f"tensor.{n}" for n in TENSOR_OPS] + [f"tile.{n}" for n in TILE_OPS]
-                      + [f"system.{n}" for n in SYSTEM_OPS])
+                      + [f"system.{n}" for n in SYSTEM_OPS] + DISTRIBUTED_OPS)
 assert (len(TENSOR_OPS), len(TILE_OPS), len(SYSTEM_OPS)) == (105, 138, 22)  # ops.md's counts
 
 
@@ -436,10 +444,18 @@ def test_declared_effects():
     assert _effects("tensor.write") == [w, r, r] and _effects("tile.write") == [w, r, r]
     written = {name for name in list_ops()
                if any(p.effect is not Effect.Read for p in get_op(name).params)}
-    assert written == {"tile.store", "tensor.assemble", "tile.assemble", "tensor.write",
-                       "tile.write", "tile.fillpad_inplace", "tile.mscatter"}
+    local = {name for name in written if not name.startswith("pld.")}
+    assert local == {"tile.store", "tensor.assemble", "tile.assemble", "tensor.write",
+                     "tile.write", "tile.fillpad_inplace", "tile.mscatter"}
     assert _effects("tile.fillpad_inplace") == [rw]
     assert _effects("tile.mscatter") == [r, r, w]
+    # Distributed ops write windows (possibly a peer's: ReadWrite) or a local destination.
+    assert written - local == {f"pld.{name}" for name in (
+        "system.notify", "tensor.put", "tensor.get", "tensor.remote_store", "tensor.allreduce",
+        "tensor.reduce_scatter", "tensor.broadcast", "tensor.allgather", "tensor.all_to_all",
+        "tensor.all_to_all_v", "tensor.barrier", "tile.remote_store", "tile.put", "tile.get")}
+    assert _effects("pld.tensor.put")[:3] == [rw, r, r]
+    assert _effects("pld.tensor.get")[:3] == [w, r, r]
 
 
 def test_call_write_targets_for_registered_ops():

@@ -172,6 +172,8 @@ def _base_nodes():
         ir.SpmdScopeStmt: ir.SpmdScopeStmt(4, False, "a", body=body, span=SPAN),
         ir.RuntimeScopeStmt: ir.RuntimeScopeStmt(False, "a", body=body, span=SPAN),
         ir.GraphScopeStmt: ir.GraphScopeStmt("a", body=body, span=SPAN),
+        ir.CommDomainScopeStmt: ir.CommDomainScopeStmt([0, 1], [0], "a", body=body, span=SPAN),
+        ir.WindowBuffer: ir.WindowBuffer("buf", 64, span=SPAN),
         ir.Function: func,
         ir.Program: ir.Program([func], "P", SPAN),
     }
@@ -286,6 +288,16 @@ def _alternatives():
         ir.RuntimeScopeStmt: {**scope_common,
                               "manual": (True, "", "value mismatch (False != True)")},
         ir.GraphScopeStmt: dict(scope_common),
+        ir.CommDomainScopeStmt: {**scope_common,
+                                 "devices": ((const(0), const(2)), "devices[1]",
+                                             "value mismatch (1 != 2)"),
+                                 "slots": ((const(1),), "slots[0]", "value mismatch (0 != 1)")},
+        ir.WindowBuffer: {"type": (scalar(FP32), "", "Variable type mismatch (Type name mismatch "
+                                                     "(WindowBufferType != ScalarType))"),
+                          "base": ("other", "", "value mismatch ('buf' != 'other')"),
+                          "size": (const(32), "size", "value mismatch (64 != 32)"),
+                          "load_from_host": (True, "", "value mismatch (False != True)"),
+                          "store_to_host": (True, "", "value mismatch (False != True)")},
         ir.Function: {"params": ((var("x", FP32),), "params[0]", "Variable type mismatch "
                                  "(ScalarType dtype mismatch (index != fp32))"),
                       "param_directions": ((ir.ParamDirection.Out,), "param_directions[0]",

@@ -78,10 +78,10 @@ def test_jit_functions_defined_in_ipython_cells(tmp_path):
     assert "info: CacheInfo(hits=0, misses=2, size=2)\n" in cells[5]
     error = cells[7]
     assert error.endswith("=== error: UndefinedVariableError\n")
-    cell_name = re.search(r"<ipython-input-\d+-\w+>", error).group(0)
+    cell_name = re.search(r"Cell In\[\d+\], line 3", error).group(0)  # IPython's naming
     assert error.startswith(
         "Error: Undefined variable 'missing'\n"
-        f"  --> {cell_name}:3:12\n"
+        f"  --> {cell_name}\n"
         "  |\n"
         "1 | @pl.jit\n"
         "2 | def broken(x: pl.Tensor):\n"

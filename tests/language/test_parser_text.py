@@ -11,7 +11,7 @@ import pytest
 import pypto.language as pl
 from pypto import ir
 from pypto.language.parser import text_parser
-from pypto.language.parser.diagnostics import (ParserSyntaxError, ParserTypeError,
+from pypto.language.parser.diagnostics import (DSLSyntaxError, ParserSyntaxError, ParserTypeError,
                                                UndefinedVariableError)
 
 from _parser_helpers import expect_text_error, printed, stmts
@@ -119,8 +119,18 @@ def f(x: pl.Tensor[[4], pl.FP32]):
 def test_python_syntax_error():
     with pytest.raises(SyntaxError, match="Failed to compile code from model.py") as info:
         pl.parse("def f(:\n    pass\n", filename="model.py")
-    assert not isinstance(info.value, ParserSyntaxError)
-    assert info.value.lineno == 1
+    # A SyntaxError (with its fields) that renders like every other parser error.
+    assert isinstance(info.value, DSLSyntaxError) and isinstance(info.value, ParserSyntaxError)
+    assert (info.value.filename, info.value.lineno, info.value.offset) == ("model.py", 1, 7)
+    assert info.value.text == "def f(:"
+    assert info.value.render(use_color=False) == (
+        "Error: Failed to compile code from model.py: invalid syntax\n"
+        "  --> model.py:1:7\n"
+        "  |\n"
+        "1 | def f(:\n"
+        "  |       ^\n"
+        "2 |     pass\n"
+        "  |")
 
 
 @pytest.mark.parametrize("decorator, fragment, token", [

@@ -459,9 +459,15 @@ def test_call_cycle_is_rejected_with_its_path():
             y: T = self.a(x)
             return y
 
-    with pytest.raises(ValueError) as info:
+    with pytest.raises(passes.PassError) as info:
         inline(Before)
-    assert str(info.value) == "Cycle detected in FunctionType::Inline call graph: a -> b -> a"
+    err = info.value
+    assert isinstance(err, ValueError) and isinstance(err, pypto.Error)
+    assert err.message == "Cycle detected in FunctionType::Inline call graph: a -> b -> a"
+    assert (err.pass_name, err.code.code) == ("InlineFunctions", "P100")
+    # The span is the first function of the cycle, in the user's file.
+    assert (err.span.filename, err.span.begin_line) == (__file__, a_line(Before))
+    assert str(err) == f"InlineFunctions: {err.message} [{err.span}]"
 
 
 def test_self_recursive_inline_function_is_a_cycle():
@@ -476,8 +482,34 @@ def test_self_recursive_inline_function_is_a_cycle():
         def main(self, x: T) -> T:
             return x
 
-    with pytest.raises(ValueError, match=r"call graph: again -> again$"):
+    with pytest.raises(passes.PassError, match=r"call graph: again -> again \[.*:\d+:\d+\]$"):
         inline(Before)
+
+
+def a_line(program: ir.Program) -> int:
+    return program["a"].span.begin_line
+
+
+def test_an_inline_local_ending_in_underscore_is_not_renamed_into_the_reserved_delimiter():
+    # 't_' + '_inline0' would spell '__', which ConvertToSSA refuses as a base name.
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Inline)
+        def helper(self, x: T) -> T:
+            t_ = pl.add(x, x)
+            return t_
+
+        @pl.function
+        def main(self, x: T) -> T:
+            y = self.helper(x)
+            return y
+
+    after = inline(Before)
+    names = def_names(after["main"])
+    assert len(names) == 2 and re.fullmatch(r"t_inline\d+", names[0]) and names[1] == "y"
+    assert_roundtrip(after)
+    compiled = ir.PassManager.get_strategy(ir.OptimizationStrategy.Default).run_passes(Before)
+    assert all("__inline" not in n for n in def_names(compiled["main"]))
 
 
 # -- scopes and dump_vars --------------------------------------------------------------------

@@ -21,7 +21,7 @@ DT = ir.DataType
 
 
 def _op(name, kwargs, out_type=None):
-    info = OpInfo(name, kwargs, None, None, out_type)
+    info = OpInfo(name, kwargs, None, None, out_type=out_type)
     return lambda state, *args: OP_SEMANTICS[name](list(args), info, state)
 
 

@@ -16,6 +16,7 @@ from .call import create_op_call
 from .analysis import call_write_targets, deduce_call_return_type
 from . import (cross_core_ops, system_ops, tensor_memory_ops, tensor_ops,  # noqa: F401
                tile_memory_ops, tile_ops)  # (the tables)
+from . import distributed_ops  # noqa: F401  (pld.system / pld.tensor / pld.tile)
 
 __all__ = ["get_op", "is_op_registered", "list_ops", "find_op", "register_op", "ops_in",
            "create_op_call", "deduce_call_return_type", "call_write_targets",

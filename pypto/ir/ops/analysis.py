@@ -16,6 +16,7 @@ from ..expr import (Add, BinaryExpr, Call, ConstInt, FloorDiv, FloorMod, Max, Mi
                     Submit, UnaryExpr, Var)
 from ..function import Program
 from ..node import Expr, GlobalVar
+from ..distributed_types import DistributedTensorType
 from ..types import (ScalarType, ShapedType, TensorType, TileType, TupleType, Type,
                      has_dynamic_dims)
 from .registry import Effect, OpDef, find_op
@@ -86,6 +87,8 @@ def _substitute_type(t: Type, bindings: Mapping[Var, Expr]) -> Type:
         return t
     if isinstance(t, TileType):
         return TileType(shape, t.dtype, t.memref, t.tile_view, t.memory_space)
+    if isinstance(t, DistributedTensorType):
+        return t.with_shape(shape)
     assert isinstance(t, TensorType)
     return TensorType(shape, t.dtype, t.memref, t.tensor_view)
 

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from ...errors import InternalError
 from .. import expr as E
+from ..distributed_types import CommCtxType, DistributedTensorType, WindowBufferType
 from ..dtype import DataType
 from ..ops.registry import OpDef
 from ..ops.signature import print_layout
@@ -19,7 +20,7 @@ from ..node import Expr, GlobalVar
 from ..enums import TensorLayout
 from ..types import (MemRef, ScalarType, TensorType, TensorView, TileType, TileView, TupleType,
                      Type, UnknownType)
-from .spelling import (ValueContext, dict_text, dtype_text, enum_text, float_literal,
+from .spelling import (DISTRIBUTED_PREFIX, ValueContext, dict_text, dtype_text, enum_text, float_literal,
                        op_callee_text, sanitize_identifier, shadow_reserved, value_text)
 
 __all__ = ["ExprPrinter"]
@@ -265,6 +266,11 @@ class ExprPrinter:
             else:
                 out.append(f"{sep}{key}={value_text(value, self.values, f'kwarg {key!r}')}")
             sep = ", "
+        if isinstance(op, GlobalVar) and "device" in attrs:  # self.kernel(..., device=r)
+            out.append(f"{sep}device=")
+            self._emit(attrs["device"], out, False)
+            sep = ", "
+            attrs = {k: v for k, v in attrs.items() if k != "device"}
         if attrs:
             out.append(f"{sep}attrs={dict_text(attrs, self.values, 'call attr')}")
         out.append(")")
@@ -301,7 +307,9 @@ class ExprPrinter:
         if isinstance(type_, ScalarType):
             out.append(f"{prefix}.Scalar[{dtype_text(type_.dtype, prefix)}]")
         elif isinstance(type_, TensorType):
-            out.append(f"{prefix}.Tensor[")
+            # A distributed tensor's window buffer is not spelled: ``pld.window`` deduces it.
+            out.append(DISTRIBUTED_PREFIX + ".DistributedTensor["
+                       if isinstance(type_, DistributedTensorType) else f"{prefix}.Tensor[")
             self._shape(type_.shape, out)
             out.append(f", {dtype_text(type_.dtype, prefix)}")
             if type_.memref is not None:
@@ -335,6 +343,10 @@ class ExprPrinter:
             out.append("]")
         elif isinstance(type_, UnknownType):
             out.append(f"{prefix}.UnknownType")
+        elif isinstance(type_, WindowBufferType):
+            out.append(DISTRIBUTED_PREFIX + ".WindowBuffer")
+        elif isinstance(type_, CommCtxType):
+            out.append(DISTRIBUTED_PREFIX + ".CommCtx")
         else:
             raise InternalError(f"printer: no spelling for type {type(type_).__name__}")
 

@@ -9,7 +9,8 @@ from ..enums import FunctionType, ParamDirection, Role, SplitMode
 from ..function import Function, Program
 from .exprs import ExprPrinter
 from .names import FREE_VAR_SUFFIX, VarScan, assign_names
-from .spelling import dict_text, enum_text, quote, sanitize_identifier, shadow_reserved
+from .spelling import (DISTRIBUTED_PREFIX, dict_text, enum_text, quote, sanitize_identifier,
+                       shadow_reserved)
 from .stmts import StmtPrinter, flatten_body
 
 __all__ = ["render_function", "render_program", "dependency_order"]
@@ -214,4 +215,6 @@ def render_program(program: Program, prefix: str, concise: bool) -> list[str]:
         printer.print(functions[name], def_names[name], names, fixed, 1)
     if not order:
         lines.append("    pass")
+    if any(DISTRIBUTED_PREFIX + "." in line for line in lines[3:]):
+        lines.insert(2, f"import pypto.language.distributed as {DISTRIBUTED_PREFIX}")
     return lines

@@ -113,14 +113,28 @@ def enum_text(value: enum.Enum, prefix: str) -> str:
         return f"{prefix}.adir.{_ADIR[ArgDirection(value)]}"
     if isinstance(value, MemorySpace):
         return f"{prefix}.Mem.{value.name}"
+    if type(value).__name__ in _DISTRIBUTED_ENUMS:
+        return f"pld.{type(value).__name__}.{value.name}"
     return f"{prefix}.{type(value).__name__}.{value.name}"
 
 
+# The enums only ``pld`` exports (``pld.ReduceOp.Max``).
+_DISTRIBUTED_ENUMS = frozenset({"NotifyOp", "ReduceOp", "WaitCmp"})
+
+
+# Distributed ops and types print under ``pld`` (``import pypto.language.distributed as
+# pld``) whatever the prefix of ``pypto.language`` is.
+DISTRIBUTED_PREFIX = "pld"
+
+
 def op_callee_text(op_name: str, prefix: str) -> str:
-    """``pl.tensor.add``; a last component that is a Python keyword gets ``_``: ``pl.tile.and_``."""
+    """``pl.tensor.add``; a last component that is a Python keyword gets ``_``: ``pl.tile.and_``.
+    Distributed ops are already spelled from their module: ``pld.tensor.window``."""
     head, dot, last = op_name.rpartition(".")
     if keyword.iskeyword(last):
         last += "_"
+    if head.split(".", 1)[0] == DISTRIBUTED_PREFIX:
+        return f"{head}{dot}{last}"
     return f"{prefix}.{head}{dot}{last}"
 
 

@@ -10,6 +10,7 @@ import ast
 from typing import TYPE_CHECKING, Any
 
 from ...ir import types as T
+from ...ir.distributed_types import CommCtxType, DistributedTensorType, WindowBufferType
 from ...ir.dtype import DataType
 from ...ir.enums import MemorySpace, ParamDirection, TensorLayout
 from ...ir.node import Expr
@@ -25,7 +26,8 @@ __all__ = ["parse_annotation", "parse_param_annotation", "parse_return_annotatio
            "parse_dtype", "attr_chain"]
 
 _DTYPE_NAMES = frozenset(dt.name for dt in DataType.all())
-_TYPE_HEADS = ("Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId", "UnknownType")
+_TYPE_HEADS = ("Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId", "UnknownType",
+               "DistributedTensor", "CommCtx", "WindowBuffer")
 
 
 def attr_chain(node: ast.expr) -> list[str] | None:
@@ -112,8 +114,8 @@ def parse_annotation(p: "FunctionParser", node: ast.expr, allow_bare: bool = Fal
     if isinstance(node, ast.Subscript):
         head = _head(node.value)
         items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
-        if head == "Tensor":
-            return _tensor(p, node, items)
+        if head in ("Tensor", "DistributedTensor"):
+            return _tensor(p, node, items, distributed=head == "DistributedTensor")
         if head == "Tile":
             return _tile(p, node, items)
         if head == "Scalar":
@@ -132,6 +134,10 @@ def parse_annotation(p: "FunctionParser", node: ast.expr, allow_bare: bool = Fal
     head = _head(node)
     if head == "TaskId":
         return scalar_type(DataType.TASK_ID)
+    if head == "CommCtx":
+        return CommCtxType.get()
+    if head == "WindowBuffer":
+        return WindowBufferType.get()
     if head == "UnknownType":  # printed for the result of a call to a not-yet-parsed method
         return T.UnknownType()
     if head in ("Tensor", "Tile") and allow_bare:
@@ -232,12 +238,15 @@ def _view_call(p: "FunctionParser", node: ast.Call) -> Any:
         raise ParserTypeError(f"Invalid {ctor.__name__}: {exc}", p.span(node)) from None
 
 
-def _tensor(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.Type:
+def _tensor(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr],
+            distributed: bool = False) -> T.Type:
+    what = "pld.DistributedTensor" if distributed else "pl.Tensor"
     if not 2 <= len(items) <= 4:
-        raise ParserTypeError(f"pl.Tensor[...] takes 2 to 4 items (shape, dtype, [layout or "
+        raise ParserTypeError(f"{what}[...] takes 2 to 4 items (shape, dtype, [layout or "
                               f"view], [memref]), got {len(items)}", p.span(node))
     slots = [(_enum_slot(p, item), item) for item in items[2:]]
-    return tensor_type(p, parse_shape(p, items[0]), parse_dtype(p, items[1]), slots)
+    t = tensor_type(p, parse_shape(p, items[0]), parse_dtype(p, items[1]), slots)
+    return DistributedTensorType(t.shape, t.dtype, t.memref, t.tensor_view) if distributed else t
 
 
 def _tile(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.Type:
@@ -329,12 +338,16 @@ def _record_type(p: "FunctionParser", record: Any, node: ast.expr,
     if kind == "Tuple":
         return T.TupleType([_record_type(p, a, node, False)[0] for a in args
                             if isinstance(a, AnnotationRecord)]), ParamDirection.In
-    if kind in ("Tensor", "Tile") and len(args) >= 2 and isinstance(args[1], DataType) \
-            and isinstance(args[0], (list, tuple)):
+    if kind in ("Tensor", "Tile", "DistributedTensor") and len(args) >= 2 \
+            and isinstance(args[1], DataType) and isinstance(args[0], (list, tuple)):
         shape = [_dim_value(p, dim, node) for dim in args[0]]
         slots = [(extra, node) for extra in args[2:]]
         if kind == "Tensor":
             return tensor_type(p, shape, args[1], slots), ParamDirection.In
+        if kind == "DistributedTensor":
+            t = tensor_type(p, shape, args[1], slots)
+            return (DistributedTensorType(t.shape, t.dtype, t.memref, t.tensor_view),
+                    ParamDirection.In)
         return tile_type(p, shape, args[1], slots, node), ParamDirection.In
     raise ParserTypeError(f"Unsupported type annotation alias '{ast.unparse(node)}' "
                           f"({record!r})", span)

@@ -17,6 +17,8 @@ from ...ir.node import Expr, GlobalVar
 from ...ir.scalar_types import scalar_type
 from .annotations import attr_chain
 from .closure import MISSING
+from .distributed_calls import device_keyword
+from .recovery import DependentError
 from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError, UnsupportedFeatureError)
 
@@ -26,6 +28,7 @@ if TYPE_CHECKING:
 __all__ = ["parse_call", "call_unified", "parse_submit", "parse_kwarg_value", "OP_NAMESPACES"]
 
 OP_NAMESPACES = ("tensor", "tile", "system", "array", "prefetch")
+PLD_NAMESPACES = ("tensor", "tile", "system")  # pld.tensor.put ...
 _DTYPE_NAMES = frozenset(dt.name for dt in DataType.all())
 # pl.<name> used as a value in an expression: DSL constructs that are not ops.
 _STATEMENT_ONLY = frozenset({
@@ -150,12 +153,19 @@ def call_unified(p: "FunctionParser", name: str, args: list[Any], kwargs: dict[s
         raise _wrap_op_error(p, exc, name, _op_module(args), args, node) from None
 
 
-def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.Call) -> Expr:
-    from ..op import NAMESPACES
-    op_name = f"{namespace}.{name[:-1] if name.endswith('_') else name}"
+def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.Call,
+                     family: str = "pl") -> Expr:
+    """``pl.<namespace>.<name>(...)``, or ``pld.<namespace>.<name>(...)`` (``family``)."""
+    if family == "pld":
+        from ..distributed.op import NAMESPACES
+        prefix = "pld."
+    else:
+        from ..op import NAMESPACES
+        prefix = ""
+    op_name = f"{prefix}{namespace}.{name[:-1] if name.endswith('_') else name}"
     fn = NAMESPACES[namespace].PARSER_ENTRIES.get(name)
     if fn is None:
-        raise InvalidOperationError(f"Unknown operation 'pl.{namespace}.{name}': "
+        raise InvalidOperationError(f"Unknown operation '{family}.{namespace}.{name}': "
                                     f"{op_name} is not a registered op", p.span(node))
     args = [parse_op_arg(p, a) for a in node.args]
     kwargs, attrs = _split_keywords(p, node)
@@ -169,7 +179,7 @@ def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.C
     except (InternalError, AssertionError, ParserError):
         raise
     except Exception as exc:
-        raise _wrap_op_error(p, exc, op_name, f"pl.{namespace}", args, node) from None
+        raise _wrap_op_error(p, exc, op_name, f"{family}.{namespace}", args, node) from None
 
 
 def _fold_dim(p: "FunctionParser", args: list[Any]) -> Expr | None:
@@ -196,6 +206,10 @@ def parse_call(p: "FunctionParser", node: ast.Call) -> Any:
     chain = attr_chain(func)
     if chain is not None and chain[0] == "pl" and p.names.lookup("pl") is None:
         return _call_pl(p, chain, node)
+    if chain is not None and chain[0] == "pld" and len(chain) > 1 \
+            and p.names.lookup("pld") is None:
+        from .distributed_calls import call_pld
+        return call_pld(p, chain, node)
     if isinstance(func, ast.Name):
         return _call_name(p, func, node)
     raise UnsupportedFeatureError(f"Unsupported function call '{ast.unparse(func)}'",
@@ -265,11 +279,18 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
                                      hint=_method_hint(p))
+    if name in program.failed:
+        raise DependentError(f"method '{name}' failed to parse", span)
     args = [p.parse_expr(a) for a in node.args]
+    device = device_keyword(p, node)
     kwargs, attrs = _split_keywords(p, node)
+    kwargs.pop("device", None)
     if kwargs:
         raise ParserSyntaxError(f"self.{name}() takes positional arguments only "
-                                f"(got {', '.join(kwargs)}=)", span)
+                                f"(got {', '.join(kwargs)}=)", span,
+                                hint="device=r is the one keyword: it runs the call as rank r")
+    if device is not None:
+        attrs = {"device": device, **(attrs or {})}
     return make_function_call(p, gvar, program.functions.get(name),
                               program.param_counts.get(name), args, attrs, node)
 
@@ -370,6 +391,8 @@ def parse_submit(p: "FunctionParser", node: ast.Call) -> Expr:
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program",
                                      p.span(node.args[0]))
+    if name in p.program.failed:
+        raise DependentError(f"method '{name}' failed to parse", span)
     args = [p.parse_expr(a) for a in node.args[1:]]
     options: dict[str, Any] = {}
     attrs: dict[str, Any] = {}

@@ -18,6 +18,7 @@ from ...ir.node import Expr
 from ...ir.span import Span
 from ..typing import DynVar
 from .diagnostics import ParserTypeError, UndefinedVariableError
+from .recovery import DependentError, FailedEntity
 
 __all__ = ["Closure", "SAFE_BUILTINS", "MISSING"]
 
@@ -60,9 +61,12 @@ class Closure:
     def lookup(self, name: str) -> Any:
         """The closure value of ``name``, or ``MISSING``."""
         try:
-            return self.mapping[name]
+            value = self.mapping[name]
         except KeyError:
             return SAFE_BUILTINS.get(name, MISSING)
+        if value.__class__ is FailedEntity:  # a definition that failed to parse
+            raise DependentError(f"'{name}' failed to parse (see its error)")
+        return value
 
     def evaluate(self, node: ast.expr, span: Span, *, in_shape: bool = False) -> Any:
         """Evaluate a Python expression against the closure (restricted builtins)."""

@@ -13,6 +13,7 @@ from ...ir.node import GlobalVar
 from ...ir.scalar_types import INDEX_TYPE
 from ...ir.span import Span
 from ..typing import DynVar
+from .recovery import POISONED, DependentError
 
 __all__ = ["NameFrame", "NameTable", "LoopFrame", "YieldTarget", "YieldContext", "RegionFrame",
            "ProgramContext"]
@@ -44,6 +45,8 @@ class NameTable:
         for frame in reversed(self.frames):
             value = frame.names.get(name)
             if value is not None:
+                if value is POISONED:  # its statement failed: this one depends on it
+                    raise DependentError(f"'{name}' is undefined after an earlier error")
                 return value
         return None
 
@@ -124,6 +127,8 @@ class ProgramContext:
     externals: dict[str, Function] = field(default_factory=dict)
     param_counts: dict[str, int] = field(default_factory=dict)  # methods not parsed yet
     in_program: bool = False
+    errors: list = field(default_factory=list)  # ParserErrors recorded so far (recovery)
+    failed: set = field(default_factory=set)  # methods that failed to parse
 
     def dyn_var(self, dyn: DynVar, span: Span | None = None) -> Var:
         """One ``Var`` per dynamic-dim name, shared by every method."""

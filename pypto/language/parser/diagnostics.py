@@ -11,10 +11,11 @@ from typing import Any, Iterable, Mapping, Optional, Union
 
 from ...ir.span import Span
 from .display import (backtrace_enabled, ensure_ipython_handler, install_excepthook,
-                      short_traceback_lines, uninstall_excepthook, BACKTRACE_SEPARATOR)
-from .render import ErrorRenderer, no_color_requested
+                      traceback_lines, uninstall_excepthook)
+from .render import ErrorRenderer
 
 __all__ = [
+    "DSLSyntaxError",
     "ErrorRenderer",
     "InvalidOperationError",
     "ParserError",
@@ -128,25 +129,33 @@ class ParserError(Exception):
         return ErrorRenderer(use_color).render(self)
 
     def _render_traceback_(self) -> list[str]:
-        """IPython's protocol: the lines a notebook shows instead of a stack.
-
-        Colour is on unless ``NO_COLOR``: notebook front ends render ANSI colour even
-        where stderr is not a terminal.
-        """
-        lines = self.render(use_color=not no_color_requested()).split("\n")
-        try:
-            show_backtrace = backtrace_enabled()
-        except ValueError as exc:
-            lines.append(f"ValueError: {exc}")
-            show_backtrace = False
-        if show_backtrace:
-            lines.append(BACKTRACE_SEPARATOR)
-            lines.extend(short_traceback_lines(self))
-        return lines
+        """IPython's protocol: the lines a notebook shows instead of a stack (the
+        snippets of this error and of the independent ones found next to it)."""
+        return traceback_lines(self)
 
 
 class ParserSyntaxError(ParserError):
     """DSL grammar or usage violation."""
+
+
+class DSLSyntaxError(ParserSyntaxError, SyntaxError):
+    """DSL text (``pl.parse`` / ``pl.loads``) that is not valid Python.
+
+    A ``SyntaxError`` (with ``filename``, ``lineno``, ``offset``, ``text``) that renders
+    as a snippet like every other parser error.
+    """
+
+    def __init__(self, message: str, span: SpanLike = None, hint: Optional[str] = None,
+                 note: Optional[str] = None,
+                 source_lines: Union[Iterable[str], str, None] = None) -> None:
+        super().__init__(message, span, hint, note, source_lines)
+        located = self.span or {}
+        self.filename = located.get("filename")
+        self.lineno = located.get("line")
+        self.offset = located.get("column") or None
+        lines = self.source_lines or []
+        line = located.get("line") or 0
+        self.text = lines[line - 1] if 0 < line <= len(lines) else None
 
 
 class ParserTypeError(ParserError):

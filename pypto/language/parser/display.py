@@ -1,8 +1,11 @@
-"""Show uncaught parser errors as rendered snippets (01-language.md §14.5, §15).
+"""Show uncaught pypto diagnostics as rendered snippets (01-language.md §14.5, §15).
 
 Two channels: a ``sys.excepthook`` wrapper for scripts and ``python -c``, and an IPython
-custom exception handler for notebooks and the IPython REPL.  This module never imports
-the error classes (they import it); callers pass the class in.
+custom exception handler for notebooks and the IPython REPL.  Both show a parser error
+(with every independent error found next to it), a pass refusal (``passes.PassError``)
+and a failed verification (``passes.VerificationError``) as snippets at the user's
+statements -- never pypto's own frames, unless ``PTO_BACKTRACE=1``.  The parser error
+classes import this module, so callers pass the parser's base class in.
 """
 
 from __future__ import annotations
@@ -14,6 +17,8 @@ import weakref
 from types import TracebackType
 from typing import Any, Callable, Optional
 
+from ...passes.diagnostic import PassError, VerificationError
+
 __all__ = [
     "BACKTRACE_ENV",
     "BACKTRACE_HINT",
@@ -21,9 +26,15 @@ __all__ = [
     "backtrace_enabled",
     "ensure_ipython_handler",
     "install_excepthook",
+    "is_shown_as_diagnostic",
+    "rendered_lines",
     "short_traceback_lines",
+    "traceback_lines",
     "uninstall_excepthook",
 ]
+
+# The pass-layer errors shown like parser errors (the parser's class is passed in).
+_PASS_DIAGNOSTICS = (PassError, VerificationError)
 
 BACKTRACE_ENV = "PTO_BACKTRACE"
 BACKTRACE_HINT = f"note: run with {BACKTRACE_ENV}=1 to show the Python backtrace"
@@ -61,10 +72,37 @@ def short_traceback_lines(exc: BaseException) -> list[str]:
             + [f"{type(exc).__name__}: {exc}"])
 
 
+def is_shown_as_diagnostic(exc: BaseException, parser_error_class: type) -> bool:
+    return isinstance(exc, (parser_error_class, *_PASS_DIAGNOSTICS))
+
+
+def rendered_lines(exc: BaseException, use_color: Optional[bool] = None) -> list[str]:
+    """The snippets of every finding ``exc`` stands for, as lines."""
+    from .findings import findings_of, render_findings
+    return render_findings(findings_of(exc), use_color).split("\n")
+
+
+def traceback_lines(exc: BaseException) -> list[str]:
+    """What a notebook shows instead of a stack: the snippets (coloured unless
+    ``NO_COLOR``: notebook front ends render ANSI colour where stderr is no terminal),
+    then the Python backtrace only when ``PTO_BACKTRACE=1``."""
+    from .render import no_color_requested
+    lines = rendered_lines(exc, use_color=not no_color_requested())
+    try:
+        show_backtrace = backtrace_enabled()
+    except ValueError as err:
+        lines.append(f"ValueError: {err}")
+        show_backtrace = False
+    if show_backtrace:
+        lines.append(BACKTRACE_SEPARATOR)
+        lines.extend(short_traceback_lines(exc))
+    return lines
+
+
 # -- sys.excepthook -----------------------------------------------------------------------
 
 class _ParserExceptHook:
-    """Renders uncaught parser errors; everything else goes to the previous hook."""
+    """Renders uncaught pypto diagnostics; everything else goes to the previous hook."""
 
     def __init__(self, error_class: type, previous: ExceptHook) -> None:
         self.error_class = error_class
@@ -72,13 +110,13 @@ class _ParserExceptHook:
 
     def __call__(self, exc_type: type, exc: BaseException,
                  tb: Optional[TracebackType]) -> Any:
-        if not isinstance(exc, self.error_class):
+        if not is_shown_as_diagnostic(exc, self.error_class):
             return self.pypto_previous_hook(exc_type, exc, tb)
         show_backtrace = backtrace_enabled()  # a bad value raises before anything prints
         stream = sys.stderr
         if stream is None:
             return None
-        print(exc.render(), file=stream)  # type: ignore[attr-defined]
+        print("\n".join(rendered_lines(exc)), file=stream)
         if show_backtrace:
             print(BACKTRACE_SEPARATOR, file=stream)
             traceback.print_exception(exc_type, exc, tb, file=stream)
@@ -128,14 +166,14 @@ def ensure_ipython_handler(error_class: type) -> None:
         # Never displace a handler the user installed for their own exceptions.
         if tuple(getattr(shell, "custom_exceptions", ())):
             return
-        shell.set_custom_exc((error_class,), _ipython_handler)
+        shell.set_custom_exc((error_class, *_PASS_DIAGNOSTICS), _ipython_handler)
     except Exception:  # display integration must never break error reporting itself
         return
 
 
 def _ipython_handler(shell: Any, etype: type, value: BaseException,
                      tb: Optional[TracebackType], tb_offset: Optional[int] = None) -> list[str]:
-    structured = value._render_traceback_()  # type: ignore[attr-defined]
+    structured = traceback_lines(value)
     # As IPython's own showtraceback does, so that %debug finds the error.
     sys.last_type, sys.last_value, sys.last_traceback = etype, value, tb
     show = getattr(shell, "_showtraceback", None)  # ipykernel overrides it to reach the UI

@@ -27,6 +27,7 @@ from .closure import Closure
 from .context import LoopFrame, NameTable, ProgramContext, RegionFrame, YieldContext
 from .diagnostics import (ParserError, ParserSyntaxError, ParserTypeError,
                           UnsupportedFeatureError, concise_error_message)
+from .recovery import POISONED, DependentError, collected_error, stored_names
 from .source import SourceInfo
 
 __all__ = ["FunctionParser", "FunctionOptions", "InlineSplice"]
@@ -141,12 +142,57 @@ class FunctionParser:
                         "pl.yield_ must be the last statement of its loop or if body",
                         self.span(node), hint="Move this statement before the pl.yield_")
                 self._collect_comments(previous_end, node.lineno)
-                self.parse_stmt(node)
+                self._parse_stmt_recovering(node)
                 previous_end = node.end_lineno or node.lineno
         finally:
             self.blocks.pop()
         self._pending_comments = []  # comments trailing a block have no statement to sit on
         return SeqStmts.flatten(stmts, self.span(body[0]) if body else Span.unknown())
+
+    def _parse_stmt_recovering(self, node: ast.stmt) -> None:
+        """Parse one statement; on a user error record it and go on (``recovery``)."""
+        errors = self.program.errors
+        recorded = len(errors)
+        saved = self._snapshot()
+        try:
+            self.parse_stmt(node)
+            return
+        except (InternalError, AssertionError, RecursionError):
+            raise
+        except DependentError:
+            pass  # reads a poisoned name or a failed method: already reported
+        except ParserError as err:
+            if len(errors) == recorded:  # else a consequence of an inner error
+                errors.append(err)
+        except Exception as exc:  # noqa: BLE001 - wrapped as parse_function does
+            if len(errors) == recorded:
+                wrapped = ParserSyntaxError(
+                    f"Failed to parse function '{self.func_name}': {concise_error_message(exc)}",
+                    self.span(self.current_node or node))
+                wrapped.__cause__ = exc
+                errors.append(wrapped)
+        self._restore(saved)
+        for name in stored_names(node):
+            if self.names.frame_of(name) is None:
+                self.names.bind_new(name, POISONED, self.span(node))
+
+    def _snapshot(self) -> tuple:
+        return (len(self.blocks[-1]), len(self.blocks), len(self.loops), len(self.regions),
+                len(self.yield_contexts), len(self.inline_stack), len(self.names.frames),
+                self.current_node, self.void_call)
+
+    def _restore(self, saved: tuple) -> None:
+        """Undo what a failed statement left half-done (emitted statements, open frames)."""
+        (emitted, blocks, loops, regions, yields, inlines, frames, self.current_node,
+         self.void_call) = saved
+        del self.blocks[blocks:]
+        del self.blocks[-1][emitted:]
+        del self.loops[loops:]
+        del self.regions[regions:]
+        del self.yield_contexts[yields:]
+        del self.inline_stack[inlines:]
+        del self.names.frames[frames:]
+        self._pending_comments = []
 
     def _collect_comments(self, after_line: int, before_line: int) -> None:
         lines = self._comment_lines
@@ -181,11 +227,29 @@ class FunctionParser:
 
     # -- functions -------------------------------------------------------------------
     def parse_function(self, node: ast.FunctionDef, name: str | None = None) -> Function:
-        """Parse ``node``; any non-parser failure becomes a ParserSyntaxError with a span."""
+        """Parse ``node``; any non-parser failure becomes a ParserSyntaxError with a span.
+
+        Statement errors are recorded and parsing goes on (``recovery``); the function
+        then raises its first error, the others following it in ``err.also``.
+        """
         self.func_name = name or node.name
+        errors = self.program.errors
+        recorded = len(errors)
         try:
             with deep_recursion():  # long operator chains nest deeply in the AST
-                return self._parse_function(node)
+                return self._parse_function(node, recorded)
+        except Exception:
+            # A failure after recorded errors is most likely their consequence (a body
+            # left half-parsed): report what was recorded.
+            first = collected_error(errors, recorded)
+            if first is None:
+                raise
+            first.__suppress_context__ = True
+            raise first
+
+    def _parse_function(self, node: ast.FunctionDef, recorded: int) -> Function:
+        try:
+            return self._parse_function_body(node, recorded)
         except (ParserError, InternalError, AssertionError, RecursionError):
             raise
         except Exception as exc:
@@ -194,7 +258,7 @@ class FunctionParser:
                 f"Failed to parse function '{self.func_name}': {concise_error_message(exc)}",
                 self.span(where)) from exc
 
-    def _parse_function(self, node: ast.FunctionDef) -> Function:
+    def _parse_function_body(self, node: ast.FunctionDef, recorded: int) -> Function:
         options = self.options
         self.current_node = node
         params = self._parse_params(node)
@@ -207,6 +271,9 @@ class FunctionParser:
         else:
             body_nodes = self._leading_directives(node.body)
             body = self.parse_block(body_nodes, node.lineno) if body_nodes else SeqStmts([], span)
+            first = collected_error(self.program.errors, recorded)
+            if first is not None:
+                raise first
         attrs.update(self.func_attrs)
         if options.func_type is FunctionType.Inline:
             _check_inline_returns(self.func_name, body, return_types, span)

@@ -19,6 +19,7 @@ from .context import ProgramContext
 from .diagnostics import ParserError, ParserSyntaxError, UnsupportedFeatureError
 from .enum_args import ENUM_KEYWORDS, read_bool, read_enum
 from .function_parser import FunctionOptions, FunctionParser
+from .recovery import DependentError, collected_error
 from .source import SourceInfo, get_source_info, locate_entity
 
 __all__ = ["parse_function_entity", "parse_program_entity", "frame_closure", "find_def",
@@ -203,10 +204,20 @@ def _definition_or_raise(obj: Any, kind: type) -> tuple[SourceInfo, Any]:
         raise
 
 
+def _record(errors: list, err: ParserError) -> None:
+    """Add a method's error (and those it carries) to the program's list, once each."""
+    for found in (err, *getattr(err, "also", ())):
+        if not isinstance(found, DependentError) and not any(e is found for e in errors):
+            errors.append(found)
+    err.also = ()  # type: ignore[attr-defined]
+
+
 def _guarded(info: SourceInfo, action: Callable[[], Any]) -> Any:
     try:
         return action()
     except ParserError as err:
+        for other in getattr(err, "also", ()):
+            other.with_source_lines(info.file_lines)
         raise_with_source(err, info)
     except (InternalError, AssertionError):
         raise
@@ -305,11 +316,22 @@ def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = 
         program_closure = Closure(closure, _in_text_mode())
         parsed: dict[str, Function] = {}
         for method in _dependency_order(methods, info.source.splitlines()):
-            options = _options_from_ast(info, method, strict_ssa)
-            parser = FunctionParser(info, program_closure, context, options)
-            func = parser.parse_function(method)
+            try:
+                options = _options_from_ast(info, method, strict_ssa)
+                parser = FunctionParser(info, program_closure, context, options)
+                func = parser.parse_function(method)
+            except ParserError as err:  # go on with the other methods (recovery)
+                context.failed.add(method.name)
+                _record(context.errors, err)
+                continue
             parsed[method.name] = func
             context.functions[method.name] = func
+        first = collected_error(context.errors)
+        if first is not None:
+            raise first
+        if context.failed:  # only errors that depend on a definition that failed
+            raise DependentError(f"program '{cls.__name__}' uses a definition that failed",
+                                 info.span(node))
         functions = [parsed[m.name] for m in methods]
         for name, external in context.externals.items():
             if name in parsed:

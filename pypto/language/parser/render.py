@@ -16,6 +16,7 @@ __all__ = ["ErrorRenderer", "color_disabled_by_env", "default_use_color", "forma
            "no_color_requested"]
 
 _BOLD_RED = "\033[1;31m"
+_BOLD_YELLOW = "\033[1;33m"
 _CYAN = "\033[36m"
 _GREEN = "\033[32m"
 _RESET = "\033[0m"
@@ -50,11 +51,34 @@ def default_use_color() -> bool:
 
 
 def format_location(span: dict) -> str:
-    """``file:line:col``, with ``:col`` omitted when the column is unknown (0)."""
+    """``file:line:col``, with ``:col`` omitted when the column is unknown (0).
+
+    A notebook cell's code file reads as IPython names it, ``Cell In[5], line 4``.
+    """
     filename = span.get("filename") or "<unknown>"
+    cell = _ipython_cell_name(filename)
+    if cell is not None:
+        return f"{cell}, line {span.get('line', 0)}"
     location = f"{filename}:{span.get('line', 0)}"
     column = span.get("column") or 0
     return f"{location}:{column}" if column > 0 else location
+
+
+def _ipython_cell_name(filename: str) -> Optional[str]:
+    """``Cell In[5]`` when ``filename`` is the code of a cell of the running IPython."""
+    ipython = sys.modules.get("IPython")
+    get_ipython = getattr(ipython, "get_ipython", None)
+    if get_ipython is None or not filename:
+        return None
+    try:
+        shell = get_ipython()
+        named = shell.compile.format_code_name(filename) if shell is not None else None
+    except Exception:  # an old or exotic shell: keep the file name
+        return None
+    if not named:
+        return None
+    label, name = named
+    return f"{label} {name}"
 
 
 class ErrorRenderer:
@@ -66,7 +90,10 @@ class ErrorRenderer:
     def render(self, err: BaseException) -> str:
         message = _message_of(err)
         source_lines = _as_line_list(getattr(err, "source_lines", None))
-        out = [self._paint(f"Error: {message}", _BOLD_RED)]
+        if getattr(err, "severity", "error") == "warning":  # a Finding of a verifier warning
+            out = [self._paint(f"Warning: {message}", _BOLD_YELLOW)]
+        else:
+            out = [self._paint(f"Error: {message}", _BOLD_RED)]
 
         span = getattr(err, "span", None)
         if isinstance(span, dict):

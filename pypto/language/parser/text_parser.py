@@ -20,7 +20,7 @@ from ...errors import InternalError
 from ...ir._deep import deep_recursion
 from ...ir.function import Function, Program
 from ...ir.span import Span
-from .diagnostics import ParserError, ParserSyntaxError
+from .diagnostics import DSLSyntaxError, ParserError, ParserSyntaxError
 from .enum_args import ENUM_KEYWORDS, read_enum
 from .program_parser import _is_function_decorator, text_mode
 from .source import (SourceInfo, forget_module_ast, iter_definitions, registered_source,
@@ -57,8 +57,9 @@ def parse(code: str, filename: str = "<string>", source_map: Any = None) -> Func
                 compiled = compile(tree, filename, "exec", flags=_COMPILE_FLAGS,
                                    dont_inherit=True)
         except SyntaxError as exc:
-            raise SyntaxError(f"Failed to compile code from {filename}: {exc.msg}",
-                              (filename, exc.lineno, exc.offset, exc.text)) from None
+            raise DSLSyntaxError(f"Failed to compile code from {filename}: {exc.msg}",
+                                 Span(filename, exc.lineno or 1, exc.offset or 0),
+                                 source_lines=info.file_lines) from None
         try:
             _prevalidate(tree, info)
         except ParserError as err:

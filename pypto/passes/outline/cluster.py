@@ -21,6 +21,7 @@ from ...ir.node import Expr, Stmt
 from ...ir.scope import ClusterScopeStmt, SpmdScopeStmt
 from ...ir.visitor import IRMutator
 from ...ir.walk import def_sites, iter_stmts, iter_var_uses
+from ..diagnostic import PassError, PassErrorCode
 from .driver import outline_program
 from .outliner import OutlineConfig, Renamer
 
@@ -101,9 +102,10 @@ class _LaunchSpecMover(IRMutator):
         core_num = Renamer(dict(zip(group.params, op.args)))(scope.core_num)
         for var in iter_var_uses(core_num):
             if var in group_locals:
-                raise ValueError(
+                raise PassError(
                     f"pl.spmd() block count references '{var.name_hint}', which is defined "
-                    "inside the enclosing pl.cluster(); compute it before `with pl.cluster():`")
+                    "inside the enclosing pl.cluster(); compute it before `with pl.cluster():`",
+                    scope.span, code=PassErrorCode.BLOCK_COUNT_FROM_CLUSTER)
         attrs = dict(op._attrs)
         attrs["core_num"] = _attr_value(core_num)
         if scope.sync_start:

@@ -6,7 +6,7 @@ from typing import Callable
 
 from ...ir.function import Function, Program
 from ...ir.walk import iter_stmts
-from ..diagnostic import errors_of
+from ..diagnostic import PassError, PassErrorCode, errors_of
 from ..properties import IRProperty
 from .outliner import OutlineConfig, ScopeOutliner
 
@@ -58,9 +58,10 @@ def require_ssa(func: Function, pass_name: str, what: str) -> None:
         IRProperty.SSAForm, Program([func], "", func.span)))
     if diagnostics:
         first = diagnostics[0].message.split("\n", 1)[0]
-        raise ValueError(f"{pass_name} requires SSA form, but function '{func.name}' (which "
-                         f"holds {what}) is not in SSA form: {first}. Run ConvertToSSA first "
-                         f"(at {diagnostics[0].span})")
+        raise PassError(f"{pass_name} requires SSA form, but function '{func.name}' (which "
+                        f"holds {what}) is not in SSA form: {first}", diagnostics[0].span,
+                        code=PassErrorCode.OUTLINE_NEEDS_SSA, pass_name=pass_name,
+                        hint="Run ConvertToSSA first")
 
 
 def outline_program(program: Program, config: OutlineConfig,

@@ -24,6 +24,7 @@ from ...ir.ops import deduce_call_return_type
 from ...ir.scalar_types import scalar_type
 from ...ir.types import ScalarType, TensorType, TupleType
 from ...ir.visitor import IRMutator
+from ..diagnostic import PassError, PassErrorCode
 from ..names import STORE_SUFFIX, base_name
 from .facts import BodyFacts, visible_definitions
 from .hoist import hoist_scalar_outputs
@@ -93,9 +94,10 @@ class ScopeExtraction:
             for var in no_dep:
                 if var not in positions:
                     if isinstance(var.type, TensorType):
-                        raise ValueError(
-                            f"{self.pass_name}: no_dep_args names '{var.name_hint}', which the "
-                            f"scope outlined as '{self.function.name}' does not use")
+                        raise PassError(
+                            f"no_dep_args names '{var.name_hint}', which the scope outlined as "
+                            f"'{self.function.name}' does not use", scope.span,
+                            code=PassErrorCode.UNUSED_NO_DEP_ARG, pass_name=self.pass_name)
                     continue
                 indices.append(positions[var])
             attrs["arg_direction_overrides"] = sorted(indices)

@@ -22,6 +22,7 @@ from ...ir.ops import call_write_targets
 from ...ir.ops.registry import Effect
 from ...ir.walk import stmt_children
 from .walk import attr_exprs
+from ..diagnostic import PassError, PassErrorCode
 
 __all__ = ["BodyFacts", "visible_definitions", "returned_params"]
 
@@ -113,9 +114,10 @@ class BodyFacts:
                     return  # a dynamic dim: stays a free Var of the outlined function
                 # Reachable from user text (an undeclared name becomes a dynamic dim in
                 # pl.parse), so a user error, not a broken invariant.
-                raise ValueError(f"Variable '{var.name_hint}' is used in a region but defined "
-                                 "nowhere in its function (not a parameter, not a local, not a "
-                                 "dynamic dimension of a parameter's type)")
+                raise PassError(f"Variable '{var.name_hint}' is used in a region but defined "
+                                "nowhere in its function (not a parameter, not a local, not a "
+                                "dynamic dimension of a parameter's type)", var.span,
+                                code=PassErrorCode.UNDEFINED_IN_REGION)
             self.captures[var] = None
         if reads:
             self.read.add(self.alias.get(var, var))

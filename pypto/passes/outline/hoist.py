@@ -12,6 +12,8 @@ from __future__ import annotations
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.node import Expr, Stmt
+from ..diagnostic import PassError, PassErrorCode
+from ..names import base_name
 
 __all__ = ["hoist_scalar_outputs"]
 
@@ -40,11 +42,12 @@ def hoist_scalar_outputs(body: Stmt, live_scalars: list[E.Var], pass_name: str,
 
     for var in live_scalars:
         if not hoistable(var):
-            raise ValueError(
-                f"{pass_name}: the scope outlined as '{scope_name}' in function '{func_name}' "
-                f"computes scalar '{var.name_hint}' from device-side data and uses it after the "
-                "scope; a device kernel cannot return a scalar. Write the value into a [1] "
-                "tensor, or compute it before the scope")
+            raise PassError(
+                f"the scope outlined as '{scope_name}' in function '{func_name}' "
+                f"computes scalar '{base_name(var.name_hint)}' from device-side data and uses it after the "
+                "scope; a device kernel cannot return a scalar", var.span,
+                code=PassErrorCode.KERNEL_RETURNS_SCALAR, pass_name=pass_name,
+                hint="Write the value into a [1] tensor, or compute it before the scope")
     # The chain: the live-out scalars and the body scalars they are computed from.
     wanted: set[E.Var] = set()
     stack = list(live_scalars)

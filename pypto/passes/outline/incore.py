@@ -20,6 +20,7 @@ from ...ir.scope import InCoreScopeStmt
 from ...ir.types import TensorType
 from ...ir.visitor import IRMutator
 from ...ir.walk import iter_stmts
+from ..diagnostic import PassError, PassErrorCode
 from .driver import has_scope, outline_program
 from .outliner import OutlineConfig
 
@@ -107,13 +108,16 @@ def _check_dispatch(program: Program) -> None:
         check_launches = not is_orchestration_like(func.func_type)
         for stmt in iter_stmts(func.body):
             if isinstance(stmt, InCoreScopeStmt) and "predicate" in stmt._attrs:
-                raise ValueError(f"OutlineIncoreScopes: an InCore scope in function "
-                                 f"'{func.name}' still carries a dispatch predicate")
+                raise PassError(f"an InCore scope in function '{func.name}' still carries a "
+                                "dispatch predicate", stmt.span,
+                                code=PassErrorCode.PREDICATE_OUTSIDE_ORCHESTRATION,
+                                pass_name="OutlineIncoreScopes")
             if check_launches and isinstance(stmt, St.AssignStmt) \
                     and isinstance(stmt.value, E.Submit) and stmt.value.predicate is not None:
-                raise ValueError(f"OutlineIncoreScopes: a predicated task launch in "
-                                 f"{func.func_type.name} function '{func.name}'; "
-                                 "predicates need an orchestration body")
+                raise PassError(f"a predicated task launch in {func.func_type.name} function "
+                                f"'{func.name}'; predicates need an orchestration body",
+                                stmt.span, code=PassErrorCode.PREDICATE_OUTSIDE_ORCHESTRATION,
+                                pass_name="OutlineIncoreScopes")
 
 
 def transform(program: Program) -> Program:

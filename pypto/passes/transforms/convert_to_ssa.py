@@ -55,6 +55,7 @@ from .ssa_blocks import extend_trailing_yield, rebuilt_block, unchanged
 from .ssa_index import SSAIndex, build_index
 from .ssa_reads import ReadRewriter
 from .ssa_scopes import VisibleVersions
+from ..diagnostic import PassError, PassErrorCode
 from ..names import auto_name, base_name
 
 __all__ = ["transform", "PASS_NAME"]
@@ -110,8 +111,9 @@ class _Converter:
             found = self.latest.get(var, var)
         return found
 
-    def _fail(self, message: str, span: Span) -> ValueError:
-        return ValueError(f"{PASS_NAME}: in function '{self.func.name}': {message} [{span}]")
+    def _fail(self, message: str, span: Span) -> PassError:
+        return PassError(f"in function '{self.func.name}': {message}", span,
+                         code=PassErrorCode.SSA_UNCONVERTIBLE, pass_name=PASS_NAME)
 
     def _naming(self, source: E.Var) -> list:
         """``[base__, 0]`` for ``source``'s names: ``auto_name``'s base and checks, once

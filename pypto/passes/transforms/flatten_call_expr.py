@@ -9,7 +9,7 @@ that body.  Calls are hoisted left to right, innermost first.  A Call at the
 root of an assignment value or an evaluated expression stays where it is.
 
 A while condition is hoisted before the loop too, so a call in it may not read
-the loop's iter_args (``ValueError``): hoisted, it would run only once.
+the loop's iter_args (``PassError``): hoisted, it would run only once.
 
 One walk over the statements and their expressions, so O(N).
 """
@@ -27,6 +27,7 @@ from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.walk import CONST_TYPES
 from .ssa_index import expr_vars
+from ..diagnostic import PassError, PassErrorCode
 from ..names import auto_name
 
 __all__ = ["transform", "TEMP_BASE", "PASS_NAME"]
@@ -150,11 +151,12 @@ class _Flattener:
             for var in expr_vars(assign.value):
                 if id(var) in carried:
                     name = getattr(assign.value.op, "name", "?")
-                    raise ValueError(
-                        f"{PASS_NAME}: in function '{self._func_name}': the while condition "
+                    raise PassError(
+                        f"in function '{self._func_name}': the while condition "
                         f"calls '{name}' on the loop-carried value '{var.name_hint}'; a call "
                         f"hoisted before the loop cannot see it. Compute the condition value "
-                        f"in the loop body and yield it [{loop.span}]")
+                        f"in the loop body and yield it", loop.span,
+                        code=PassErrorCode.HOISTED_CONDITION_READS_CARRY, pass_name=PASS_NAME)
 
     # -- statements -----------------------------------------------------------------
     def body(self, body: Stmt) -> Stmt:

@@ -2,7 +2,7 @@
 into its statement-level call sites, then drop all Inline functions.
 
 1. No Inline function: the input program is returned (same object).
-2. The Inline -> Inline call graph must be acyclic (``ValueError`` naming the cycle).
+2. The Inline -> Inline call graph must be acyclic (``PassError`` naming the cycle).
 3. Inline functions are expanded callee-first, so each body is expanded exactly
    once; every other function is then rewritten against the expanded bodies.
 4. Recognised call sites: ``lhs = f(args)``, ``f(args)`` and ``return f(args)``,
@@ -33,6 +33,7 @@ from ...ir.scope import SCOPE_ATTR_KEYS
 from ...ir.utils import collect_def_vars, deep_clone, flatten_to_stmts
 from ...ir.visitor import IRMutator, IRVisitor
 from ...ir.walk import stmt_children
+from ..diagnostic import PassError, PassErrorCode
 
 __all__ = ["transform"]
 
@@ -67,7 +68,7 @@ class _CalleeCollector(IRVisitor):
 
 
 def _expansion_order(inline: dict[str, Function]) -> list[str]:
-    """Inline function names, callees before callers; ``ValueError`` on a cycle."""
+    """Inline function names, callees before callers; ``PassError`` on a cycle."""
     callees: dict[str, list[str]] = {}
     for name, func in inline.items():
         collector = _CalleeCollector(inline)
@@ -86,8 +87,12 @@ def _expansion_order(inline: dict[str, Function]) -> list[str]:
             for callee in pending[-1]:
                 if callee in on_path:
                     cycle = path[path.index(callee):] + [callee]
-                    raise ValueError("Cycle detected in FunctionType::Inline call graph: "
-                                     + " -> ".join(cycle))
+                    raise PassError("Cycle detected in FunctionType::Inline call graph: "
+                                    + " -> ".join(cycle), inline[cycle[0]].span,
+                                    code=PassErrorCode.INLINE_CYCLE, pass_name=PASS_NAME,
+                                    hint="An Inline function is spliced into its callers; "
+                                         "a cycle would never end. Make one of them "
+                                         "an ordinary function")
                 if callee not in done:
                     path.append(callee)
                     on_path.add(callee)
@@ -162,8 +167,11 @@ class _Template:
 
 
 def _base_of(name: str) -> str:
-    """``t_inline3`` -> ``t``: re-splicing an expanded body does not stack suffixes."""
-    return _INLINE_SUFFIX.sub("", name)
+    """``t_inline3`` -> ``t``: re-splicing an expanded body does not stack suffixes.
+
+    Trailing underscores go too: ``t_`` + ``_inline3`` would spell the reserved
+    delimiter ``__`` (which the later passes refuse as a base name)."""
+    return _INLINE_SUFFIX.sub("", name).rstrip("_") or "v"
 
 
 def _merge_dump_vars(scope: S.ScopeStmt, dump_vars: list[Expr]) -> S.ScopeStmt:

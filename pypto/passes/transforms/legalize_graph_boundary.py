@@ -32,7 +32,7 @@ from ...ir.types import ScalarType, ShapedType
 from ...ir.visitor import IRMutator
 from ...ir._deep import deep_recursion
 from ...ir.walk import CONST_TYPES, LEAF_TYPES, arith_leaves, def_sites, iter_stmts
-from ..diagnostic import errors_of
+from ..diagnostic import PassError, PassErrorCode, errors_of
 from ..outline.outliner import Renamer
 from ..verifiers.graph_boundary import check_call_site, check_graph_body, graph_call_sites
 
@@ -319,4 +319,5 @@ def _check(program: Program, sites_per_function: list[list]) -> None:
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise ValueError(f"LegalizeGraphBoundary: {first.message}{more} at {first.span}")
+        raise PassError(f"{first.message}{more}", first.span, code=PassErrorCode.GRAPH_BOUNDARY,
+                        pass_name="LegalizeGraphBoundary")

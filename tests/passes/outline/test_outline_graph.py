@@ -196,10 +196,11 @@ def test_nested_regions_built_directly_are_rejected_naming_both_and_the_function
     outer = ir.GraphScopeStmt("outer", body=inner)
     program = ir.Program([ir.Function("f", [x], [x.type], [outer, ir.ReturnStmt([y])])])
     with passes.PassContext([]):
-        with pytest.raises(ValueError) as info:
+        with pytest.raises(passes.PassError) as info:
             outline(program)
+    assert info.value.code is passes.PassErrorCode.NESTED_GRAPH
     assert str(info.value) == (
-        'pl.graph("inner") is nested inside pl.graph("outer") in function \'f\'. The '
+        'OutlineGraphScopes: pl.graph("inner") is nested inside pl.graph("outer") in function \'f\'. The '
         "host_build_graph runtime cannot record a graph inside a graph, so keep the regions "
         "disjoint")
 

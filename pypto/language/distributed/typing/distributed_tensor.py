@@ -1,0 +1,32 @@
+"""``pld.DistributedTensor[[d0, d1], dtype]``: a tensor with one copy per rank, in a
+communication window (IR: ``ir.DistributedTensorType``).
+
+Like ``pl.Tensor``, it is an annotation: the parser reads it from the AST; at Python
+level subscribing it gives an inert record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...typing import Tensor, _AnnotationMeta
+
+__all__ = ["DistributedTensor"]
+
+TensorMeta = _AnnotationMeta
+
+
+class DistributedTensorMeta(TensorMeta):
+    def __repr__(cls) -> str:
+        return f"pld.{cls.__name__}"
+
+
+class DistributedTensor(Tensor, metaclass=DistributedTensorMeta):
+    """``pld.DistributedTensor[[d0, d1], dtype(, layout | pl.TensorView(...))]``"""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("pld.DistributedTensor is an annotation; make one with "
+                        "pld.window(pld.alloc_window_buffer(...), shape, dtype=...)")
+
+
+
