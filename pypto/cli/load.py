@@ -11,7 +11,8 @@ standard input (``-``).
   one of those Programs (an external function it calls) is not an entry of its own,
   and kernels (``@pl.jit.incore`` ...) are dependencies, not entries.
 * A **DSL text file** -- any file not ending in ``.py``, or one whose first line is
-  the printer's ``# pypto.program:`` header -- is read with ``pl.parse``.
+  the printer's ``# pypto.program:`` header -- is data: it is read with ``pl.parse``,
+  which builds the program from the syntax tree and never runs any of the text.
 * **Standard input** is DSL text when it starts with that header, Python otherwise.
 
 ``load`` returns the entries and the findings (problems found while loading); a
@@ -280,8 +281,6 @@ def _load_text(source: Source) -> Loaded:
         return Loaded([], findings_of_error(err), err)
     except ValueError as err:  # none or several programs in the text
         raise UsageError(str(err)) from err
-    except RuntimeError as err:
-        return Loaded([], [plain_finding(str(err), PYTHON_EXCEPTION)], err)
     return Loaded([Entry(value.name, value)])
 
 

@@ -6,7 +6,7 @@ constant is a ``DataType`` instance, equality and hashing go by ``code()``.
 
 from __future__ import annotations
 
-__all__ = ["DataType"]
+__all__ = ["DataType", "int_range"]
 
 # name -> (code, bits, kind, c type); kind: b=bool, i=signed, u=unsigned, f=float, x=other
 _TABLE: dict[str, tuple[int, int, str, str]] = {
@@ -139,3 +139,14 @@ _ALIASES.update({
     "float": "FP32", "int": "INT64", "bool_": "BOOL", "float8_e4m3fn": "FP8E4M3FN",
     "float8_e5m2": "FP8E5M2",
 })
+
+
+def int_range(dtype: DataType) -> tuple[int, int] | None:
+    """The values an integer dtype holds (``INDEX`` is 64-bit signed); ``None`` if it is
+    no integer dtype."""
+    _, bits, kind, _ = _TABLE[dtype.name]
+    if kind == "i":
+        return -(1 << (bits - 1)), (1 << (bits - 1)) - 1
+    if kind == "u":
+        return 0, (1 << bits) - 1
+    return None

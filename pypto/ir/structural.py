@@ -97,7 +97,7 @@ class _Equal:
                 raise _Mismatch(f"{type(lhs).__name__} mismatch ({_fmt(lhs)} != {_fmt(rhs)})")
         elif isinstance(lhs, _Value):
             self.record(lhs, rhs, auto)
-        elif type(lhs) is not type(rhs) or lhs != rhs:
+        elif type(lhs) is not type(rhs) or (lhs != rhs and not _both_nan(lhs, rhs)):
             if isinstance(rhs, _COMPOUND):
                 self._presence_or_kind(lhs, rhs)
             raise _Mismatch(f"value mismatch ({_fmt(lhs)} != {_fmt(rhs)})")
@@ -382,6 +382,11 @@ def _combine(seed: int, value: int) -> int:
 _NAME_HASH: dict[str, int] = {}
 
 
+def _both_nan(lhs: Any, rhs: Any) -> bool:
+    """Two NaN floats: the same constant (``float("nan")`` is never ``==`` itself)."""
+    return isinstance(lhs, float) and lhs != lhs and rhs != rhs
+
+
 def _name_hash(name: str) -> int:
     found = _NAME_HASH.get(name)
     if found is None:  # stable across processes, unlike hash(str)
@@ -434,7 +439,8 @@ class _Hasher:
         if isinstance(value, int):
             return value & _MASK
         if isinstance(value, float):
-            return _combine(0xF10A7, hash(value) & _MASK)
+            # hash(nan) is per object since Python 3.10; every NaN constant is one value here
+            return _combine(0xF10A7, (hash(value) if value == value else 0x7FF8) & _MASK)
         if isinstance(value, str):
             return _name_hash(value)
         raise TypeError(f"structural_hash: unsupported field value {type(value).__name__}")

@@ -103,6 +103,8 @@ class PassErrorCode(enum.Enum):
     PRECONDITION = ("P001", "a pass's required properties do not hold on its input "
                             "(pypto compile: a -p pipeline in the wrong order)")
     INLINE_CYCLE = ("P100", "FunctionType.Inline functions call each other in a cycle")
+    INLINE_NOT_SPLICEABLE = ("P101", "an Inline function is called inside an expression or "
+                                     "submitted, where no splice can go")
     SSA_UNCONVERTIBLE = ("P200", "ConvertToSSA cannot put a function into SSA form")
     HOISTED_CONDITION_READS_CARRY = (
         "P300", "a call in a while condition reads a loop-carried value")
@@ -116,6 +118,8 @@ class PassErrorCode(enum.Enum):
     PREDICATE_OUTSIDE_ORCHESTRATION = (
         "P406", "a dispatch predicate where no orchestration body can evaluate it")
     UNDEFINED_IN_REGION = ("P407", "a region reads a variable defined nowhere")
+    JUMP_OUT_OF_REGION = ("P408", "a break, continue or return would leave an outlined region")
+    KERNEL_IN_KERNEL = ("P409", "an InCore region holds another one")
     GRAPH_BOUNDARY = ("P500", "a Graph function's boundary cannot be legalized")
 
     def __init__(self, code: str, summary: str) -> None:

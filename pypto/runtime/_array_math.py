@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..ir.dtype import DataType
+from ._valid import is_partial, mark_valid, valid_part, valid_shape_of
 from ._windows import shape_text
 from .dtypes import cast_array, int_wrapper, np
 from .errors import OpFailure
@@ -140,15 +141,26 @@ def _matrix(value: Any, name: str) -> Any:
 
 
 def _product(lhs: Any, rhs: Any) -> Any:
-    if lhs.shape[1] != rhs.shape[0]:
+    """``lhs @ rhs`` accumulated wide.  With partial tiles only the valid K is summed
+    (the lhs's valid columns, else the rhs's valid rows) and the product is valid in the
+    lhs's valid rows and the rhs's valid columns."""
+    if lhs.shape[-1] != rhs.shape[-2]:
         raise OpFailure(f"inner dims differ: lhs {shape_text(lhs.shape)} x rhs "
                         f"{shape_text(rhs.shape)}")
+    valid = None
+    if is_partial(lhs) or is_partial(rhs):
+        lv, rv = valid_shape_of(lhs), valid_shape_of(rhs)
+        k = lv[-1] if is_partial(lhs) else rv[-2]
+        valid = lv[:-1] + (rv[-1],)
+        lhs, rhs = np.asarray(lhs)[..., :k], np.asarray(rhs)[..., :k, :]
     acc = _accumulator(np.result_type(lhs, rhs))
-    return np.matmul(lhs.astype(acc, copy=False), rhs.astype(acc, copy=False))
+    return mark_valid(np.matmul(lhs.astype(acc, copy=False), rhs.astype(acc, copy=False)), valid)
 
 
 def matmul(args: list, info: OpInfo, state: ExecState) -> Any:
-    return _as_result_dtype(_product(*_operands(args[0], args[1], info)), info, args[0])
+    product = _product(*_operands(args[0], args[1], info))
+    return mark_valid(_as_result_dtype(product, info, args[0]), getattr(product, "valid_shape",
+                                                                        None))
 
 
 def _operands(lhs: Any, rhs: Any, info: OpInfo) -> tuple[Any, Any]:
@@ -167,21 +179,27 @@ def matmul_acc(args: list, info: OpInfo, state: ExecState) -> Any:
     if acc.shape != product.shape:
         raise OpFailure(f"accumulator shape {shape_text(acc.shape)} does not match the "
                         f"product shape {shape_text(product.shape)}")
-    return _as_result_dtype(acc.astype(product.dtype) + product, info, acc)
+    return mark_valid(_as_result_dtype(acc.astype(product.dtype) + product, info, acc),
+                      getattr(product, "valid_shape", None))
 
 
 # -- reductions and row/column broadcasts ---------------------------------------------
 
 def _reduce(reducer: Any, axis: int) -> Impl:
+    """Over ``axis``; a partial tile is reduced over its valid extent along it, and the
+    result is valid where the tile is along the other dims."""
     def impl(args: list, info: OpInfo, state: ExecState) -> Any:
         x = args[0]
         if np.ndim(x) < 2:
             raise OpFailure(f"operand 'x' must have rank >= 2, got shape {shape_text(x.shape)}")
+        valid = valid_shape_of(x)
+        x = valid_part(x, (axis % x.ndim,))
         if reducer is np.sum:
             value = np.sum(x, axis=axis, keepdims=True, dtype=_accumulator(x.dtype))
         else:
             value = reducer(x, axis=axis, keepdims=True)
-        return _result(value, info, x)
+        out = _result(value, info, x)
+        return mark_valid(out, valid[:axis % x.ndim] + (1,) + valid[axis % x.ndim + 1:])
     return impl
 
 

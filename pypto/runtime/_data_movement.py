@@ -23,6 +23,7 @@ from typing import Any
 
 from ..ir.enums import AtomicType
 from ._array_math import scalar_as
+from ._valid import is_partial, mark_valid, valid_part
 from ._windows import check_sizes, point, shape_text, window
 from .dtypes import INVALID_TASK_ID, numpy_dtype, np
 from .errors import OpFailure
@@ -91,18 +92,20 @@ def full(args: list, info: OpInfo, state: ExecState) -> Any:
 
 def load(args: list, info: OpInfo, state: ExecState) -> Any:
     """``tile.load(tensor, offsets, shapes[, valid_shape])``: a copy of the window; with
-    ``valid_shape`` only that part is read and the rest of the tile is zero."""
+    ``valid_shape`` only that part is read (the tile's valid region, ``_valid``) and the
+    rest of the tile is zero."""
     tensor, offsets, sizes = args[0], args[1], args[2]
     if len(args) > 3:
         sizes = check_sizes(sizes, "shape")
-        data = tensor[window(offsets, _valid_extent(sizes, args[3]), tensor.shape, "tensor")]
-        return _padded(data, sizes)
+        valid = _valid_extent(sizes, args[3])
+        data = tensor[window(offsets, valid, tensor.shape, "tensor")]
+        return mark_valid(_padded(data, sizes), valid)
     return tensor[window(offsets, sizes, tensor.shape, "tensor")].copy()
 
 
 def store(args: list, info: OpInfo, state: ExecState) -> Any:
-    """``tile.store(tile, offsets, out[, shapes])``: writes the tile (or its leading
-    ``shapes`` part) into ``out`` in place and returns ``out``."""
+    """``tile.store(tile, offsets, out[, shapes])``: writes the tile (its leading
+    ``shapes`` part, or else its valid region) into ``out`` in place and returns ``out``."""
     tile, offsets, out = args[0], args[1], args[2]
     if len(args) > 3:
         sizes = check_sizes(args[3], "shape")
@@ -110,6 +113,9 @@ def store(args: list, info: OpInfo, state: ExecState) -> Any:
             raise OpFailure(f"shape {shape_text(sizes)} does not fit in the tile's shape "
                             f"{shape_text(tile.shape)}")
         source = tile[tuple(slice(0, s) for s in sizes)]
+    elif is_partial(tile):
+        source = valid_part(tile, tuple(range(tile.ndim)))
+        sizes = source.shape
     else:
         sizes, source = tile.shape, tile
     target = window(offsets, sizes, out.shape, "tensor")
@@ -127,12 +133,12 @@ def move(args: list, info: OpInfo, state: ExecState) -> Any:
 
 def slice_(args: list, info: OpInfo, state: ExecState) -> Any:
     """``slice(x, shape, offset[, valid_shape[, drop_dims]])``: a copy of the window
-    (zero outside ``valid_shape``) without the dropped size-1 dims."""
+    (zero outside ``valid_shape``, its valid region) without the dropped size-1 dims."""
     x, offsets = args[0], args[2]
     sizes = check_sizes(args[1], "shape")
     extent = _valid_extent(sizes, args[3]) if len(args) > 3 and len(args[3]) else sizes
     result = _padded(x[window(offsets, extent, x.shape, "source")], sizes)
-    return _drop_dims(result, args[4] if len(args) > 4 else ())
+    return _drop_dims(result, args[4] if len(args) > 4 else (), extent)
 
 
 def tensor_slice(args: list, info: OpInfo, state: ExecState) -> Any:
@@ -143,26 +149,30 @@ def tensor_slice(args: list, info: OpInfo, state: ExecState) -> Any:
     x, offsets = args[0], args[2]
     sizes = check_sizes(args[1], "shape")
     dropped = args[4] if len(args) > 4 else ()
+    extent = sizes
     if len(args) > 3 and len(args[3]):
         extent = _valid_extent(sizes, args[3])
         fits = len(offsets) == len(sizes) == x.ndim and all(
             o + s <= d for o, s, d in zip(offsets, sizes, x.shape))
         if not fits:
             copy = _padded(x[window(offsets, extent, x.shape, "source")], sizes)
-            return _read_only(_drop_dims(copy, dropped))
-    return _drop_dims(x[window(offsets, sizes, x.shape, "source")], dropped)
+            return _read_only(_drop_dims(copy, dropped, extent))
+    return _drop_dims(x[window(offsets, sizes, x.shape, "source")], dropped, extent)
 
 
-def _drop_dims(result: Any, dropped: Any) -> Any:
-    """``result`` without its ``drop_dims`` axes (size 1; removing them keeps a view)."""
+def _drop_dims(result: Any, dropped: Any, extent: tuple[int, ...]) -> Any:
+    """``result`` without its ``drop_dims`` axes (size 1; removing them keeps a view),
+    valid over ``extent``."""
     if not dropped:
-        return result
+        return mark_valid(result, extent)
     axes = tuple(axis % result.ndim for axis in dropped)
     for axis in axes:
         if result.shape[axis] != 1:
             raise OpFailure(f"drop_dims axis {axis} has size {result.shape[axis]}; only "
                             "size-1 dims can be dropped")
-    return result.reshape(tuple(n for axis, n in enumerate(result.shape) if axis not in axes))
+    kept = [axis for axis in range(result.ndim) if axis not in axes]
+    return mark_valid(result.reshape(tuple(result.shape[a] for a in kept)),
+                      tuple(extent[a] for a in kept))
 
 
 def assemble(args: list, info: OpInfo, state: ExecState) -> Any:

@@ -9,14 +9,15 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from ..ir.enums import PadValue
+from ._valid import is_partial, valid_shape_of
 from ._windows import check_sizes, shape_text, window
 from .dtypes import numpy_dtype, np
 from .errors import OpFailure
 from .state import ExecState, OpInfo
 
 __all__ = ["arange", "view", "reinterpret_view", "identity", "concat", "fillpad",
-           "fillpad_expand", "expand_clone", "gather", "gather_row", "scatter", "scatter_update",
-           "partial"]
+           "fillpad_inplace", "fillpad_expand", "expand_clone", "gather", "gather_row", "scatter",
+           "scatter_update", "partial"]
 
 
 def arange(args: list, info: OpInfo, state: ExecState) -> Any:
@@ -52,8 +53,8 @@ def reinterpret_view(args: list, info: OpInfo, state: ExecState) -> Any:
 
 
 def identity(args: list, info: OpInfo, state: ExecState) -> Any:
-    """Ops that only change what the device knows about a value (its valid shape, the
-    cores it is split over): on the CPU the data is unchanged."""
+    """Ops that only change what the device knows about a value (the cores it is split
+    over): on the CPU the data is unchanged."""
     return args[0].copy()
 
 
@@ -73,20 +74,36 @@ def _pad_scalar(dtype: Any, pad: PadValue) -> Any:
     return dtype.type(0)
 
 
+def _padded_copy(x: Any, info: OpInfo, shape: tuple[int, ...]) -> Any:
+    """A whole array of ``shape``: ``x``'s valid region (``_valid``) in its corner, the
+    pad value elsewhere."""
+    out = np.full(shape, _pad_scalar(x.dtype, info.kwargs.get("pad_value", PadValue.zero)),
+                  dtype=x.dtype)
+    region = tuple(slice(0, n) for n in valid_shape_of(x))
+    out[region] = np.asarray(x)[region]
+    return out
+
+
 def fillpad(args: list, info: OpInfo, state: ExecState) -> Any:
-    """Values outside the valid region take the pad value.  The CPU executor keeps no
-    valid region apart from the data (every element is valid), so this is a copy."""
-    return args[0].copy()
+    """Elements outside the valid region take the pad value; the result is whole (a
+    whole input is copied unchanged)."""
+    return _padded_copy(args[0], info, args[0].shape)
+
+
+def fillpad_inplace(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``fillpad`` into the tile itself (its entry declares the write): afterwards the
+    tile is whole."""
+    x = args[0]
+    x[...] = _padded_copy(x, info, x.shape)
+    if is_partial(x):
+        x.valid_shape = None
+    return x
 
 
 def fillpad_expand(args: list, info: OpInfo, state: ExecState) -> Any:
-    """``tensor`` in the top-left corner of ``shape``, the rest the pad value."""
-    x = args[0]
-    shape = check_sizes(args[1], "shape")
-    pad = info.kwargs.get("pad_value", PadValue.zero)
-    out = np.full(shape, _pad_scalar(x.dtype, pad), dtype=x.dtype)
-    out[tuple(slice(0, n) for n in x.shape)] = x
-    return out
+    """The valid region of ``tensor`` in the top-left corner of ``shape``, the rest the
+    pad value."""
+    return _padded_copy(args[0], info, check_sizes(args[1], "shape"))
 
 
 def expand_clone(args: list, info: OpInfo, state: ExecState) -> Any:

@@ -210,7 +210,8 @@ class ExprCompiler:
         kwargs.update(call._kwargs)
         out_dtype = _result_dtype(call)
         info = OpInfo(name, kwargs, out_dtype,
-                      numpy_dtype(out_dtype) if out_dtype is not None else None, span)
+                      numpy_dtype(out_dtype) if out_dtype is not None else None, span,
+                      call.type, call._attrs)
         arg_fns = self.compile_exprs(call.args)
         executor = self.executor
 

@@ -59,7 +59,8 @@ def _doc_id(path: Path) -> str:
 def test_every_guide_page_exists():
     names = {p.name for p in (REPO / "docs" / "guide").glob("*.md")}
     assert {"getting-started.md", "language.md", "regions-and-levels.md", "graph-regions.md",
-            "passes.md", "cli.md", "diagnostics.md", "notebooks.md", "jit.md"} <= names
+            "passes.md", "cli.md", "diagnostics.md", "notebooks.md", "jit.md",
+            "security.md"} <= names
     assert (REPO / "docs" / "design.md").exists()
 
 

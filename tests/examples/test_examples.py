@@ -116,6 +116,17 @@ def test_example_compiles_and_reparses(name, entry):
     assert {f.name: f.func_type for f in program.functions.values()} == EXPECTED[(name, entry)]
 
 
+@pytest.mark.parametrize("name, entry", list(EXPECTED), ids=lambda v: str(v))
+def test_compiling_the_printed_output_again_is_a_fixpoint(name, entry, tmp_path):
+    # `pypto compile -o` output compiled again: the same text (it used to fail with
+    # "shadows a variable ... defined in an enclosing scope").
+    first = tmp_path / "compiled.py"
+    first.write_text(compile_example(name, entry))
+    proc = python("-m", "pypto", "compile", str(first))
+    assert (proc.returncode, proc.stderr) == (0, ""), proc.stderr
+    assert proc.stdout == first.read_text()
+
+
 def test_graph_layers_matches_the_design_note():
     program = pl.parse(compile_example("graph_layers.py", None))
     graph = program["accumulate_band"]

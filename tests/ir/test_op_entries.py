@@ -50,8 +50,8 @@ def _expected_parameters(op: OpDef, flavour: str) -> list[tuple[str, object, boo
     params = wrapper_params(op, flavour)
     out = [(p.name, None if p.default is REQUIRED else p.default, p.keyword_only)
            for p in params]
-    if flavour == "pl":
-        out.append(("span", None, True))
+    if flavour == "pl" and not any(p.target == "span" for p in params):
+        out.append(("span", None, True))  # the pl wrappers' own keyword-only span
     return out
 
 

@@ -44,7 +44,7 @@ TX = tile("tx", [16, 16])
 
 # -- the op set ----------------------------------------------------------------------
 
-# PyPTO's tensor.* op set (ops.md), and the tile.* ops pypto has so far.
+# PyPTO's tensor.*, tile.* and system.* op sets (ops.md).
 TENSOR_OPS = (
     "abs add adds aic_gather aiv_shard alloc and ands assemble cast ci cmp col_argmax "
     "col_argmin col_expand col_expand_add col_expand_div col_expand_expdif col_expand_max "
@@ -58,12 +58,26 @@ TENSOR_OPS = (
     "row_min row_prod row_sum rsqrt scatter scatter_mask scatter_update set_validshape shl shls "
     "shr shrs sin slice sort32 sqrt sub subs transpose view write xor xors").split()
 TILE_OPS = (
-    "add sub mul div maximum minimum adds subs muls divs maximums minimums exp log sqrt "
-    "rsqrt recip neg abs cast matmul matmul_acc row_sum row_max row_min col_sum col_max "
-    "col_min row_expand row_expand_add row_expand_sub row_expand_mul row_expand_div "
-    "col_expand col_expand_add col_expand_sub col_expand_mul col_expand_div expands cmp "
-    "cmps slice assemble reshape transpose read write create relu and or sel load store move "
-    "get_block_idx get_block_num get_subblock_idx").split()
+    "abs add addc adds addsc aic_gather aiv_shard alloc and ands assemble batch_matmul "
+    "batch_matmul_acc cast ci cmp cmps col_argmax col_argmin col_expand col_expand_add "
+    "col_expand_div col_expand_expdif col_expand_max col_expand_min col_expand_mul "
+    "col_expand_sub col_max col_min col_prod col_sum concat cos create div divs exp expands "
+    "extract fillpad fillpad_expand fillpad_inplace fmod fmods full gather gather_compare "
+    "gather_mask gather_row gatherb gemv gemv_acc gemv_bias get_block_idx get_block_num "
+    "get_subblock_idx load log lrelu matmul matmul_acc matmul_bias matmul_mx matmul_mx_acc "
+    "matmul_mx_bias maximum maximums mgather minimum minimums move mrgsort_format1 "
+    "mrgsort_format2 mscatter mul muls neg not or ors part_add part_max part_min part_mul "
+    "prelu random read recip reinterpret_view relu rem rems reshape row_argmax row_argmin "
+    "row_expand row_expand_add row_expand_div row_expand_expdif row_expand_max row_expand_min "
+    "row_expand_mul row_expand_sub row_max row_min row_prod row_sum rsqrt scatter scatter_mask "
+    "scatter_update sel sels set_validshape shl shls shr shrs sin slice sort32 sqrt store sub "
+    "subc subs subsc tget_scale_addr tpop_from_aic tpop_from_aiv tpush_to_aic tpush_to_aiv "
+    "transpose transpose_view tri write xor xors").split()
+SYSTEM_OPS = (
+    "aic_initialize_pipe aiv_initialize_pipe available_aiv_count available_cluster_count "
+    "bar_all bar_m bar_v cacheinvalid fence import_peer_buffer reserve_buffer set_ffts sync_dst "
+    "sync_set sync_src sync_wait syncall task_dummy task_invalid task_is_valid tfree_to_aic "
+    "tfree_to_aiv").split()
 # PyPTO's pld.* op set (ops.md groups pld.system, pld.tensor, pld.tile: 23 ops).
 DISTRIBUTED_OPS = (
     [f"pld.system.{n}" for n in "defer_wait get_comm_ctx notify nranks rank wait world_size".split()]
@@ -73,8 +87,8 @@ DISTRIBUTED_OPS = (
     + [f"pld.tile.{n}" for n in "get put remote_load remote_store".split()])
 assert len(DISTRIBUTED_OPS) == 23
 EXPECTED_OPS = sorted([f"tensor.{n}" for n in TENSOR_OPS] + [f"tile.{n}" for n in TILE_OPS]
-                      + ["system.task_invalid"] + DISTRIBUTED_OPS)
-assert len(TENSOR_OPS) == 105
+                      + [f"system.{n}" for n in SYSTEM_OPS] + DISTRIBUTED_OPS)
+assert (len(TENSOR_OPS), len(TILE_OPS), len(SYSTEM_OPS)) == (105, 138, 22)  # ops.md's counts
 
 
 def test_every_op_of_the_table_is_registered_and_nothing_else():
@@ -432,7 +446,9 @@ def test_declared_effects():
                if any(p.effect is not Effect.Read for p in get_op(name).params)}
     local = {name for name in written if not name.startswith("pld.")}
     assert local == {"tile.store", "tensor.assemble", "tile.assemble", "tensor.write",
-                     "tile.write"}
+                     "tile.write", "tile.fillpad_inplace", "tile.mscatter"}
+    assert _effects("tile.fillpad_inplace") == [rw]
+    assert _effects("tile.mscatter") == [r, r, w]
     # Distributed ops write windows (possibly a peer's: ReadWrite) or a local destination.
     assert written - local == {f"pld.{name}" for name in (
         "system.notify", "tensor.put", "tensor.get", "tensor.remote_store", "tensor.allreduce",

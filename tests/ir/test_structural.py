@@ -676,3 +676,10 @@ def test_shared_subtrees_are_compared_once():
         rhs = ir.Add(rhs, rhs, INDEX, SPAN)
     assert_equal_and_same_hash(lhs, rhs, auto=True)
     assert not ir.structural_equal(lhs, rhs)
+
+
+def test_nan_constants_are_one_value():
+    # float("nan") != itself, and since Python 3.10 its hash is per object.
+    nan1, nan2 = ir.ConstFloat(float("nan"), FP32, SPAN), ir.ConstFloat(float("nan"), FP32, SPAN)
+    assert_equal_and_same_hash(nan1, nan2, auto=False)
+    assert not ir.structural_equal(nan1, ir.ConstFloat(1.0, FP32, SPAN))

@@ -43,7 +43,11 @@ UNIFIED_NAMES = (
     "write dim concat fillpad fillpad_expand expand_clone gather gather_row scatter "
     "scatter_update sort32 mrgsort reinterpret_view set_validshape paged_gather random "
     "aic_gather aiv_shard min max get_block_idx get_block_num get_subblock_idx "
-    "dump_tag").split()  # dump_tag creates no op (it returns its tensor), as in PyPTO
+    # the tile- or system-only ones
+    "addc addsc subc subsc lrelu prelu rem rems sels tri batch_matmul matmul_bias gemv "
+    "gemv_acc gemv_bias matmul_mx matmul_mx_acc matmul_mx_bias gatherb mgather mscatter "
+    "tpush_to_aiv tpush_to_aic tpop_from_aic tpop_from_aiv tfree_to_aic tfree_to_aiv "
+    "aic_initialize_pipe aiv_initialize_pipe reserve_buffer import_peer_buffer dump_tag").split()
 
 
 def same(lhs, rhs):

@@ -172,6 +172,27 @@ def f(x: pl.Tensor[[4], pl.FP32]):
                       "after", "y =")
 
 
+@pytest.mark.parametrize("body", [
+    "for i in pl.range(n):\n        y = pl.add(x, x)\n        return y  # @ret",
+    "if n > 0:\n        return pl.add(x, x)  # @ret\n    return x",
+    "with pl.at(level=pl.Level.HOST):\n        return pl.add(x, x)  # @ret",
+])
+def test_a_nested_return_in_an_inline_body_is_refused(body):
+    # The splice cannot leave the loop early: the loop ran every iteration instead.
+    text = f"""\
+import pypto.language as pl
+@pl.inline
+def early(x, n):
+    {body}
+@pl.function
+def f(x: pl.Tensor[[4], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[4], pl.FP32]:
+    z = early(x, n)
+    return z
+"""
+    expect_text_error(text, ParserSyntaxError, "@pl.inline function 'early' may only return as "
+                                               "the last statement of its body", "ret", "return")
+
+
 def test_inline_inside_a_program_method():
     @pl.program
     class P:

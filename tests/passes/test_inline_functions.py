@@ -12,6 +12,7 @@ import pypto
 import pypto.language as pl
 from pypto import ir, passes
 from pypto.errors import InternalError
+from pypto.language.parser.diagnostics import ParserSyntaxError
 from pypto.ir import DataType as DT
 from pypto.passes.transforms.inline_functions import _SPLICE_COUNTER
 
@@ -407,8 +408,6 @@ def test_spliced_definitions_get_fresh_inline_names_per_splice():
     assert not callee_vars & set(ir.collect_def_vars(after["main"].body))
 
 
-# -- nested inline functions ------------------------------------------------------------------
-
 def test_inline_functions_calling_inline_functions_expand_callee_first_once_each():
     @pl.program
     class Before:
@@ -583,42 +582,49 @@ def test_call_site_dump_vars_move_onto_the_spliced_scopes():
 
 # -- what is not inlined -----------------------------------------------------------------------
 
-def test_call_nested_in_an_expression_is_left_for_the_verifier():
-    @pl.program
-    class Before:
-        @pl.function(type=pl.FunctionType.Inline)
-        def one(self, a: T) -> T:
-            return a
+def test_call_nested_in_an_expression_is_refused_by_the_parser():
+    with pytest.raises(ParserSyntaxError,
+                       match="A call of the Inline function 'one' must be a statement of its "
+                             "own"):
+        @pl.program
+        class Before:
+            @pl.function(type=pl.FunctionType.Inline)
+            def one(self, a: T) -> T:
+                return a
 
-        @pl.function
-        def main(self, x: T) -> T:
-            y = pl.add(self.one(x), x)
-            return y
-
-    checked = passes.PassContext([passes.VerificationInstrument(passes.VerificationMode.AFTER)])
-    with checked, pytest.raises(pypto.Error,
-                                match="likely a former Inline callee that wasn't spliced"):
-        inline(Before)
-    with passes.PassContext([]):
-        after = inline(Before)
-    assert list(after.functions) == ["main"]
-    call = after["main"].body.stmts[0].value.args[0]
-    assert isinstance(call.op, ir.GlobalVar) and call.op.name == "one"
+            @pl.function
+            def main(self, x: T) -> T:
+                y = pl.add(self.one(x), x)
+                return y
 
 
-def test_submit_of_an_inline_function_is_not_inlined():
+def _unspliceable(value_of) -> ir.Program:
+    """Hand-built: ``main`` uses Inline ``k`` where no splice can go."""
     tensor = ir.TensorType([64], DT.FP32)
-    a = ir.Var("a", tensor)
+    a, x = ir.Var("a", tensor), ir.Var("x", tensor)
     callee = ir.Function("k", [a], [tensor], ir.ReturnStmt([a]), type=ir.FunctionType.Inline)
-    x = ir.Var("x", tensor)
-    result = ir.TupleType([tensor, ir.ScalarType(DT.TASK_ID)])
-    ret = ir.Var("ret", result)
-    submit = ir.Submit(ir.GlobalVar("k"), [x], [], result)
+    value, result_type = value_of(x, tensor)
+    ret = ir.Var("ret", result_type)
     main = ir.Function("main", [x], [tensor], ir.SeqStmts([
-        ir.AssignStmt(ret, submit), ir.ReturnStmt([x])]))
-    with passes.PassContext([]):
-        after = inline(ir.Program([callee, main], "P"))
-    assert after["main"] is main
+        ir.AssignStmt(ret, value), ir.ReturnStmt([x])]))
+    return ir.Program([callee, main], "P")
+
+
+@pytest.mark.parametrize("value_of, what", [
+    (lambda x, t: (ir.create_op_call("tensor.add", [
+        ir.Call(ir.GlobalVar("k"), [x], {}, {}, t, ir.Span("m.py", 4, 20)), x]), t), "call of"),
+    (lambda x, t: (ir.Submit(ir.GlobalVar("k"), [x], [], ir.TupleType(
+        [t, ir.ScalarType(DT.TASK_ID)]), ir.Span("m.py", 4, 20)),
+        ir.TupleType([t, ir.ScalarType(DT.TASK_ID)])), "pl.submit of"),
+], ids=["nested-call", "submit"])
+def test_a_call_no_splice_can_replace_is_refused(value_of, what):
+    # Dropping the Inline function would leave the call dangling (a program that does
+    # not reparse: "Function 'k' not defined in program").
+    with passes.PassContext([]), pytest.raises(
+            ValueError, match=rf"InlineFunctions: in function 'main': the {what} Inline "
+                              r"function 'k' is not a statement of its own and cannot be "
+                              r"spliced; bind its value to a name first \[m.py:4:20\]"):
+        inline(_unspliceable(value_of))
 
 
 # -- internal errors -------------------------------------------------------------------------

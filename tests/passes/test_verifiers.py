@@ -218,6 +218,48 @@ def test_type_check_call_arity():
     assert d.span == span(3)
 
 
+@pytest.mark.parametrize("arg_type, reason", [
+    (ir.TensorType([64], DT.FP16), "dtype fp16 where fp32 is declared"),
+    (ir.TensorType([32], DT.FP32), "shape [32] where [64] is declared"),
+    (ir.ScalarType(DT.FP32), "a Scalar where a Tensor is declared"),
+])
+def test_type_check_call_argument_types(arg_type, reason):
+    a, y = new_vars("a", "y")
+    bad = ir.Var("bad", arg_type)
+    callee = func("callee", [a], ret(a))
+    caller = func("main", [bad], seq(assign(y, call("callee", bad), 3), ret(y)))
+    d = only(P.TypeChecked, program(callee, caller))
+    assert d.message == ("Argument 1 of the call to 'callee' does not fit parameter 'a' "
+                         f"(pl.Tensor[[64], pl.FP32]): {reason}")
+    assert d.span == span(3)
+
+
+def test_type_check_call_binds_dynamic_dims():
+    m = ir.Var("M", IDX)
+    dyn = ir.TensorType([m], DT.FP32)
+    a, b = ir.Var("a", dyn), ir.Var("b", dyn)
+    x, w, y, z = ir.Var("x", T), ir.Var("w", ir.TensorType([32], DT.FP32)), *new_vars("y", "z")
+    callee = func("callee", [a, b], ret(a), returns=[dyn])
+    good = func("good", [x], seq(assign(y, call("callee", x, x)), ret(y)))
+    bad = func("bad", [x, w], seq(assign(z, call("callee", x, w), 5), ret(z)))
+    d = only(P.TypeChecked, program(callee, good, bad))
+    assert d.message == ("Argument 2 of the call to 'callee' does not fit parameter 'b' "
+                         "(pl.Tensor[[64], pl.FP32]): shape [32] where [64] is declared")
+
+
+def test_type_check_returns_against_the_declared_types():
+    x = ir.Var("x", T)
+    h = ir.Var("h", ir.TensorType([64], DT.FP16))
+    wrong = func("wrong", [x, h], ret(h, line=4))
+    count = func("count", [x], ret(x, x, line=6))
+    untyped = func("untyped", [x], ret(x), returns=())
+    assert [(d.message, d.span) for d in verify(P.TypeChecked, program(wrong, count, untyped))] \
+        == [("Return in function 'count' does not match its declared return type: returns 2 "
+             "value(s) but the function declares 1", span(6)),
+            ("Return in function 'wrong' does not match its declared return type: dtype fp16 "
+             "where fp32 is declared", span(4))]
+
+
 # -- NoNestedCalls ---------------------------------------------------------------------
 
 def test_no_nested_calls_passes_on_three_address_code():

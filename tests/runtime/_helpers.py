@@ -16,7 +16,8 @@ SPAN = ir.Span("ops_test.py", 7, 3)
 NUMPY_TO_PYPTO = {
     np.dtype(np.float32): DT.FP32, np.dtype(np.float16): DT.FP16, np.dtype(np.int8): DT.INT8,
     np.dtype(np.int16): DT.INT16, np.dtype(np.int32): DT.INT32, np.dtype(np.int64): DT.INT64,
-    np.dtype(np.uint8): DT.UINT8, np.dtype(np.bool_): DT.BOOL,
+    np.dtype(np.uint8): DT.UINT8, np.dtype(np.uint16): DT.UINT16, np.dtype(np.uint32): DT.UINT32,
+    np.dtype(np.bool_): DT.BOOL,
 }
 
 
@@ -52,13 +53,16 @@ def _constant(value: Any) -> ir.Expr:
 
 
 def op_function(op_name: str, operands: list, kwargs: dict | None = None,
-                dtype: ir.DataType | None = None) -> tuple[ir.Function, list]:
+                dtype: ir.DataType | None = None, attrs: dict | None = None,
+                type_args: dict | None = None) -> tuple[ir.Function, list]:
     """``def f(<array/scalar params>): r = <op>(operands); return r`` and its arguments.
 
     ndarray -> Tensor param, ``Out`` -> Out Tensor param, ``Tile`` -> Tile param,
     ``Scalar`` -> scalar param,
     list -> index tuple of constants, None -> an omitted operand, other numbers -> constants.  ``dtype``
-    overrides the pypto dtype of every array param (e.g. BF16 stored as float32).
+    overrides the pypto dtype of every array param (e.g. BF16 stored as float32); ``attrs`` and
+    ``type_args`` go to ``create_op_call``.  An op without a value is a statement of a
+    function returning nothing.
     """
     params, ir_args, values = [], [], []
     for index, operand in enumerate(operands):
@@ -84,15 +88,19 @@ def op_function(op_name: str, operands: list, kwargs: dict | None = None,
             ir_args.append(None)
         else:
             ir_args.append(_constant(operand))
-    call = ir.create_op_call(op_name, ir_args, kwargs, span=SPAN)
+    call = ir.create_op_call(op_name, ir_args, kwargs, span=SPAN, attrs=attrs,
+                             type_args=type_args)
+    if isinstance(call.type, ir.UnknownType):  # an op without a value: a statement
+        body = [ir.EvalStmt(call, SPAN), ir.ReturnStmt([], SPAN)]
+        return ir.Function("f", params, [], body, SPAN), values
     result = ir.Var("r", call.type, SPAN)
     body = [ir.AssignStmt(result, call, SPAN), ir.ReturnStmt([result], SPAN)]
     return ir.Function("f", params, [call.type], body, SPAN), values
 
 
 def run_op(op_name: str, operands: list, kwargs: dict | None = None,
-           dtype: ir.DataType | None = None) -> Any:
-    function, values = op_function(op_name, operands, kwargs, dtype)
+           dtype: ir.DataType | None = None, **extra: Any) -> Any:
+    function, values = op_function(op_name, operands, kwargs, dtype, **extra)
     return pypto.run(function, *values)
 
 
@@ -132,3 +140,29 @@ def assert_same_results(before: ir.Program, after: ir.Program, make_args: Callab
         for i, (b, a) in enumerate(zip(before_args, after_args)):
             _assert_same(f"argument {i}", b, a)
     return results
+
+
+def part_oracle(combine: Callable[[Any, Any], Any]) -> Callable[[Any, Any], Any]:
+    """NumPy meaning of ``part_*``: the result covers both operands; where both have an
+    element they are combined, elsewhere the one that has it is taken."""
+    def oracle(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+        out = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])), a.dtype)
+        out[:b.shape[0], :b.shape[1]] = b
+        out[:a.shape[0], :a.shape[1]] = a
+        n, m = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
+        out[:n, :m] = combine(a[:n, :m], b[:n, :m])
+        return out
+    return oracle
+
+
+def check_result(result: Any, declared: ir.Type, oracle: Callable[..., Any] | None,
+                 values: list) -> None:
+    """``result`` has the declared shape and storage dtype and, with an oracle, its
+    values (``oracle(*values)``, relative tolerance 2e-3)."""
+    from pypto.runtime.dtypes import numpy_dtype
+    if isinstance(declared, ir.ShapedType):
+        assert list(result.shape) == [d.value for d in declared.shape]
+        assert result.dtype == numpy_dtype(declared.dtype)
+    if oracle is not None:
+        np.testing.assert_allclose(np.asarray(result, dtype=np.float64),
+                                   np.asarray(oracle(*values), dtype=np.float64), rtol=2e-3)

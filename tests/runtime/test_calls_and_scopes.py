@@ -117,8 +117,7 @@ class Blocks:
             t = pl.load(x, [i, 0], [1, 8])
             pl.store(pl.mul(t, pl.cast(i, pl.FP32)), [i, 0], out)
             n = pl.tile.get_block_num()
-            with pl.at(level=pl.Level.CORE_GROUP):
-                pl.tensor.write(ids, [i], pl.cast(n * 10 + i, pl.INT64))
+            pl.tensor.write(ids, [i], pl.cast(n * 10 + i, pl.INT64))
         return out
 
 

@@ -13,7 +13,7 @@ from pypto import ir
 from pypto.ir.ops import DEVICE_ONLY, get_op, ops_in
 from pypto.runtime import ExecutionError
 
-from ._helpers import NUMPY_TO_PYPTO, Scalar, op_function, run_op
+from ._helpers import Scalar, check_result, op_function, part_oracle as _part, run_op
 
 DT = ir.DataType
 RNG = np.random.default_rng(7)
@@ -30,17 +30,6 @@ def ints(*shape, low=0, high=8, dtype=np.int32):
 A, B, R, C = rand(4, 8), rand(4, 8), rand(4, 1), rand(1, 8)
 I, J = ints(4, 8, low=1), ints(4, 8, low=0, high=3)
 H = rand(4, 8, dtype=np.float16)
-
-
-def _part(fn):
-    def oracle(a, b):
-        out = np.zeros((max(a.shape[0], b.shape[0]), max(a.shape[1], b.shape[1])), a.dtype)
-        out[:b.shape[0], :b.shape[1]] = b
-        out[:a.shape[0], :a.shape[1]] = a
-        n, m = min(a.shape[0], b.shape[0]), min(a.shape[1], b.shape[1])
-        out[:n, :m] = fn(a[:n, :m], b[:n, :m])
-        return out
-    return oracle
 
 
 def _gather_rows(x, index):
@@ -176,12 +165,6 @@ def _values(operands):
     return [o.value if isinstance(o, Scalar) else o for o in operands]
 
 
-def _expected_type(value):
-    if isinstance(value, np.ndarray):
-        return list(value.shape), NUMPY_TO_PYPTO[value.dtype]
-    return None
-
-
 @pytest.mark.parametrize("name", sorted(CASES))
 def test_tensor_op_against_numpy(name):
     operands, attrs, oracle = CASES[name]
@@ -190,15 +173,7 @@ def test_tensor_op_against_numpy(name):
     ir.assert_structural_equal(function, pl.parse(ir.python_print(function)))
     result = run_op(f"tensor.{name}", [o.copy() if isinstance(o, np.ndarray) else o
                                        for o in operands], attrs)
-    declared = function.return_types[0]
-    if isinstance(declared, ir.TensorType):
-        assert list(result.shape) == [d.value for d in declared.shape]
-        assert NUMPY_TO_PYPTO[result.dtype] is declared.dtype
-    if oracle is None:
-        return
-    expected = oracle(*_values(operands))
-    np.testing.assert_allclose(np.asarray(result, dtype=np.float64),
-                               np.asarray(expected, dtype=np.float64), rtol=2e-3)
+    check_result(result, function.return_types[0], oracle, _values(operands))
 
 
 def test_writers_update_their_target():

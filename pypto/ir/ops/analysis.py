@@ -21,7 +21,7 @@ from ..types import (ScalarType, ShapedType, TensorType, TileType, TupleType, Ty
                      has_dynamic_dims)
 from .registry import Effect, OpDef, find_op
 
-__all__ = ["deduce_call_return_type", "call_write_targets"]
+__all__ = ["deduce_call_return_type", "call_write_targets", "bind_call", "substitute_type"]
 
 _PARAM_EFFECTS = {ParamDirection.Out: Effect.Write, ParamDirection.InOut: Effect.ReadWrite}
 
@@ -40,7 +40,7 @@ def _param_var(index: int, param: Any) -> Var:
     return param
 
 
-def _bind(params: list[Var], args: list[Expr]) -> dict[Var, Expr]:
+def bind_call(params: list[Var], args: list[Expr]) -> dict[Var, Expr]:
     """Callee Var -> caller Expr: scalar params bind to their argument, and each Var
     dim of a shaped param binds to the argument's dim at the same position."""
     bindings: dict[Var, Expr] = {}
@@ -75,9 +75,9 @@ def _substitute(expr: Expr, bindings: Mapping[Var, Expr]) -> Expr:
     return expr
 
 
-def _substitute_type(t: Type, bindings: Mapping[Var, Expr]) -> Type:
+def substitute_type(t: Type, bindings: Mapping[Var, Expr]) -> Type:
     if isinstance(t, TupleType):
-        items = [_substitute_type(item, bindings) for item in t.types]
+        items = [substitute_type(item, bindings) for item in t.types]
         changed = any(new is not old for new, old in zip(items, t.types))
         return TupleType(items) if changed else t
     if not isinstance(t, ShapedType):
@@ -119,9 +119,9 @@ def deduce_call_return_type(callee_params: Iterable[Any], args: Iterable[Expr],
             raise TypeError(f"deduce_call_return_type: return_types[{i}] must be a Type, "
                             f"got {type(t).__name__}")
     if any(has_dynamic_dims(t) for t in types):
-        bindings = _bind(params, actual)
+        bindings = bind_call(params, actual)
         with deep_recursion():
-            types = [_substitute_type(t, bindings) for t in types]
+            types = [substitute_type(t, bindings) for t in types]
     return types[0] if len(types) == 1 else TupleType(types)
 
 

@@ -18,7 +18,7 @@ from typing import Any, Iterable, Mapping
 
 from ..builders import to_expr
 from ..dtype import DataType
-from ..expr import Call, MakeTuple
+from ..expr import Call, ConstInt, MakeTuple
 from ..node import Expr
 from ..span import Span
 from .registry import EMPTY, BadKwargValue, OpDef, get_op
@@ -78,6 +78,10 @@ def _fill_omitted(op: OpDef, args: list[Any]) -> list[Any]:
 def _convert_args(op: OpDef, args: list[Any], span: Span) -> tuple[Expr, ...]:
     out = []
     for position, value in enumerate(args):
+        enum_cls = op.params[position].enum if position < len(op.params) else None
+        if enum_cls is not None and isinstance(value, enum_cls):
+            out.append(ConstInt(int(value), DataType.INDEX, span))
+            continue
         try:
             out.append(to_ir_arg(value, span))
         except TypeError as exc:
@@ -102,18 +106,21 @@ def _check_count(op: OpDef, count: int) -> None:
                     f"got {count}")
 
 
-def _canonical_kwargs(op: OpDef, given: Mapping[str, Any] | None) -> dict[str, Any]:
+def _canonical_kwargs(op: OpDef, given: Mapping[str, Any] | None,
+                      specs: tuple | None = None) -> dict[str, Any]:
+    """``given`` checked against ``specs`` (default: the attributes) and canonicalised."""
+    specs = op.keywords if specs is None else specs
     given = dict(given or {})
     for key in given:
         if not isinstance(key, str):
             raise TypeError(f"{op.name}: keyword names must be str, got {type(key).__name__}")
-        spec = op.keyword(key)
+        spec = next((k for k in specs if k.name == key), None)
         if spec is None or (spec.hidden and given[key] != spec.default):
-            valid = ", ".join(k.name for k in op.keywords if not k.hidden) or "none"
+            valid = ", ".join(k.name for k in specs if not k.hidden) or "none"
             raise TypeError(f"{op.name}: unexpected keyword argument '{key}' "
                             f"(valid keywords: {valid})")
     out: dict[str, Any] = {}
-    for spec in op.keywords:
+    for spec in specs:
         value = given.get(spec.name, spec.default)
         if value is None:
             if spec.required:
@@ -134,9 +141,14 @@ def _canonical_kwargs(op: OpDef, given: Mapping[str, Any] | None) -> dict[str, A
     return out
 
 
+def _is_absent(spec: Any, arg: Expr) -> bool:
+    """``[]`` standing in for an omitted optional operand of a non-tuple kind."""
+    return spec.fill == EMPTY and isinstance(arg, MakeTuple) and not arg.elements
+
+
 def _check_kinds(op: OpDef, args: tuple[Expr, ...]) -> None:
     for position, (spec, arg) in enumerate(zip(op.params, args)):
-        if not spec.kind.accepts(arg):
+        if not spec.kind.accepts(arg) and not _is_absent(spec, arg):
             raise ValueError(f"{op.name}: operand '{spec.name}' (position {position}) must be "
                              f"{spec.kind.description}, got {_describe(arg)}")
 
@@ -148,8 +160,12 @@ def _describe(arg: Expr) -> str:
 
 
 def create_op_call(op_name: str, args: Iterable[Any], kwargs: Mapping[str, Any] | None = None,
-                   span: Span | None = None, attrs: Mapping[str, Any] | None = None) -> Call:
+                   span: Span | None = None, attrs: Mapping[str, Any] | None = None,
+                   type_args: Mapping[str, Any] | None = None) -> Call:
     """Validate a call of the registered op ``op_name`` and return it typed.
+
+    ``type_args`` are the op's ``type_params`` (checked like attributes): the type rule
+    reads them together with the attributes, the Call does not keep them.
 
     ``TypeError``: wrong argument count, a non-convertible operand, unknown or
     missing keywords, keyword values of the wrong kind.  ``ValueError``: unknown
@@ -169,9 +185,12 @@ def create_op_call(op_name: str, args: Iterable[Any], kwargs: Mapping[str, Any] 
     if kwargs is not None and not isinstance(kwargs, Mapping):
         raise TypeError(f"{op.name}: kwargs must be a dict, got {type(kwargs).__name__}")
     canonical = _canonical_kwargs(op, kwargs)
+    rule_kwargs = canonical
+    if op.type_params or type_args:
+        rule_kwargs = {**canonical, **_canonical_kwargs(op, type_args, op.type_params)}
     _check_kinds(op, ir_args)
     try:
-        result_type = op.deduce(ir_args, canonical)
+        result_type = op.deduce(ir_args, rule_kwargs)
     except ValueError as exc:
         raise ValueError(f"{op.name}: {exc}") from None
     except TypeError as exc:

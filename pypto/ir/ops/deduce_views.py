@@ -55,22 +55,27 @@ def _count(dims: list) -> int:
 
 def reinterpret_view(args: Args, kwargs: Kwargs) -> Type:
     """The bytes of ``data`` read as ``dtype``: the last dim scales by the width ratio
-    unless ``shape`` is given."""
+    unless ``shape`` is given; a tile stays in its memory."""
     x, dtype = args[0].type, kwargs["dtype"]
     if len(args) > 1:
-        return TensorType(elements(args[1]), dtype)
+        return shaped_like(x, elements(args[1]), dtype)
     old_bits, new_bits = x.dtype.get_bit(), dtype.get_bit()
     last = static_dim(x.shape[-1]) if x.shape else None
     if last is None or (last * old_bits) % new_bits:
         raise ValueError(f"cannot reinterpret {shape_text(x.shape)} {x.dtype.to_string()} as "
                          f"{dtype.to_string()} without an explicit shape")
-    return TensorType([*x.shape[:-1], last * old_bits // new_bits], dtype)
+    return shaped_like(x, [*x.shape[:-1], last * old_bits // new_bits], dtype)
 
 
 def set_validshape(args: Args, kwargs: Kwargs) -> Type:
+    """``set_validshape(x, valid_rows, valid_cols)``: ``x``'s type (2-D); the valid
+    region is a runtime fact."""
     x = args[0].type
     if len(x.shape) != 2:
-        raise ValueError(f"operand 'tensor' must be 2-D, got shape {shape_text(x.shape)}")
+        raise ValueError(f"the first operand must be 2-D, got shape {shape_text(x.shape)}")
+    for name, value in (("valid_rows", args[1]), ("valid_cols", args[2])):
+        if not value.type.dtype.is_int():
+            raise ValueError(f"operand '{name}' must be an integer scalar")
     return x
 
 

@@ -10,10 +10,10 @@ from typing import Any, Callable
 from ..dtype import DataType
 from ..expr import ConstBool, ConstFloat, ConstInt, MakeTuple
 from ..node import Expr
-from ..types import ScalarType, ShapedType, TensorType, TileType
+from ..types import ScalarType, ShapedType, TensorType, TileType, Type
 
 __all__ = ["ArgKind", "ValueKind", "BadKwargValue", "BOOL", "INT", "FLOAT", "STR", "DTYPE",
-           "INT_TUPLE", "enum_kind"]
+           "INT_TUPLE", "TYPE", "enum_kind"]
 
 
 def _is_index_tuple(value: Expr) -> bool:
@@ -116,12 +116,19 @@ def _to_int_tuple(value: Any) -> tuple[int, ...] | None:
     return out or None  # an empty list means "none": canonically omitted
 
 
+def _to_type(value: Any) -> Type:
+    if isinstance(value, Type):
+        return value
+    raise BadKwargValue
+
+
 BOOL = ValueKind("bool", _to_bool)
 INT = ValueKind("int", _to_int)
 FLOAT = ValueKind("float", _to_float)
 STR = ValueKind("str", _to_str)
 DTYPE = ValueKind("DataType", _to_dtype)
 INT_TUPLE = ValueKind("list of int", _to_int_tuple)
+TYPE = ValueKind("an IR type", _to_type)
 
 
 def enum_kind(enum_cls: type[enum.IntEnum]) -> ValueKind:

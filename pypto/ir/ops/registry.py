@@ -28,12 +28,12 @@ from typing import Any, Callable, Iterable, Mapping
 
 from ..node import Op
 from ..types import Type
-from .kinds import (BOOL, DTYPE, FLOAT, INT, INT_TUPLE, STR, ArgKind, BadKwargValue,
+from .kinds import (BOOL, DTYPE, FLOAT, INT, INT_TUPLE, STR, TYPE, ArgKind, BadKwargValue,
                     ValueKind, enum_kind)
 
 __all__ = ["Effect", "ArgKind", "ValueKind", "ParamSpec", "KwargSpec", "OpDef", "DeduceRule",
            "Semantics", "DEVICE_ONLY", "DERIVED", "EMPTY", "BOOL", "INT", "FLOAT", "STR",
-           "DTYPE", "INT_TUPLE", "enum_kind", "BadKwargValue",
+           "DTYPE", "INT_TUPLE", "TYPE", "enum_kind", "BadKwargValue",
            "register_op", "get_op", "is_op_registered", "list_ops", "find_op", "ops_in"]
 
 _set = object.__setattr__
@@ -68,6 +68,8 @@ class ParamSpec:
     name of an earlier operand (a copy of it), or ``None`` (omitting it before a
     given operand is an error).  ``read_write_if`` names an attribute that, when set
     to a truthy value, turns a ``Write`` effect into ``ReadWrite`` (atomic stores).
+    ``enum``: an ``IntEnum`` whose members the operand accepts as their value
+    (``pl.tile.alloc(pl.Mem.Vec, 1024)``); the printer prints the member again.
     """
 
     name: str
@@ -76,6 +78,7 @@ class ParamSpec:
     optional: bool = False
     read_write_if: str | None = None
     fill: str | None = None
+    enum: type | None = None
 
 
 @dataclass(frozen=True)
@@ -113,22 +116,32 @@ class OpDef(Op):
     wrapper names for the same op (``create_tensor`` for ``tensor.create``);
     ``scalar_form`` the op (short name) PyPTO's wrapper builds instead when the second
     operand is a scalar (``pl.tensor.add(t, 2.0)`` is ``tensor.adds``).
+
+    Two kinds of wrapper parameters are neither operands nor attributes:
+    ``type_params`` only decide the result type (``tpop_from_aic(shape=, dtype=)``:
+    the rule reads them with the attributes, the Call does not keep them, the printer
+    reads them back off the result type: ``shape``/``dtype`` are its fields);
+    ``call_attrs`` are kept in the Call's ``attrs`` under their own name and printed
+    as keywords (``task_dummy(deps=[...])``).
     """
 
     __slots__ = ("params", "keywords", "deduce", "compute", "doc", "semantics", "pl", "ir",
-                 "aliases", "scalar_form")
+                 "aliases", "scalar_form", "type_params", "call_attrs")
 
     def __init__(self, name: str, params: Iterable[ParamSpec], deduce: DeduceRule,
                  keywords: Iterable[KwargSpec] = (), compute: bool = False, doc: str = "",
                  semantics: Semantics | None = None, pl: str | None = DERIVED,
                  ir: str | None = DERIVED, aliases: Iterable[str] = (),
-                 scalar_form: str | None = None) -> None:
+                 scalar_form: str | None = None, type_params: Iterable[KwargSpec] = (),
+                 call_attrs: Iterable[str] = ()) -> None:
         super().__init__(name)
         if "." not in name:
             raise ValueError(f"OpDef: op name '{name}' must be qualified ('<namespace>.<op>')")
         params = tuple(params)
         keywords = tuple(keywords)
-        _check_params(name, params, keywords)
+        type_params = tuple(type_params)
+        call_attrs = tuple(call_attrs)
+        _check_params(name, params, keywords + type_params, call_attrs)
         _set(self, "params", params)
         _set(self, "keywords", keywords)
         _set(self, "deduce", deduce)
@@ -139,6 +152,8 @@ class OpDef(Op):
         _set(self, "ir", ir)
         _set(self, "aliases", tuple(aliases))
         _set(self, "scalar_form", scalar_form)
+        _set(self, "type_params", type_params)
+        _set(self, "call_attrs", call_attrs)
 
     @property
     def namespace(self) -> str:
@@ -170,6 +185,12 @@ class OpDef(Op):
                 return spec
         return None
 
+    def type_param(self, name: str) -> KwargSpec | None:
+        for spec in self.type_params:
+            if spec.name == name:
+                return spec
+        return None
+
     def arg_effect(self, index: int, kwargs: Mapping[str, Any]) -> Effect:
         """Effect on operand ``index`` given the call's attributes."""
         spec = self.params[index]
@@ -192,7 +213,7 @@ class OpDef(Op):
         return f"OpDef({self.name!r})"
 
 
-def _check_params(name: str, params: tuple, keywords: tuple) -> None:
+def _check_params(name: str, params: tuple, keywords: tuple, call_attrs: tuple) -> None:
     seen_optional = False
     for index, spec in enumerate(params):
         if seen_optional and not spec.optional:
@@ -202,7 +223,7 @@ def _check_params(name: str, params: tuple, keywords: tuple) -> None:
         if spec.fill not in (None, EMPTY) and spec.fill not in [p.name for p in params[:index]]:
             raise ValueError(f"OpDef '{name}': operand '{spec.name}' is filled from unknown "
                              f"operand '{spec.fill}'")
-    names = [p.name for p in params] + [k.name for k in keywords]
+    names = [p.name for p in params] + [k.name for k in keywords] + list(call_attrs)
     duplicates = sorted({n for n in names if names.count(n) > 1})
     if duplicates:
         raise ValueError(f"OpDef '{name}': duplicate parameter name(s) {duplicates}")

@@ -7,9 +7,12 @@ declaration order with their defaults (a required attribute after a defaulted
 parameter is keyword-only); the ``ir`` flavour adds ``span=None`` before the
 keyword-only parameters.  Where PyPTO's signature differs, the entry says so with a
 spec string (``OpDef(pl="shape, dtype, value")``): parameter names in order, ``*``
-starting the keyword-only ones, ``span`` (ir flavour) where the span goes,
-``wrapper_name:entry_name`` when the wrapper names a parameter differently and
-``name=literal`` when it spells the default differently (``atomic=0``).
+starting the keyword-only ones, ``span`` where the span goes (ir flavour; a ``pl``
+wrapper whose span is positional names it too), ``wrapper_name:entry_name`` when the
+wrapper names a parameter differently, ``name=literal`` when it spells the default
+differently (``atomic=0``) and ``name!`` when it requires what the entry makes
+optional (``ir.op.tile.alloc``'s ``addr``).  Besides operands and attributes a
+parameter may name one of the op's ``type_params`` or ``call_attrs``.
 
 The printer prints calls in the ``pl`` layout (``print_layout``), so what it emits is
 exactly what PyPTO's wrapper accepts.
@@ -23,7 +26,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Mapping
 
-from .registry import DERIVED, OpDef
+from ..expr import ConstInt, MakeTuple
+from .registry import DERIVED, EMPTY, ArgKind, OpDef
 
 __all__ = ["SigParam", "REQUIRED", "wrapper_params", "derived_params", "print_layout"]
 
@@ -33,7 +37,8 @@ REQUIRED = inspect.Parameter.empty
 @dataclass(frozen=True)
 class SigParam:
     """One wrapper parameter: ``target`` is ``"operand"`` (``slot`` = operand index),
-    ``"attr"`` (``slot`` = attribute name) or ``"span"``."""
+    ``"attr"`` (``slot`` = attribute name), ``"type"`` (a type parameter),
+    ``"call_attr"`` (a key of the Call's attrs) or ``"span"``."""
 
     name: str
     target: str
@@ -49,12 +54,16 @@ def _resolve(op: OpDef, wrapper_name: str, entry_name: str, keyword_only: bool) 
     if index is not None:
         default = None if op.params[index].optional else REQUIRED
         return SigParam(wrapper_name, "operand", index, keyword_only, default)
-    spec = op.keyword(entry_name)
+    if entry_name in op.call_attrs:
+        return SigParam(wrapper_name, "call_attr", entry_name, keyword_only, REQUIRED)
+    target, spec = "attr", op.keyword(entry_name)
+    if spec is None:
+        target, spec = "type", op.type_param(entry_name)
     if spec is None or spec.hidden:
         raise ValueError(f"OpDef '{op.name}': wrapper parameter '{entry_name}' is neither an "
                          "operand nor a visible attribute")
     default = REQUIRED if spec.required else spec.default
-    return SigParam(wrapper_name, "attr", entry_name, keyword_only, default)
+    return SigParam(wrapper_name, target, entry_name, keyword_only, default)
 
 
 def _parse_spec(op: OpDef, spec: str) -> list[SigParam]:
@@ -67,11 +76,12 @@ def _parse_spec(op: OpDef, spec: str) -> list[SigParam]:
             keyword_only = True
             continue
         token, _, literal = token.partition("=")
-        wrapper_name, _, entry_name = token.partition(":")
+        required = token.endswith("!")
+        wrapper_name, _, entry_name = token.rstrip("!").partition(":")
         param = _resolve(op, wrapper_name, entry_name or wrapper_name, keyword_only)
-        if literal:  # the wrapper spells the default differently (``atomic=0``)
+        if literal or required:  # the wrapper's own default (``atomic=0``) or none
             param = SigParam(param.name, param.target, param.slot, keyword_only,
-                             ast.literal_eval(literal))
+                             REQUIRED if required else ast.literal_eval(literal))
         out.append(param)
     return out
 
@@ -87,6 +97,8 @@ def _derived(op: OpDef) -> list[SigParam]:
             param = SigParam(param.name, "attr", param.slot, True, REQUIRED)
         defaulted = defaulted or param.default is not REQUIRED
         out.append(param)
+    out += [_resolve(op, spec.name, spec.name, True) for spec in op.type_params]
+    out += [_resolve(op, name, name, True) for name in op.call_attrs]
     return out
 
 
@@ -147,13 +159,33 @@ def _is_default(op: OpDef, name: str, value: Any) -> bool:
     return default is not None and type(value) is type(default) and value == default
 
 
-def print_layout(op: OpDef, args: tuple, kwargs: Mapping[str, Any]
+def _operand_value(op: OpDef, slot: int, value: Any) -> Any:
+    """An operand as printed: an ``enum`` operand's constant as its member again."""
+    enum_cls = op.params[slot].enum
+    if enum_cls is not None and isinstance(value, ConstInt):
+        try:
+            return enum_cls(value.value)
+        except ValueError:
+            return value
+    return value
+
+
+def _absent(op: OpDef, slot: int, value: Any) -> bool:
+    """An omitted optional Tile/Tensor operand, held as ``[]`` (``fill=EMPTY``)."""
+    spec = op.params[slot]
+    return (spec.fill == EMPTY and spec.kind is not ArgKind.IndexTuple
+            and isinstance(value, MakeTuple) and not value.elements)
+
+
+def print_layout(op: OpDef, args: tuple, kwargs: Mapping[str, Any], result_type: Any = None,
+                 attrs: Mapping[str, Any] | None = None
                  ) -> tuple[list[Any], list[tuple[str, Any]]]:
     """How to print a call of ``op`` so that PyPTO's ``pl`` wrapper reads it back:
     ``(positional operands, [(keyword, value)])``.  Operands go positionally while
     they line up with the wrapper's leading positional parameters, the rest by
     keyword; attributes by keyword, unless they hold their default (the reparse fills
-    it in again); hidden attributes not at all."""
+    it in again); hidden attributes not at all.  Type parameters are read off
+    ``result_type`` (its field of the same name), call-attr parameters off ``attrs``."""
     params = wrapper_params(op, "pl") or derived_params(op, "pl")
     positional: list[Any] = []
     keywords: list[tuple[str, Any]] = []
@@ -163,18 +195,34 @@ def print_layout(op: OpDef, args: tuple, kwargs: Mapping[str, Any]
             if param.slot >= len(args):
                 in_order = False
                 continue
+            value = _operand_value(op, param.slot, args[param.slot])
+            if _absent(op, param.slot, value):  # the reparse fills it again
+                in_order = False
+                continue
             if in_order and not param.keyword_only and param.slot == len(positional):
-                positional.append(args[param.slot])
+                positional.append(value)
             else:
                 in_order = False
-                keywords.append((param.name, args[param.slot]))
+                keywords.append((param.name, value))
+        elif param.target == "type":
+            in_order = False
+            value = getattr(result_type, param.slot, None)
+            if value is not None:
+                keywords.append((param.name, list(value) if isinstance(value, tuple) else value))
+        elif param.target == "call_attr":
+            in_order = False
+            if attrs and param.slot in attrs:
+                keywords.append((param.name, attrs[param.slot]))
         elif param.target == "attr":
             in_order = False
             if param.slot in kwargs and not _is_default(op, param.slot, kwargs[param.slot]):
                 keywords.append((param.name, kwargs[param.slot]))
     shown = {p.slot for p in params if p.target == "attr"}
-    for key, value in kwargs.items():  # undeclared keywords of a hand-built Call: kept
+    for key, value in kwargs.items():
+        # keywords of a hand-built Call, and attributes the wrapper takes no parameter
+        # for (the parser reads them): kept unless they hold their default
         spec = op.keyword(key)
-        if key not in shown and (spec is None or not spec.hidden):
+        if key not in shown and (spec is None or not (spec.hidden or
+                                                      _is_default(op, key, value))):
             keywords.append((key, value))
     return positional, keywords

@@ -68,7 +68,7 @@ TENSOR_MEMORY_OPS: tuple[OpDef, ...] = (
         X("reinterpret_view"), [K("dtype", DTYPE, required=True)], pl="data, dtype, *, shape",
         ir="data, dtype, *, shape, span"),
     _op("set_validshape", [P("tensor", T), P("valid_rows", S), P("valid_cols", S)],
-        view.set_validshape, X("identity")),
+        view.set_validshape, X("set_validshape")),
     _op("read", [P("tensor", T), P("indices", IDX)], rule.read, X("read")),
     _op("write", [P("tensor", T, Effect.Write), P("indices", IDX), P("value", S)], rule.write,
         X("write")),

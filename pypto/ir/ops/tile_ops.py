@@ -1,9 +1,13 @@
-"""The ``tile.*`` op table (reference: ops.md).  One entry per op, PyPTO's operand
-names, attributes and wrapper signatures.
+"""The ``tile.*`` arithmetic, matmul and core data-movement ops (reference: ops.md).
+One entry per op, PyPTO's operand names, attributes and wrapper signatures; creation,
+views, gathers, scatters and sorts are in ``tile_memory_ops``, the cross-core pipes in
+``cross_core_ops``.
 
 Tile ops run inside kernels, so none carries the ``compute`` flag (that flag is the
-orchestration-body warning for *tensor* ops).  ``tile.and``/``tile.or`` print and
-parse as ``pl.tile.and_``/``pl.tile.or_`` (Python keywords).
+orchestration-body warning for *tensor* ops).  ``tile.and``/``tile.or``/``tile.not``
+print and parse as ``pl.tile.and_``/``or_``/``not_`` (Python keywords).  Scratch
+operands (``tmp``, ``tmp_tile``) are the device's working space: the executor ignores
+them.
 """
 
 from __future__ import annotations
@@ -12,11 +16,12 @@ from typing import Iterable
 
 from ..enums import MemorySpace, PadValue, TileLayout
 from . import deduce as rule
+from . import deduce_tile as tile_rule
 from .keywords import ATOMIC, CAST_MODE, CMP_TYPE, HIGH_PRECISION
-from .registry import (BOOL, DTYPE, EMPTY, ArgKind, DeduceRule, Effect, KwargSpec, OpDef,
-                       ParamSpec, Semantics, enum_kind, register_op)
+from .registry import (BOOL, DEVICE_ONLY, DTYPE, EMPTY, STR, ArgKind, DeduceRule, Effect,
+                       KwargSpec, OpDef, ParamSpec, Semantics, enum_kind, register_op)
 
-__all__ = ["TILE_OPS"]
+__all__ = ["TILE_OPS", "TILE_MORE_OPS", "TILE_MATMUL_OPS"]
 
 T, TI, S, IDX = ArgKind.Tensor, ArgKind.Tile, ArgKind.Scalar, ArgKind.IndexTuple
 P, K, X = ParamSpec, KwargSpec, Semantics
@@ -37,18 +42,44 @@ def _binary(name: str, ufunc: str, deduce: DeduceRule = rule.elementwise,
                scalar_form=scalar_form)
 
 
-def _scalar_rhs(name: str, ufunc: str) -> OpDef:
-    return _op(name, [P("lhs", TI), P("rhs", S)], rule.same_as_first,
-               X("elementwise_scalar", (ufunc,)))
+def _scalar_rhs(name: str, ufunc: str, deduce: DeduceRule = rule.same_as_first) -> OpDef:
+    return _op(name, [P("lhs", TI), P("rhs", S)], deduce, X("elementwise_scalar", (ufunc,)))
+
+
+def _with_tmp(name: str, ufunc: str, rhs: ArgKind, deduce: DeduceRule = tile_rule.with_tmp
+              ) -> OpDef:
+    kernel = "elementwise_scalar" if rhs is S else "elementwise"
+    return _op(name, [P("lhs", TI), P("rhs", rhs), P("tmp", TI)], deduce, X(kernel, (ufunc,)))
+
+
+def _ternary(name: str, combine: str, middle: ArgKind) -> OpDef:
+    deduce = tile_rule.scalar_ternary if middle is S else tile_rule.ternary
+    return _op(name, [P("lhs", TI), P("rhs", middle), P("rhs2", TI)], deduce,
+               X("ternary", (combine,)))
+
+
+def _part(name: str, ufunc: str) -> OpDef:
+    return _op(name, [P("src0", TI), P("src1", TI)], rule.partial, X("partial", (ufunc,)))
+
+
+def _gemv(name: str, params: list, deduce: DeduceRule, kernel: str) -> OpDef:
+    names = ", ".join(p.name for p in params)
+    return _op(name, params, deduce, X(kernel), [K("acc_phase", STR, "unspecified")],
+               ir=f"{names}, span, *, acc_phase")
 
 
 def _unary(name: str, fn: str, keywords: Iterable[KwargSpec] = (), **extra: object) -> OpDef:
     return _op(name, [P("tile", TI)], rule.same_as_first, X("unary", (fn,)), keywords, **extra)
 
 
-def _row_reduce(name: str, reducer: str) -> OpDef:
-    return _op(name, [P("tile", TI), P("tmp_tile", TI)], rule.row_reduce,
-               X("reduce_rows", (reducer,)))
+def _row_reduce(name: str, reducer: str, deduce: DeduceRule = rule.row_reduce) -> OpDef:
+    return _op(name, [P("tile", TI), P("tmp_tile", TI)], deduce, X("reduce_rows", (reducer,)))
+
+
+def _col_reduce(name: str, reducer: str, deduce: DeduceRule = rule.col_reduce,
+                tmp: bool = False) -> OpDef:
+    params = [P("tile", TI)] + ([P("tmp_tile", TI)] if tmp else [])
+    return _op(name, params, deduce, X("reduce_cols", (reducer,)))
 
 
 def _expand(axis: str, name: str, combine: str | None) -> OpDef:
@@ -140,5 +171,61 @@ TILE_OPS: tuple[OpDef, ...] = (
     _op("get_subblock_idx", [], rule.index_scalar, X("subblock_idx")),
 )
 
-for _entry in TILE_OPS:
+# The rest of PyPTO's tile arithmetic: bitwise and remainder ops (some with a scratch
+# tile), ternary adds, activations, partial ops, more reductions and broadcasts.
+TILE_MORE_OPS: tuple[OpDef, ...] = (
+    _scalar_rhs("ands", "bitwise_and", rule.bitwise_scalar),
+    _scalar_rhs("ors", "bitwise_or", rule.bitwise_scalar),
+    _with_tmp("xor", "bitwise_xor", TI, rule.bitwise),
+    _with_tmp("xors", "bitwise_xor", S, rule.bitwise_scalar),
+    _binary("shl", "left_shift", rule.bitwise), _binary("shr", "right_shift", rule.bitwise),
+    _scalar_rhs("shls", "left_shift", rule.bitwise_scalar),
+    _scalar_rhs("shrs", "right_shift", rule.bitwise_scalar),
+    _op("not", [P("tile", TI)], rule.bitwise_unary, X("unary", ("invert",))),
+    _binary("fmod", "fmod"), _scalar_rhs("fmods", "fmod"),
+    _with_tmp("rem", "remainder", TI), _with_tmp("rems", "remainder", S),
+    _ternary("addc", "add_add", TI), _ternary("subc", "sub_add", TI),
+    _ternary("addsc", "add_add", S), _ternary("subsc", "sub_add", S),
+    _unary("sin", "sin"), _unary("cos", "cos"),
+    _op("lrelu", [P("tile", TI), P("slope", S)], rule.same_as_first, X("leaky_relu")),
+    _op("prelu", [P("tile", TI), P("slope", TI), P("tmp", TI)], tile_rule.prelu, X("prelu")),
+    _op("sels", [P("mask", TI), P("src", TI), P("tmp", TI), P("scalar", S)],
+        tile_rule.select_scalar, X("select_scalar")),
+    _part("part_add", "add"), _part("part_max", "maximum"), _part("part_min", "minimum"),
+    _part("part_mul", "multiply"),
+    _row_reduce("row_prod", "prod"), _row_reduce("row_argmax", "argmax", rule.row_arg_reduce),
+    _row_reduce("row_argmin", "argmin", rule.row_arg_reduce),
+    _col_reduce("col_prod", "prod"),
+    _col_reduce("col_argmax", "argmax", rule.col_arg_reduce, tmp=True),
+    _col_reduce("col_argmin", "argmin", rule.col_arg_reduce, tmp=True),
+    _expand("row", "max", "maximum"), _expand("row", "min", "minimum"),
+    _expand("row", "expdif", "expdif"), _expand("col", "max", "maximum"),
+    _expand("col", "min", "minimum"), _expand("col", "expdif", "expdif"),
+)
+
+# The matmul family beyond matmul/matmul_acc: batched, biased, GEMV (``acc_phase`` tells
+# the device how its accumulator is staged; the product is the same), MX (microscaled)
+# products, and the scale-address query of the MX lowering.
+TILE_MATMUL_OPS: tuple[OpDef, ...] = (
+    _op("batch_matmul", [P("lhs", TI), P("rhs", TI)], tile_rule.batch_matmul, X("batch_matmul")),
+    _op("batch_matmul_acc", [P("acc", TI), P("lhs", TI), P("rhs", TI)],
+        tile_rule.batch_matmul_acc, X("batch_matmul_acc")),
+    _op("matmul_bias", [P("lhs", TI), P("rhs", TI), P("bias", TI)], tile_rule.matmul_bias,
+        X("matmul_bias")),
+    _gemv("gemv", [P("lhs", TI), P("rhs", TI)], rule.matmul, "matmul"),
+    _gemv("gemv_acc", [P("acc", TI), P("lhs", TI), P("rhs", TI)], rule.matmul_acc,
+          "matmul_acc"),
+    _gemv("gemv_bias", [P("lhs", TI), P("rhs", TI), P("bias", TI)], tile_rule.matmul_bias,
+          "matmul_bias"),
+    _op("matmul_mx", [P("lhs", TI), P("lhs_scale", TI), P("rhs", TI), P("rhs_scale", TI)],
+        tile_rule.matmul_mx, X("matmul_mx", ("plain",))),
+    _op("matmul_mx_acc", [P("acc", TI), P("lhs", TI), P("lhs_scale", TI), P("rhs", TI),
+                          P("rhs_scale", TI)], tile_rule.matmul_mx_acc, X("matmul_mx", ("acc",))),
+    _op("matmul_mx_bias", [P("lhs", TI), P("lhs_scale", TI), P("rhs", TI), P("rhs_scale", TI),
+                           P("bias", TI)], tile_rule.matmul_mx_bias, X("matmul_mx", ("bias",))),
+    _op("tget_scale_addr", [P("dst_scale", TI), P("src", TI)], rule.same_as_first, DEVICE_ONLY,
+        pl=None),
+)
+
+for _entry in (*TILE_OPS, *TILE_MORE_OPS, *TILE_MATMUL_OPS):
     register_op(_entry)

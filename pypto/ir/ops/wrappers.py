@@ -40,18 +40,28 @@ def _function_source(op: OpDef, name: str, params: tuple[SigParam, ...], flavour
                      defaults: list) -> str:
     positional = [_param_text(p, defaults) for p in params if not p.keyword_only]
     keyword_only = [_param_text(p, defaults) for p in params if p.keyword_only]
-    if flavour == "pl":
+    if flavour == "pl" and not any(p.target == "span" for p in params):
         keyword_only.append("span=None")
     signature = ", ".join([*positional, *(["*", *keyword_only] if keyword_only else [])])
     by_slot = {p.slot: p.name for p in params if p.target == "operand"}
     operands = ", ".join(by_slot.get(i, "None") for i in range(len(op.params)))
-    attrs = ", ".join(f"{p.slot!r}: {p.name}" for p in params if p.target == "attr")
+
+    def mapping(target: str) -> str:
+        return "{" + ", ".join(f"{p.slot!r}: {p.name}" for p in params
+                               if p.target == target) + "}"
+
+    attrs = mapping("attr")
     if op.scalar_form is not None:
         scalar = f"{op.namespace}.{op.scalar_form}"
         return (f"def {name}({signature}):\n"
-                f"    return _route({op.name!r}, {scalar!r}, [{operands}], {{{attrs}}}, span)\n")
+                f"    return _route({op.name!r}, {scalar!r}, [{operands}], {attrs}, span)\n")
+    extra = ""
+    if op.type_params:
+        extra += f", type_args={mapping('type')}"
+    if op.call_attrs:
+        extra += f", attrs={mapping('call_attr')}"
     return (f"def {name}({signature}):\n"
-            f"    return _make({op.name!r}, [{operands}], {{{attrs}}}, span)\n")
+            f"    return _make({op.name!r}, [{operands}], {attrs}, span{extra})\n")
 
 
 def _is_scalar(value: Any) -> bool:
@@ -76,12 +86,22 @@ def route_scalar(op_name: str, scalar_name: str, operands: list, attrs: dict,
     return create_op_call(scalar_name, operands, kept, span)
 
 
+def _unreachable_attrs(op: OpDef, params: tuple[SigParam, ...]) -> tuple[SigParam, ...]:
+    """Visible attributes the wrapper takes no parameter for (``pl.tile.aic_gather(x)``
+    has no ``split``), as keyword-only parameters with their defaults."""
+    taken = {p.slot for p in params if p.target == "attr"} | {p.name for p in params}
+    return tuple(SigParam(k.name, "attr", k.name, True, k.default) for k in op.keywords
+                 if not k.hidden and k.name not in taken)
+
+
 def generate_wrappers(namespace: str, flavour: str, module: str,
                       include_hidden: bool = False) -> dict[str, Callable[..., Any]]:
     """``{wrapper name: function}`` for the ops of ``namespace`` that have a
     ``flavour`` wrapper (``"pl"`` or ``"ir"``), aliases included.  With
     ``include_hidden`` ops without one get a function in their derived layout too,
-    under ``"_" + name`` (the parser reads back what the printer writes for them)."""
+    under ``"_" + name`` (the parser reads back what the printer writes for them), and
+    so do ops whose wrapper cannot set some attribute (the wrapper's layout plus those
+    attributes, keyword-only)."""
     defaults: list = []
     sources: list[str] = []
     names: dict[str, str] = {}
@@ -100,6 +120,11 @@ def generate_wrappers(namespace: str, flavour: str, module: str,
         names[name] = name
         for alias in op.aliases:
             names[alias] = name
+        unreachable = _unreachable_attrs(op, params) if include_hidden else ()
+        if unreachable:  # the parser also reads what only ir.op builders can set
+            sources.append(_function_source(op, "_parse_" + name, params + unreachable,
+                                            flavour, defaults))
+            names["_" + name] = "_parse_" + name
     namespace_globals: dict[str, Any] = {"_D": defaults, "_make": create_op_call,
                                          "_route": route_scalar, "__name__": module}
     exec(compile("".join(sources), f"<{module} wrappers>", "exec"), namespace_globals)

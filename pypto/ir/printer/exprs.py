@@ -243,13 +243,22 @@ class ExprPrinter:
         out.append(self._callee(node.op))
         out.append("(")
         op = node.op
+        attrs = node._attrs
         if isinstance(op, OpDef) and len(node.args) <= len(op.params):
             # PyPTO's wrapper layout: what it accepts, and nothing it does not.
-            args, keywords = print_layout(op, node.args, node._kwargs)
+            args, keywords = print_layout(op, node.args, node._kwargs, node.type, attrs)
+            if op.call_attrs and attrs:  # printed as the wrapper's own keywords
+                attrs = {k: v for k, v in attrs.items() if k not in op.call_attrs}
         else:
             args, keywords = node.args, list(node._kwargs.items())
-        self._args(args, out)
-        sep = ", " if args else ""
+        sep = ""
+        for arg in args:
+            out.append(sep)
+            if isinstance(arg, Expr):
+                self._emit(arg, out, False)
+            else:  # an enum operand, printed as its member
+                out.append(value_text(arg, self.values, "operand"))
+            sep = ", "
         for key, value in keywords:
             if isinstance(value, Expr):
                 out.append(f"{sep}{key}=")
@@ -257,7 +266,6 @@ class ExprPrinter:
             else:
                 out.append(f"{sep}{key}={value_text(value, self.values, f'kwarg {key!r}')}")
             sep = ", "
-        attrs = node._attrs
         if isinstance(op, GlobalVar) and "device" in attrs:  # self.kernel(..., device=r)
             out.append(f"{sep}device=")
             self._emit(attrs["device"], out, False)

@@ -51,12 +51,14 @@ def dependency_order(callees: dict[str, Iterable[str]]) -> list[str]:
     return order
 
 
-def _function_names(names: Iterable[str]) -> dict[str, str]:
-    """Printed ``def`` names: sanitised, and unique if sanitising made two collide."""
+def _function_names(names: Iterable[str], prefix: str) -> dict[str, str]:
+    """Printed ``def`` names: sanitised, and unique if sanitising made two collide.  A
+    method named like the module prefix would shadow it for the decorators after it."""
     printed: dict[str, str] = {}
     taken: set[str] = set()
+    reserved = frozenset((prefix,))
     for name in names:
-        base = text = sanitize_identifier(name)
+        base = text = sanitize_identifier(name, reserved)
         k = 1
         while text in taken:
             text = f"{base}_{k}"
@@ -192,7 +194,7 @@ def render_program(program: Program, prefix: str, concise: bool) -> list[str]:
     taken = frozenset(dynamic_names.values())
 
     class_name = sanitize_identifier(program.name or "Program", reserved)
-    def_names = _function_names(order)
+    def_names = _function_names(order, prefix)
     lines = [f"# pypto.program: {class_name}",
              f"import pypto.language as {prefix}" if prefix == "pl"
              else f"from pypto import language as {prefix}",

@@ -20,7 +20,9 @@ def fill_namespace(module_globals: dict[str, Any], namespace: str,
     public = {name: fn for name, fn in generated.items() if not name.startswith("_")}
     public.update(extra or {})
     module_globals.update(public)
-    entries = {name.lstrip("_"): fn for name, fn in generated.items() if name.startswith("_")}
-    entries.update(public)
+    entries = dict(public)
+    # the parser's own functions (ops without a pl wrapper, attributes it cannot set) win
+    entries.update({name.lstrip("_"): fn for name, fn in generated.items()
+                    if name.startswith("_")})
     module_globals["PARSER_ENTRIES"] = entries
     return sorted(public)

@@ -128,6 +128,8 @@ def scatter(input, dim=None, index=None, src=None, *, mask_pattern=None, dst=Non
 
 
 def scatter_update(input, *args, **kwargs):  # noqa: A002
+    if _kind(input) == "tile":
+        return composite.tile_scatter_update(input, *args, **kwargs)
     return composite.scatter_update(input, *args, **kwargs)
 
 
@@ -137,8 +139,11 @@ def sort32(src, idx, *, span=None):
 
 def mrgsort(src0, src1=None, src2=None, src3=None, tmp=None, *, exhausted=False,
             block_len=None, span=None):
+    if _kind(src0) == "tile":
+        return composite.tile_mrgsort(src0, src1, src2, src3, tmp, exhausted,
+                                      block_len=block_len, span=span)
     if tmp is not None:
-        raise TypeError("pl.mrgsort: 'tmp' (a tile scratch) is not supported yet")
+        raise TypeError("pl.mrgsort on Tensors does not take tmp")
     return composite.mrgsort(src0, src1, src2, src3, exhausted=exhausted, block_len=block_len,
                              span=span)
 
@@ -164,9 +169,16 @@ def random(key0, key1, counter0, counter1, counter2, counter3, shape,
                              rounds, span=span)
 
 
+def _split_op(name: str, x):
+    # The tensor forms have no pl.tensor wrapper of their own (PyPTO's unified one only).
+    if _kind(x) == "tensor":
+        return tensor_ops.PARSER_ENTRIES[name]
+    return _route(name, "x", x)
+
+
 def aic_gather(x, span=None):
-    return tensor_ops.PARSER_ENTRIES["aic_gather"](x, span=span)
+    return _split_op("aic_gather", x)(x, span=span)
 
 
 def aiv_shard(x, span=None):
-    return tensor_ops.PARSER_ENTRIES["aiv_shard"](x, span=span)
+    return _split_op("aiv_shard", x)(x, span=span)

@@ -14,10 +14,16 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from pypto import ir
+from pypto.ir.dtype import DataType
+from pypto.ir.enums import AtomicType, PadValue
+from pypto.ir.op._helpers import resolve_cast_mode
+from ..typing import Scalar, Tensor, Tile
 from . import _unified_data, tensor_ops
 from ._routing import describe as _describe, kind_of as _kind, route as _route
 from ._routing import SHAPED_KINDS, routed as _shaped
 from ._unified_data import *  # noqa: F401,F403  (creation, movement, views)
+from ._unified_tile import *  # noqa: F401,F403  (tile- or system-only functions)
+from ._unified_tile import __all__ as _ONE_NAMESPACE
 
 __all__ = [
     "UNIFIED_OPS", "add", "sub", "mul", "div", "maximum", "minimum", "maximums", "minimums",
@@ -34,16 +40,17 @@ __all__ = [
     "dim", "concat", "fillpad", "fillpad_expand", "expand_clone", "gather", "gather_row",
     "scatter", "scatter_update", "sort32", "mrgsort", "reinterpret_view", "set_validshape",
     "paged_gather", "random", "aic_gather", "aiv_shard", "min", "max", "get_block_idx",
-    "get_block_num", "get_subblock_idx", "dump_tag",
+    "get_block_num", "get_subblock_idx", *_ONE_NAMESPACE,
 ]
 
 _SCALAR_IR: dict[str, Callable[..., ir.Expr]] = {
     "add": ir.add, "sub": ir.sub, "mul": ir.mul, "div": ir.truediv, "maximum": ir.max_,
     "minimum": ir.min_}
 _COMMUTATIVE = frozenset({"add", "mul", "maximum", "minimum", "and_", "or_", "xor"})
-# On tiles PyPTO's maximum/minimum with a scalar are the ...s ops (pl.tile.maximum has no
-# scalar routing of its own).
-_TILE_SCALAR = {"maximum": "maximums", "minimum": "minimums"}
+# On tiles PyPTO's unified binary ops with a scalar rhs are the ...s ops (the pl.tile
+# wrappers of these have no scalar routing of their own).
+_TILE_SCALAR = {"maximum": "maximums", "minimum": "minimums", "and_": "ands", "or_": "ors",
+                "xor": "xors", "shl": "shls", "shr": "shrs", "fmod": "fmods"}
 
 
 def _binary(name: str, lhs: Any, rhs: Any, span: Any, **kwargs: Any) -> ir.Expr:
@@ -129,16 +136,26 @@ part_add, part_max = _bit("part_add"), _bit("part_max")
 part_min, part_mul = _bit("part_min"), _bit("part_mul")
 
 
+def _with_tmp(name: str, lhs: Any, rhs: Any, tmp: Any, span: Any) -> ir.Expr:
+    """``xor``/``xors``: the tile ops take a scratch ``tmp``, the tensor ones none."""
+    if _kind(lhs) == "tensor" or (_kind(lhs) == "scalar" and _kind(rhs) == "tensor"):
+        if tmp is not None:
+            raise TypeError(f"pl.{name} on a Tensor does not take tmp")
+        return _binary(name, lhs, rhs, span)
+    if _kind(lhs) == "scalar" and name in _COMMUTATIVE:
+        lhs, rhs = rhs, lhs
+    if tmp is None:
+        raise TypeError(f"pl.{name} on a Tile requires tmp (a scratch Tile)")
+    op = "xors" if _kind(rhs) == "scalar" else name
+    return _route(name, "lhs", lhs, op)(lhs, rhs, tmp, span=span)
+
+
 def xor(lhs, rhs, tmp=None, *, span=None):
-    if tmp is not None:
-        raise TypeError("pl.xor: 'tmp' (a tile scratch) is not supported yet")
-    return _binary("xor", lhs, rhs, span)
+    return _with_tmp("xor", lhs, rhs, tmp, span)
 
 
 def xors(lhs, rhs, tmp=None, *, span=None):
-    if tmp is not None:
-        raise TypeError("pl.xors: 'tmp' (a tile scratch) is not supported yet")
-    return _binary("xors", lhs, rhs, span)
+    return _with_tmp("xors", lhs, rhs, tmp, span)
 
 
 def exp(input, *, span=None):  # noqa: A002  (PyPTO's parameter name)
@@ -310,9 +327,6 @@ def get_block_idx(*, span=None):
     return tensor_ops.get_block_idx(span=span)
 
 
-dump_tag = tensor_ops.dump_tag
-
-
 def get_block_num(*, span=None):
     return tensor_ops.get_block_num(span=span)
 
@@ -325,4 +339,5 @@ def get_subblock_idx(*, span=None):
 UNIFIED_OPS: dict[str, Callable[..., ir.Expr]] = {
     name: globals()[name] for name in __all__ if name != "UNIFIED_OPS"
 }
-_ = _unified_data
+# PyPTO's module-level names besides the functions
+_ = (_unified_data, DataType, AtomicType, PadValue, resolve_cast_mode, Scalar, Tensor, Tile)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from ...ir import expr as E
 from ...ir import types as T
 from ...ir.distributed_types import CommCtxType, DistributedTensorType, WindowBufferType
 from ...ir.dtype import DataType
@@ -185,17 +186,28 @@ def _dim(p: "FunctionParser", node: ast.expr) -> Any:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     if isinstance(node, ast.Name):
-        bound = p.names.lookup(node.id)
+        bound = p.read_name(node.id, node)
         if bound is not None:
             return _dim_value(p, bound, node)
         return _dim_value(p, p.closure.evaluate(node, p.span(node), in_shape=True), node)
     return _dim_value(p, p.parse_expr(node), node)
 
 
+_MAX_DIM = (1 << 63) - 1
+
+
 def _dim_value(p: "FunctionParser", value: Any, node: ast.expr) -> Any:
     if isinstance(value, bool):
         raise ParserTypeError(f"A shape dimension cannot be a bool ('{ast.unparse(node)}')",
                               p.span(node))
+    static = value.value if isinstance(value, E.ConstInt) else value  # ``-5`` folds to one
+    if isinstance(static, int):
+        if static < 0:
+            raise ParserTypeError(f"A shape dimension cannot be negative ('{ast.unparse(node)}' "
+                                  f"is {static})", p.span(node))
+        if static > _MAX_DIM:
+            raise ParserTypeError(f"The shape dimension '{ast.unparse(node)}' does not fit a "
+                                  f"64-bit index", p.span(node))
     if isinstance(value, int):
         return value
     if isinstance(value, DynVar):

@@ -15,6 +15,7 @@ from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function
 from ...ir.node import Expr, GlobalVar
 from ...ir.scalar_types import scalar_type
+from ...ir.type_match import call_mismatch
 from .annotations import attr_chain
 from .closure import MISSING
 from .distributed_calls import device_keyword
@@ -68,10 +69,30 @@ def parse_op_arg(p: "FunctionParser", node: ast.expr) -> Any:
     return p.parse_expr(node)
 
 
+def special_float(p: "FunctionParser", node: ast.expr) -> float | None:
+    """``float("nan")``: how the printer spells NaN, which has no literal (inf is ``1e999``)."""
+    if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "float" and len(node.args) == 1 and not node.keywords
+            and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str)
+            and p.names.lookup("float") is None):
+        return None
+    bound = p.closure.lookup("float")
+    if bound is not float and bound is not MISSING:
+        return None  # the user's own `float`
+    try:
+        value = float(node.args[0].value)
+    except ValueError:
+        return None
+    return value if value != value else None  # NaN only: other floats have literals
+
+
 def parse_kwarg_value(p: "FunctionParser", node: ast.expr) -> Any:
     """Keyword values: literals and enums/dtypes stay Python values, DSL names are Exprs."""
     if isinstance(node, ast.Constant):
         return node.value
+    nan = special_float(p, node)
+    if nan is not None:
+        return nan
     if isinstance(node, (ast.List, ast.Tuple)):
         return [parse_kwarg_value(p, elt) for elt in node.elts]
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
@@ -257,10 +278,14 @@ def _const(p: "FunctionParser", node: ast.Call) -> Expr:
     negate = False
     if isinstance(value_node, ast.UnaryOp) and isinstance(value_node.op, ast.USub):
         negate, value_node = True, value_node.operand
-    if not (isinstance(value_node, ast.Constant) and isinstance(value_node.value, (int, float))
-            and not isinstance(value_node.value, bool)):
+    nan = special_float(p, value_node)
+    if nan is not None:
+        value: Any = nan
+    elif isinstance(value_node, ast.Constant) and isinstance(value_node.value, (int, float)) \
+            and not isinstance(value_node.value, bool):
+        value = -value_node.value if negate else value_node.value
+    else:
         raise ParserSyntaxError("pl.const needs a numeric literal value", p.span(node.args[0]))
-    value = -value_node.value if negate else value_node.value
     dtype = parse_dtype(p, node.args[1])
     if dtype.is_float():
         return E.ConstFloat(float(value), dtype, span)
@@ -269,6 +294,8 @@ def _const(p: "FunctionParser", node: ast.Call) -> Expr:
                               "integer dtype", span)
     if dtype is DataType.BOOL:
         return E.ConstBool(bool(value), span)
+    from .expressions import check_int_fits
+    check_int_fits(value, dtype, span, "pl.const value")
     return E.ConstInt(value, dtype, span)
 
 
@@ -300,8 +327,21 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
                                 hint="device=r is the one keyword: it runs the call as rank r")
     if device is not None:
         attrs = {"device": device, **(attrs or {})}
-    return make_function_call(p, gvar, program.functions.get(name),
-                              program.param_counts.get(name), args, attrs, node)
+    callee = program.functions.get(name)
+    if callee is not None and callee.func_type is FunctionType.Inline \
+            and not _is_statement_value(p.current_node, node):
+        raise ParserSyntaxError(
+            f"A call of the Inline function '{name}' must be a statement of its own: its "
+            "body is spliced where the statement stands, so it cannot sit inside another "
+            "expression", span, hint=f"Bind it first: `t = self.{name}(...)`, then use t")
+    return make_function_call(p, gvar, callee, program.param_counts.get(name), args, attrs,
+                              node)
+
+
+def _is_statement_value(stmt: ast.AST | None, call: ast.Call) -> bool:
+    """``x = call``, ``a, b = call``, ``x: T = call``, ``call`` or ``return call``."""
+    return isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)) \
+        and stmt.value is call
 
 
 def _jit_method(p: "FunctionParser", name: str, arg_nodes: list[ast.expr],
@@ -331,14 +371,35 @@ def make_function_call(p: "FunctionParser", gvar: GlobalVar, callee: Function | 
     if expected is not None and expected != len(args):
         raise ParserTypeError(f"Function '{gvar.name}' expects {expected} argument(s), got "
                               f"{len(args)}", span)
+    # The argument nodes (a submit's first operand is the kernel) locate a refusal.
+    arg_nodes = node.args[len(node.args) - len(args):] if isinstance(node, ast.Call) else []
+    arg_spans = [p.span(a) for a in arg_nodes] if len(arg_nodes) == len(args) else []
     if callee is None:
         type_: T.Type = T.UnknownType()
     else:
+        check_call_args(gvar.name, callee, args, span, arg_spans)
         try:
             type_ = deduce_call_return_type(callee.params, args, callee.return_types)
         except (TypeError, ValueError) as exc:
             raise ParserTypeError(f"Call of '{gvar.name}': {exc}", span) from None
-    return E.Call(gvar, args, {}, attrs or {}, type_, span)
+    call = E.Call(gvar, args, {}, attrs or {}, type_, span)
+    if callee is None:
+        p.program.unchecked_calls.append((call, arg_spans))  # the callee is parsed later
+    return call
+
+
+def check_call_args(name: str, callee: Function, args: list[Expr], span: Any,
+                    arg_spans: list) -> None:
+    """Each argument must fit its parameter (kind, dtype, static dims; dynamic dims bind)."""
+    found = call_mismatch(callee.params[:len(args)], args)
+    if found is None:
+        return
+    index, expected, reason = found
+    where = arg_spans[index] if index < len(arg_spans) else span
+    param = callee.params[index]
+    raise ParserTypeError(f"Argument {index + 1} of '{name}' does not fit parameter "
+                          f"'{param.name_hint}': {reason}", where,
+                          hint=f"'{name}' declares {param.name_hint}: {expected}")
 
 
 def _call_name(p: "FunctionParser", func: ast.Name, node: ast.Call) -> Any:
@@ -346,6 +407,9 @@ def _call_name(p: "FunctionParser", func: ast.Name, node: ast.Call) -> Any:
     span = p.span(node)
     if p.names.lookup(func.id) is not None:
         raise UnsupportedFeatureError(f"'{func.id}' is a DSL value and cannot be called", span)
+    nan = special_float(p, node)
+    if nan is not None:
+        return E.ConstFloat(nan, DataType.FP32, span)
     value = p.closure.lookup(func.id)
     if value is MISSING:
         raise UndefinedVariableError(f"Undefined function '{func.id}'", span)
@@ -444,6 +508,11 @@ def parse_submit(p: "FunctionParser", node: ast.Call) -> Expr:
                                       and predicate.type.dtype is DataType.BOOL):
         raise ParserTypeError("pl.submit predicate= must be a Bool scalar", span)
     callee = p.program.functions.get(name)
+    if callee is not None and callee.func_type is FunctionType.Inline:
+        raise ParserSyntaxError(f"pl.{chain[-1]} cannot launch the Inline function '{name}': "
+                                "an Inline function is spliced into its caller, it is no task",
+                                p.span(node.args[0]),
+                                hint=f"Call it directly (`self.{name}(...)`) or make it a kernel")
     if callee is not None:
         call = make_function_call(p, gvar, callee, None, args, None, node)
         results = list(call.type.types) if isinstance(call.type, T.TupleType) and \

@@ -3,6 +3,11 @@
 A decorated function sees ``{**f_globals, **f_locals}`` of the frame that applied
 the decorator.  Names not bound in the DSL body resolve here; their Python
 values convert to IR (ints, floats, bools, Exprs, ``pl.dynamic`` dims, lists).
+
+That namespace is the user's own module, so expressions are evaluated in it (with
+restricted builtins) -- but never through a dunder attribute or name, the usual way
+out of a restricted ``eval``.  DSL text (``pl.parse``) gets ``TextClosure``
+(``text_namespace.py``) instead, which evaluates nothing.
 """
 
 from __future__ import annotations
@@ -13,14 +18,15 @@ import operator
 from typing import Any, Callable, Mapping
 
 from ...ir import expr as E
-from ...ir.dtype import DataType
+from ...ir.dtype import DataType, int_range
 from ...ir.node import Expr
 from ...ir.span import Span
 from ..typing import DynVar
-from .diagnostics import ParserTypeError, UndefinedVariableError
+from .diagnostics import ParserSyntaxError, ParserTypeError, UndefinedVariableError
 from .recovery import DependentError, FailedEntity
 
-__all__ = ["Closure", "SAFE_BUILTINS", "MISSING"]
+__all__ = ["Closure", "SAFE_BUILTINS", "MISSING", "MAX_CONSTANT_BITS", "fold_binop",
+           "is_dunder"]
 
 SAFE_BUILTINS: dict[str, Any] = {
     name: getattr(builtins, name)
@@ -45,17 +51,59 @@ _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
     ast.Pow: operator.pow, ast.LShift: operator.lshift, ast.RShift: operator.rshift,
     ast.BitAnd: operator.and_, ast.BitOr: operator.or_, ast.BitXor: operator.xor,
 }
+# Folding ``9 ** 9 ** 9`` would hang the parser and exhaust memory; no dtype holds
+# more than 64 bits, so an integer constant past this many bits is refused instead.
+MAX_CONSTANT_BITS = 4096
+
+
+def fold_binop(op: type, left: Any, right: Any) -> Any:
+    """``left <op> right`` on Python numbers, refusing integer results past
+    ``MAX_CONSTANT_BITS`` before computing them (``OverflowError``)."""
+    if type(left) is int and type(right) is int and _too_large(op, left, right):
+        raise OverflowError(f"integer constant larger than {MAX_CONSTANT_BITS} bits")
+    result = _BINOPS[op](left, right)
+    if type(result) is int and result.bit_length() > MAX_CONSTANT_BITS:
+        raise OverflowError(f"integer constant larger than {MAX_CONSTANT_BITS} bits")
+    return result
+
+
+def _too_large(op: type, left: int, right: int) -> bool:
+    """Would the result certainly need more than ``MAX_CONSTANT_BITS`` bits?"""
+    if op is ast.Pow:
+        return right > 0 and abs(left) > 1 and right * (left.bit_length() - 1) >= MAX_CONSTANT_BITS
+    if op is ast.LShift:
+        return left != 0 and right + left.bit_length() > MAX_CONSTANT_BITS
+    if op is ast.Mult:
+        return left.bit_length() + right.bit_length() > MAX_CONSTANT_BITS + 1
+    return False
+
+
+def is_dunder(name: str) -> bool:
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
+
+
+def _first_dunder(node: ast.AST) -> ast.AST | None:
+    """The first ``x.__attr__`` or ``__name__`` inside ``node``, if any."""
+    for sub in ast.walk(node):
+        if (isinstance(sub, ast.Attribute) and is_dunder(sub.attr)) \
+                or (isinstance(sub, ast.Name) and is_dunder(sub.id)):
+            return sub
+    return None
+
+
+def refuse_dunder(node: ast.AST, span: Span) -> None:
+    raise ParserSyntaxError(f"'{ast.unparse(node)}': dunder names and attributes are not "
+                            "allowed in DSL expressions", span,
+                            hint="Name the value you need in your module and use that name")
 
 
 class Closure:
-    """The Python namespace a DSL body was written in."""
+    """The Python namespace a DSL body was written in (the decorator path)."""
 
-    __slots__ = ("mapping", "auto_dynamic", "_code_cache")
+    __slots__ = ("mapping", "_code_cache")
 
-    def __init__(self, mapping: Mapping[str, Any], auto_dynamic: bool = False) -> None:
+    def __init__(self, mapping: Mapping[str, Any]) -> None:
         self.mapping = mapping
-        # Text parsing (pl.parse) lets shapes use undeclared dynamic dims.
-        self.auto_dynamic = auto_dynamic
         self._code_cache: dict[str, Any] = {}
 
     def lookup(self, name: str) -> Any:
@@ -68,30 +116,56 @@ class Closure:
             raise DependentError(f"'{name}' failed to parse (see its error)")
         return value
 
+    def with_inline(self, inline_closure: Mapping[str, Any]) -> "Closure":
+        """The closure an ``@pl.inline`` body is parsed in: its own names, the caller's
+        winning on a clash."""
+        merged = dict(inline_closure)
+        merged.update(self.mapping)
+        return Closure(merged)
+
+    def undeclared_dim(self, name: str, known: Mapping[str, Any]) -> bool:
+        """May the unbound name ``name`` stand for a dynamic dim?  Not in Python source:
+        there a dim is a ``pl.dynamic`` value of the closure (``known``: the dims made
+        so far)."""
+        return False
+
+    def attribute(self, base: Any, name: str, node: ast.AST, span: Span) -> Any:
+        """``base.name`` for the parser (``MISSING`` when absent); dunders refused."""
+        if is_dunder(name):
+            refuse_dunder(node, span)
+        return getattr(base, name, MISSING)
+
     def evaluate(self, node: ast.expr, span: Span, *, in_shape: bool = False) -> Any:
-        """Evaluate a Python expression against the closure (restricted builtins)."""
+        """Evaluate a Python expression against the closure (restricted builtins).
+
+        ``in_shape``: the expression is a shape or dim, where DSL text lets an unbound
+        name be an undeclared dynamic dim; in Python source it is an error like anywhere.
+        """
         if isinstance(node, ast.Constant):
             return node.value
         if isinstance(node, ast.Name):
+            if is_dunder(node.id):
+                refuse_dunder(node, span)
             value = self.lookup(node.id)
             if value is MISSING:
-                if in_shape and self.auto_dynamic and not node.id.startswith("__"):
-                    return DynVar(node.id)
                 raise UndefinedVariableError(f"Undefined variable '{node.id}'", span)
             return value
         if isinstance(node, ast.Attribute):
-            base = self.evaluate(node.value, span, in_shape=in_shape)
-            try:
-                return getattr(base, node.attr)
-            except AttributeError:
+            base = self.evaluate(node.value, span)
+            value = self.attribute(base, node.attr, node, span)
+            if value is MISSING:
                 raise ParserTypeError(
-                    f"'{ast.unparse(node.value)}' has no attribute '{node.attr}'", span) from None
+                    f"'{ast.unparse(node.value)}' has no attribute '{node.attr}'", span)
+            return value
         return self._eval_general(node, span)
 
     def _eval_general(self, node: ast.expr, span: Span) -> Any:
         text = ast.unparse(node)
         code = self._code_cache.get(text)
         if code is None:
+            dunder = _first_dunder(node)
+            if dunder is not None:
+                refuse_dunder(dunder, span)
             try:
                 code = compile(ast.Expression(body=node), "<pypto-closure>", "eval")
             except (SyntaxError, ValueError, TypeError) as exc:
@@ -150,7 +224,8 @@ class Closure:
         if isinstance(node, ast.Name):
             return self.lookup(node.id)
         if isinstance(node, ast.BinOp):
-            return _BINOPS[type(node.op)](self._fold_value(node.left), self._fold_value(node.right))
+            return fold_binop(type(node.op), self._fold_value(node.left),
+                              self._fold_value(node.right))
         assert isinstance(node, ast.UnaryOp)
         value = self._fold_value(node.operand)
         return -value if isinstance(node.op, ast.USub) else +value
@@ -164,6 +239,10 @@ def python_to_ir(value: Any, span: Span, dyn_var: Callable[[DynVar], E.Var],
     if isinstance(value, bool):
         return E.ConstBool(value, span)
     if isinstance(value, int):
+        lo, hi = int_range(DataType.INDEX)  # type: ignore[misc]
+        if not lo <= value <= hi:
+            raise ParserTypeError(f"The {what} is an integer that does not fit index "
+                                  f"({lo} .. {hi})", span)
         return E.ConstInt(value, DataType.INDEX, span)
     if isinstance(value, float):
         return E.ConstFloat(value, DataType.FP32, span)

@@ -104,6 +104,8 @@ class YieldContext:
 class LoopFrame:
     kind: ForKind | None  # None for while loops
     span: Span
+    region_depth: int = 0  # regions open when the loop started: those opened later are inside it
+    jumps: bool = False  # the body breaks or continues this loop
 
 
 @dataclass
@@ -114,6 +116,14 @@ class RegionFrame:
     name: str
     span: Span
     device_task: bool = True  # becomes one device task (pl.at below CHIP, cluster, spmd)
+    # The highest pl.at level allowed inside (None: any); kernels cannot launch kernels.
+    inner_limit: Any = None  # Level | None
+    kernel: bool = False  # the body runs in one kernel (pl.at at CORE_GROUP or below, spmd body)
+
+    @property
+    def outlined(self) -> bool:
+        """Does the region become a function of its own (every kind but pl.scope)?"""
+        return self.construct != "scope"
 
 
 @dataclass
@@ -126,6 +136,7 @@ class ProgramContext:
     dyn_vars: dict[str, Var] = field(default_factory=dict)
     externals: dict[str, Function] = field(default_factory=dict)
     param_counts: dict[str, int] = field(default_factory=dict)  # methods not parsed yet
+    unchecked_calls: list = field(default_factory=list)  # calls of methods parsed later
     in_program: bool = False
     # ``@pl.jit``: ``self.k(...)`` (or ``pl.submit(self.k, ...)``) where the closure maps
     # ``k`` to a jit function becomes a method made for the call's argument types, on

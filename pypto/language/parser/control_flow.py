@@ -47,6 +47,7 @@ def bind_result_var(p: "FunctionParser", name: str, type_: T.Type, span: Any) ->
     enclosing implicit-carry loop sees the rebinding as a carried update.
     """
     existing = p.names.lookup(name)
+    p.bindings.bound(name, existing is not None)
     if isinstance(existing, E.Var) and existing.type == type_ \
             and p.program.dyn_vars.get(name) is not existing:
         return existing
@@ -139,10 +140,11 @@ def _range_loop(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
             if not isinstance(bound, E.ConstInt):
                 raise ParserSyntaxError("pl.unroll() bounds must be compile-time constants",
                                         p.span(src))
-        if step.value == 0:  # type: ignore[attr-defined]
-            raise ParserSyntaxError("pl.unroll() step must not be 0", p.span(call))
         if init_node is not None:
             raise ParserSyntaxError("pl.unroll() does not take init_values", p.span(init_node))
+    if isinstance(step, E.ConstInt) and step.value == 0:
+        raise ParserSyntaxError(f"pl.{name}() step must not be 0", p.span(call),
+                                hint="A loop whose step is 0 never ends")
     loop_dtype = _loop_var_dtype([start, stop, step])
     _build_for(p, node, kind, start, stop, step, loop_dtype, init_node, attrs)
 
@@ -205,7 +207,8 @@ def _build_for(p: "FunctionParser", node: ast.For, kind: ForKind, start: Expr, s
             loop_target = node.target
         loop_var = E.Var(loop_target.id, scalar_type(loop_dtype), p.span(loop_target))
         frame.names[loop_target.id] = loop_var
-        body, rvs = _loop_body(p, node, kind, iter_args, "for")
+        body, rvs = _loop_body(p, node, kind, iter_args, "for",
+                               runs=_runs_at_least_once(start, stop, step))
     finally:
         p.names.pop()
     return_vars = [bind_result_var(p, n, t, s) for n, t, s in rvs]
@@ -213,13 +216,26 @@ def _build_for(p: "FunctionParser", node: ast.For, kind: ForKind, start: Expr, s
                      attrs))
 
 
+def _runs_at_least_once(start: Expr, stop: Expr, step: Expr) -> bool:
+    """Constant bounds with at least one iteration: the body surely runs."""
+    if not all(isinstance(b, E.ConstInt) for b in (start, stop, step)) or step.value == 0:  # type: ignore[attr-defined]
+        return False
+    return len(range(start.value, stop.value, step.value)) > 0  # type: ignore[attr-defined]
+
+
 def _loop_body(p: "FunctionParser", node: ast.For | ast.While, kind: ForKind | None,
                iter_args: list[E.IterArg], what: str,
-               prologue: Callable[[], None] | None = None) -> tuple[S.Stmt, list]:
-    """Parse a loop body; for an explicit carry, check its trailing yield."""
+               prologue: Callable[[], None] | None = None,
+               runs: bool = False) -> tuple[S.Stmt, list]:
+    """Parse a loop body; for an explicit carry, check its trailing yield.
+
+    ``runs``: the body surely runs (constant bounds); unless it breaks or continues,
+    what it binds is then bound after the loop too, as in Python."""
     context = YieldContext(what, explicit=bool(iter_args))
-    p.loops.append(LoopFrame(kind, p.span(node)))
+    frame = LoopFrame(kind, p.span(node), len(p.regions))
+    p.loops.append(frame)
     p.yield_contexts.append(context)
+    p.bindings.open()
     try:
         body_nodes = node.body
         if prologue is not None:
@@ -228,6 +244,8 @@ def _loop_body(p: "FunctionParser", node: ast.For | ast.While, kind: ForKind | N
     finally:
         p.yield_contexts.pop()
         p.loops.pop()
+    p.bindings.close_loop(_loop_name(node, kind), node.lineno,
+                          surely_runs=runs and not frame.jumps)
     if not iter_args:
         if context.targets:
             raise ParserSyntaxError("x = pl.yield_(...) in a loop without init_values",
@@ -245,6 +263,17 @@ def _loop_body(p: "FunctionParser", node: ast.For | ast.While, kind: ForKind | N
     rvs = [(t.name, t.annotation or arg.type, t.span)
            for t, arg in zip(context.targets, iter_args)]
     return body, rvs
+
+
+def _loop_name(node: ast.For | ast.While, kind: ForKind | None) -> str:
+    if isinstance(node, ast.While):
+        return "while loop"
+    if kind is None:
+        return "pl.while_ loop"
+    return f"pl.{_KIND_NAMES[kind]} loop"
+
+
+_KIND_NAMES = {kind: name for name, kind in _KINDS.items()}
 
 
 def _while_loop(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
@@ -315,15 +344,22 @@ def _if(p: "FunctionParser", node: ast.If) -> None:
     require_bool(p, condition, node.test, "if")
     context = YieldContext("if")
     p.yield_contexts.append(context)
+    bindings = p.bindings
     try:
+        bindings.open()
         then_body = p.parse_block(node.body, node.lineno)
+        then_names = bindings.close_branch(node.lineno)
         then_yields = len(context.values)
         else_body = None
+        bindings.open()
         if node.orelse:
             else_line = node.body[-1].end_lineno or node.lineno
             else_body = p.parse_block(node.orelse, else_line)
+        else_names = bindings.close_branch(node.lineno)
     finally:
         p.yield_contexts.pop()
+    bindings.merge(then_names, else_names, _exits(node.body), _exits(node.orelse), node.lineno,
+                   bool(node.orelse))
     return_vars: list[E.Var] = []
     if context.targets:
         if else_body is None or then_yields == 0 or len(context.values) == then_yields:
@@ -334,6 +370,11 @@ def _if(p: "FunctionParser", node: ast.If) -> None:
         return_vars = [bind_result_var(p, t.name, t.annotation or v.type, t.span)
                        for t, v in zip(context.targets, first_values)]
     p.emit(S.IfStmt(condition, then_body, else_body, return_vars, span))
+
+
+def _exits(body: list[ast.stmt]) -> bool:
+    """Does the branch end in a jump (its end never reaches the code after the if)?"""
+    return bool(body) and isinstance(body[-1], (ast.Break, ast.Continue, ast.Return))
 
 
 ITERATORS: dict[str, Callable[["FunctionParser", ast.For, ast.Call], None]] = {

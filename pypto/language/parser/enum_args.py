@@ -71,4 +71,21 @@ def read_identifier(node: ast.expr, what: str, span_of: Callable[[ast.AST], Span
     if not text.isidentifier() or keyword.iskeyword(text):
         raise ParserSyntaxError(f"{what} {text!r} must be a valid non-keyword identifier",
                                 span_of(node))
+    check_function_name(text, what, span_of(node))
     return text
+
+
+def check_function_name(text: str, what: str, span: Span) -> None:
+    """A name that becomes a function of the printed program must read back as itself:
+    Python folds identifiers to NFKC (``"ﬁ"`` is read as ``fi``), and a method ``pl``
+    would shadow the module every decorator of the printed class refers to."""
+    import unicodedata
+    normal = unicodedata.normalize("NFKC", text)
+    if normal != text:
+        raise ParserSyntaxError(f"{what} {text!r} is read by Python as {normal!r} (identifiers "
+                                "are NFKC-normalised), so the printed program would rename it",
+                                span, hint=f"Write {normal!r}")
+    if text == "pl":
+        raise ParserSyntaxError(f"{what} 'pl' would shadow the module `pl` in the printed "
+                                "program (its methods are decorated with @pl.function)", span,
+                                hint="Choose another name")

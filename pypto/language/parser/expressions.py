@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import ast
 import enum
+import math
 from typing import TYPE_CHECKING, Any
 
 from ...ir import builders as B
 from ...ir import expr as E
 from ...ir import types as T
-from ...ir.dtype import DataType
+from ...ir.dtype import DataType, int_range
 from ...ir.node import Expr
 from .annotations import attr_chain
 from .closure import MISSING, python_to_ir
@@ -40,10 +41,36 @@ def const_from_python(p: "FunctionParser", value: Any, node: ast.AST) -> Expr:
     if isinstance(value, bool):
         return E.ConstBool(value, span)
     if isinstance(value, int):
+        check_int_fits(value, _INDEX, span)
         return E.ConstInt(value, _INDEX, span)
     if isinstance(value, float):
+        if not math.isfinite(value):
+            raise ParserTypeError(f"The constant {value!r} is not a finite number", span)
         return E.ConstFloat(value, _FP32, span)
     raise ParserTypeError(f"Unsupported constant {value!r}", span)
+
+
+def check_int_fits(value: int, dtype: DataType, span: Any, what: str = "The integer") -> None:
+    """Refuse a constant the dtype cannot hold (a 64-bit INDEX, an INT8, ...)."""
+    lo, hi = int_range(dtype) or (value, value)
+    if not lo <= value <= hi:
+        shown = str(value) if value.bit_length() < 200 else \
+            f"{'-' if value < 0 else ''}a {value.bit_length()}-bit number"
+        raise ParserTypeError(f"{what} {shown} does not fit {dtype.to_string()} "
+                              f"({lo} .. {hi})", span)
+
+
+def fold_constants(p: "FunctionParser", node: ast.expr) -> tuple[bool, Any]:
+    """``Closure.fold`` with its arithmetic failures as diagnostics at ``node``."""
+    try:
+        return p.closure.fold(node, p.is_dsl_name, p.fold_cache)
+    except (ArithmeticError, ValueError) as exc:
+        raise ParserTypeError(f"Cannot fold '{_short(node)}': {exc}", p.span(node)) from None
+
+
+def _short(node: ast.expr) -> str:
+    text = ast.unparse(node)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def scalar_builder_call(p: "FunctionParser", builder: Any, args: list[Expr], node: ast.AST,
@@ -55,15 +82,15 @@ def scalar_builder_call(p: "FunctionParser", builder: Any, args: list[Expr], nod
 
 
 def _name(p: "FunctionParser", node: ast.Name) -> Any:
-    bound = p.names.lookup(node.id)
+    bound = p.read_name(node.id, node)
     if bound is not None:
         return bound
     span = p.span(node)
     value = p.closure.lookup(node.id)
     if value is MISSING:
-        # pl.parse text may use dynamic dims it never declares (a Function printed
-        # alone has no `M = pl.dynamic("M")` header), in shapes and in bodies alike.
-        if p.closure.auto_dynamic and not node.id.startswith("__"):
+        # DSL text may use dynamic dims it never declares (a Function printed alone
+        # has no `M = pl.dynamic("M")` header) once a shape annotation names them.
+        if p.closure.undeclared_dim(node.id, p.program.dyn_vars):
             from ..typing import DynVar
             return p.program.dyn_var(DynVar(node.id), span)
         raise UndefinedVariableError(f"Undefined variable '{node.id}'", span)
@@ -86,7 +113,7 @@ def _is_shaped(value: Any) -> bool:
 
 
 def _binop(p: "FunctionParser", node: ast.BinOp) -> Expr:
-    folded, value = p.closure.fold(node, p.is_dsl_name, p.fold_cache)
+    folded, value = fold_constants(p, node)
     if folded:
         return const_from_python(p, value, node)
     op_type = type(node.op)
@@ -110,7 +137,7 @@ def _binop(p: "FunctionParser", node: ast.BinOp) -> Expr:
 
 def _unaryop(p: "FunctionParser", node: ast.UnaryOp) -> Expr:
     if isinstance(node.op, (ast.USub, ast.UAdd)):
-        folded, value = p.closure.fold(node, p.is_dsl_name, p.fold_cache)
+        folded, value = fold_constants(p, node)
         if folded:
             return const_from_python(p, value, node)
     operand = p.parse_expr(node.operand)
@@ -164,12 +191,10 @@ def _attribute(p: "FunctionParser", node: ast.Attribute) -> Expr:
     if chain is not None and p.names.lookup(chain[0]) is None:
         value = p.closure.lookup(chain[0])
         if value is not MISSING:
-            try:
-                for part in chain[1:]:
-                    value = getattr(value, part)
-            except AttributeError:
-                raise UndefinedVariableError(f"'{ast.unparse(node)}' does not exist",
-                                             span) from None
+            for part in chain[1:]:
+                value = p.closure.attribute(value, part, node, span)
+                if value is MISSING:
+                    raise UndefinedVariableError(f"'{ast.unparse(node)}' does not exist", span)
             if isinstance(value, enum.Enum):
                 return E.ConstInt(int(value.value), _INDEX, span)
             if isinstance(value, (bool, int, float, Expr)):
@@ -203,7 +228,7 @@ def _subscript(p: "FunctionParser", node: ast.Subscript) -> Expr:
     if isinstance(btype, T.TupleType):
         index = node.slice
         if not (isinstance(index, ast.Constant) and type(index.value) is int):
-            folded, value = p.closure.fold(index, p.is_dsl_name, p.fold_cache) \
+            folded, value = fold_constants(p, index) \
                 if isinstance(index, (ast.BinOp, ast.UnaryOp, ast.Name)) else (False, None)
             if not folded or type(value) is not int:
                 raise ParserSyntaxError("A tuple index must be an integer constant", span)

@@ -23,10 +23,12 @@ from ...ir.node import Stmt, attach_leading_comments
 from ...ir.span import Span
 from ...ir.stmt import InlineStmt, SeqStmts, YieldStmt
 from .annotations import parse_param_annotation, parse_return_annotation
+from .binding import DefiniteBindings
 from .closure import Closure
 from .context import LoopFrame, NameTable, ProgramContext, RegionFrame, YieldContext
 from .diagnostics import (ParserError, ParserSyntaxError, ParserTypeError,
-                          UnsupportedFeatureError, concise_error_message)
+                          UndefinedVariableError, UnsupportedFeatureError,
+                          concise_error_message)
 from .recovery import POISONED, DependentError, collected_error, stored_names
 from .source import SourceInfo
 
@@ -57,6 +59,7 @@ class InlineSplice:
     name: str
     value: Any = None
     returned: bool = False
+    block_depth: int = 0  # the caller's open blocks: the body's top level is spliced into them
 
 
 _FULL_LINE_COMMENT_CACHE: dict[str, tuple[list[int], list[str]]] = {}
@@ -97,6 +100,7 @@ class FunctionParser:
         self.options = options
         self.func_name = ""
         self.names = NameTable()
+        self.bindings = DefiniteBindings()
         self.blocks: list[list[Stmt]] = []
         self.loops: list[LoopFrame] = []
         self.regions: list[RegionFrame] = []
@@ -107,6 +111,7 @@ class FunctionParser:
         self.fold_cache: dict[int, bool] = {}
         self.func_attrs: dict[str, Any] = {}
         self.params: list[E.Var] = []
+        self.return_types: list | None = None  # declared (None: no annotation, unchecked)
         self._comment_lines, self._comment_texts = _comment_index(info.source)
         self._pending_comments: list[str] = []
 
@@ -116,6 +121,17 @@ class FunctionParser:
 
     def emit(self, stmt: Stmt) -> None:
         self.blocks[-1].append(stmt)
+
+    def read_name(self, name: str, node: ast.AST) -> Any:
+        """The DSL value bound to ``name`` (``None`` if none), refusing a read of a name
+        that is not bound on every path to here (see ``binding``)."""
+        bound = self.names.lookup(name)
+        if bound is not None and self.bindings.maybe:
+            why = self.bindings.maybe.get(name)
+            if why is not None:
+                raise UndefinedVariableError(f"Variable '{name}' may be unbound here: {why[0]}",
+                                             self.span(node), hint=f"Assign '{name}' {why[1]}")
+        return bound
 
     def is_dsl_name(self, name: str) -> bool:
         return self.names.lookup(name) is not None
@@ -263,6 +279,8 @@ class FunctionParser:
         self.current_node = node
         params = self._parse_params(node)
         return_types = parse_return_annotation(self, node.returns)
+        if node.returns is not None:
+            self.return_types = return_types
         span = self.span(node)
         attrs = dict(options.attrs)
         requires_binding = False
@@ -350,6 +368,14 @@ class FunctionParser:
 
     def enclosing_regions(self) -> Iterator[RegionFrame]:
         return reversed(self.regions)
+
+    def outlined_region_since(self, depth: int) -> RegionFrame | None:
+        """The innermost region opened after the first ``depth`` ones that becomes a
+        function of its own (control flow cannot jump out of it)."""
+        for region in reversed(self.regions[depth:]):
+            if region.outlined:
+                return region
+        return None
 
 
 def _is_docstring(node: ast.stmt) -> bool:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
-from .closure import Closure
 from .diagnostics import ParserSyntaxError, ParserTypeError
 
 if TYPE_CHECKING:
@@ -38,16 +37,13 @@ def splice_inline(p: "FunctionParser", inline: "InlineFunction", node: ast.Call)
     args = [p.parse_expr(a) for a in node.args]
     saved = (p.info, p.closure, p.fold_cache, p._comment_lines, p._comment_texts)
     frame = p.names.push(leaky=True)
-    splice = InlineSplice(inline.name)
+    splice = InlineSplice(inline.name, block_depth=len(p.blocks))
     p.inline_stack.append(splice)
     try:
         for name, value in zip(inline.param_names, args):
             frame.names[name] = value
-        merged = dict(inline.closure)
-        caller = p.closure.mapping
-        merged.update(caller if isinstance(caller, dict) else dict(caller))
         p.info = inline.source
-        p.closure = Closure(merged, auto_dynamic=p.closure.auto_dynamic)
+        p.closure = p.closure.with_inline(inline.closure)
         p.fold_cache = {}
         p._comment_lines, p._comment_texts = _comment_index(inline.source.source)
         body = inline.node.body

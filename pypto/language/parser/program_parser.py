@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import re
-import threading
 from typing import Any, Callable
 
 from ...errors import InternalError
@@ -17,41 +16,15 @@ from ...ir.span import Span
 from .closure import Closure
 from .context import ProgramContext
 from .diagnostics import ParserError, ParserSyntaxError, UnsupportedFeatureError
-from .enum_args import ENUM_KEYWORDS, read_bool, read_enum
+from .enum_args import ENUM_KEYWORDS, check_function_name, read_bool, read_enum
 from .function_parser import FunctionOptions, FunctionParser
 from .recovery import DependentError, collected_error
 from .source import SourceInfo, get_source_info, locate_entity
 
-__all__ = ["parse_function_entity", "parse_program_entity", "frame_closure", "find_def",
-           "raise_with_source", "text_mode", "decorator_keywords", "entity_source",
-           "current_source_map", "entity_definition"]
-
-_state = threading.local()
-
-
-class text_mode:
-    """While ``pl.parse`` executes text, shapes may use undeclared dynamic dims."""
-
-    def __init__(self, source_map: Any = None) -> None:
-        self.source_map = source_map
-
-    def __enter__(self) -> None:
-        _state.depth = getattr(_state, "depth", 0) + 1
-        self._saved = getattr(_state, "source_map", None)
-        _state.source_map = self.source_map
-
-    def __exit__(self, *exc: Any) -> None:
-        _state.depth -= 1
-        _state.source_map = self._saved
-
-
-def current_source_map() -> Any:
-    """The ``source_map`` of the ``pl.parse`` call being executed (``@pl.jit``), if any."""
-    return getattr(_state, "source_map", None)
-
-
-def _in_text_mode() -> bool:
-    return getattr(_state, "depth", 0) > 0
+__all__ = ["parse_function_entity", "parse_program_entity", "parse_function_definition",
+           "parse_program_definition", "frame_closure", "find_def", "raise_with_source",
+           "decorator_keywords", "entity_source", "entity_definition", "options_from_ast",
+           "record_error"]
 
 
 def frame_closure(frame: Any) -> dict[str, Any]:
@@ -63,8 +36,7 @@ def frame_closure(frame: Any) -> dict[str, Any]:
 
 
 def entity_source(obj: Any) -> SourceInfo:
-    """Source of a decorated entity; under ``pl.parse(..., source_map=...)`` (``@pl.jit``)
-    the map's ``wrap`` makes spans and snippets point at the user's original file."""
+    """Source of a decorated entity."""
     return entity_definition(obj)[0]
 
 
@@ -81,9 +53,6 @@ def entity_definition(obj: Any, kind: type | None = None) -> tuple[SourceInfo, A
     else:
         info = get_source_info(obj)
         node = None
-    source_map = current_source_map()
-    if source_map is not None:
-        info = source_map.wrap(info)
     if node is None and kind is not None:
         node = find_def(info, obj.__name__, kind)
     return info, node
@@ -130,9 +99,10 @@ def decorator_keywords(node: ast.FunctionDef | ast.ClassDef) -> ast.Call | None:
     return None
 
 
-def _options_from_ast(info: SourceInfo, node: ast.FunctionDef,
-                      strict_ssa: bool) -> FunctionOptions:
-    """Decorator keywords inside a program must be literal enum members / bools."""
+def options_from_ast(info: SourceInfo, node: ast.FunctionDef,
+                     strict_ssa: bool) -> FunctionOptions:
+    """``@pl.function(...)`` keywords read from the syntax tree (a program's methods, DSL
+    text): literal enum members and bools only."""
     call = decorator_keywords(node)
     options = FunctionOptions(strict_ssa=strict_ssa)
     if call is None:
@@ -204,8 +174,9 @@ def _definition_or_raise(obj: Any, kind: type) -> tuple[SourceInfo, Any]:
         raise
 
 
-def _record(errors: list, err: ParserError) -> None:
-    """Add a method's error (and those it carries) to the program's list, once each."""
+def record_error(errors: list, err: ParserError) -> None:
+    """Add a definition's error (and those it carries) to a list, once each; errors that
+    only depend on an earlier one are left out."""
     for found in (err, *getattr(err, "also", ())):
         if not isinstance(found, DependentError) and not any(e is found for e in errors):
             errors.append(found)
@@ -228,12 +199,17 @@ def parse_function_entity(fn: Callable, options: dict[str, Any],
     """``@pl.function`` outside a class: parse now and return the ``ir.Function``."""
     parsed_options = _options_from_kwargs(options)
     info, node = _definition_or_raise(fn, ast.FunctionDef)
+    if options.get("external_source"):
+        _guarded(info, lambda: _reject_external_source(info, node))
+    return parse_function_definition(info, node, Closure(closure), parsed_options, fn.__name__)
 
+
+def parse_function_definition(info: SourceInfo, node: ast.FunctionDef, closure: Closure,
+                              options: FunctionOptions, name: str | None = None) -> Function:
+    """A function ``def`` outside a program (decorated, or in DSL text) -> ``ir.Function``."""
     def run() -> Function:
-        if options.get("external_source"):
-            _reject_external_source(info, node)
-        context = ProgramContext(name=fn.__name__)
-        parser = FunctionParser(info, Closure(closure, _in_text_mode()), context, parsed_options)
+        context = ProgramContext(name=name or node.name)
+        parser = FunctionParser(info, closure, context, options)
         return parser.parse_function(node)
     return _guarded(info, run)
 
@@ -296,33 +272,63 @@ def _dependency_order(methods: list[ast.FunctionDef],
     return order
 
 
+def _is_empty_body(node: ast.ClassDef) -> bool:
+    """A class body of ``pass`` (after an optional docstring) and nothing else."""
+    body = node.body[1:] if node.body and isinstance(node.body[0], ast.Expr) \
+        and isinstance(node.body[0].value, ast.Constant) \
+        and isinstance(node.body[0].value.value, str) else node.body
+    return len(body) == 1 and isinstance(body[0], ast.Pass)
+
+
+def _check_forward_calls(context: ProgramContext) -> None:
+    """Calls of a method parsed after its caller (mutual recursion keeps the class
+    order) are checked once every method is known."""
+    from .calls import check_call_args
+    for call, arg_spans in context.unchecked_calls:
+        callee = context.functions.get(call.op.name)
+        if callee is not None:
+            check_call_args(call.op.name, callee, list(call.args), call.span, arg_spans)
+
+
 def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = False) -> Program:
+    """``@pl.program``: parse the class now and return the ``ir.Program``."""
     info, node = _definition_or_raise(cls, ast.ClassDef)
+    return parse_program_definition(info, node, Closure(closure), strict_ssa, cls.__name__)
+
+
+def parse_program_definition(info: SourceInfo, node: ast.ClassDef, closure: Closure,
+                             strict_ssa: bool = False, name: str | None = None) -> Program:
+    """A ``@pl.program`` class (decorated, or in DSL text) -> ``ir.Program``."""
+    program_name = name or node.name
 
     def run() -> Program:
         methods = _method_nodes(node)
+        if not methods and _is_empty_body(node):
+            # What the printer writes for a program with no functions left (every one
+            # was Inline and got spliced): read back as that empty program.
+            return Program([], program_name, info.span(node))
         if not methods:
-            raise ParserSyntaxError(f"Class '{cls.__name__}' contains no @pl.function decorated "
+            raise ParserSyntaxError(f"Class '{program_name}' contains no @pl.function decorated "
                                     "methods", info.span(node),
                                     hint="Decorate each DSL method with @pl.function")
-        context = ProgramContext(name=cls.__name__, in_program=True)
+        context = ProgramContext(name=program_name, in_program=True)
         for method in methods:
+            check_function_name(method.name, "Method name", info.span(method))
             if method.name in context.global_vars:
                 raise ParserSyntaxError(f"Duplicate method '{method.name}' in program "
-                                        f"'{cls.__name__}'", info.span(method))
+                                        f"'{program_name}'", info.span(method))
             context.global_vars[method.name] = GlobalVar(method.name)
             params = [a.arg for a in method.args.args]
             context.param_counts[method.name] = len(params) - (params[:1] == ["self"])
-        program_closure = Closure(closure, _in_text_mode())
         parsed: dict[str, Function] = {}
         for method in _dependency_order(methods, info.source.splitlines()):
             try:
-                options = _options_from_ast(info, method, strict_ssa)
-                parser = FunctionParser(info, program_closure, context, options)
+                options = options_from_ast(info, method, strict_ssa)
+                parser = FunctionParser(info, closure, context, options)
                 func = parser.parse_function(method)
             except ParserError as err:  # go on with the other methods (recovery)
                 context.failed.add(method.name)
-                _record(context.errors, err)
+                record_error(context.errors, err)
                 continue
             parsed[method.name] = func
             context.functions[method.name] = func
@@ -330,8 +336,9 @@ def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = 
         if first is not None:
             raise first
         if context.failed:  # only errors that depend on a definition that failed
-            raise DependentError(f"program '{cls.__name__}' uses a definition that failed",
+            raise DependentError(f"program '{program_name}' uses a definition that failed",
                                  info.span(node))
+        _check_forward_calls(context)
         functions = [parsed[m.name] for m in methods]
         for name, external in context.externals.items():
             if name in parsed:
@@ -343,5 +350,5 @@ def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = 
         # indentation, which is where the '@' is.
         span = Span(info.filename, first.lineno + info.line_offset,
                     node.col_offset + 1 + info.col_offset)
-        return Program(functions, cls.__name__, span)
+        return Program(functions, program_name, span)
     return _guarded(info, run)

@@ -18,6 +18,7 @@ from ...ir import types as T
 from ...ir.dtype import DataType
 from ...ir.enums import FunctionType, Level, Role, ScopeMode, SplitMode, level_to_linqu_level
 from ...ir.node import Expr
+from ...ir.span import Span
 from ...ir.scalar_types import scalar_type
 from .annotations import attr_chain
 from .context import RegionFrame
@@ -158,6 +159,66 @@ def _body(p: "FunctionParser", node: ast.With, frame: RegionFrame) -> S.Stmt:
         p.regions.pop()
 
 
+# -- nesting of levels ------------------------------------------------------------------------
+
+_KERNEL_LEVEL = Level.CORE_GROUP.value  # a pl.at at this level or below is one kernel
+
+
+_KERNEL_FUNCS = (FunctionType.InCore, FunctionType.AIC, FunctionType.AIV)
+
+
+def _function_frame(p: "FunctionParser") -> RegionFrame | None:
+    """A kernel function's body as the outermost region: it is one kernel.  (A function's
+    level says less: Orchestration functions default to CHIP and keep the HOST regions
+    written in them.)"""
+    func_type = p.options.func_type
+    if func_type not in _KERNEL_FUNCS:
+        return None
+    return RegionFrame("function", f"a @pl.function(type=pl.FunctionType.{func_type.name})",
+                       Span.unknown(), inner_limit=_KERNEL_LEVEL - 1, kernel=True)
+
+
+def _check_at_nesting(p: "FunctionParser", level: Level, node: ast.With) -> None:
+    """Inside a device task levels nest downwards: a pl.at runs below an enclosing
+    pl.at under CHIP, and on the core group of an enclosing pl.cluster / pl.spmd (a
+    nested kernel would be a kernel calling a kernel, a HOST region inside one a host
+    inside a core).  Above CHIP the hierarchy outliner chains any nesting."""
+    for region in (*p.enclosing_regions(), _function_frame(p)):
+        if region is None or region.inner_limit is None:
+            continue
+        if level.value <= region.inner_limit:
+            return
+        this = f"pl.at(level=pl.Level.{level.name})"
+        if region.kernel and level.value <= _KERNEL_LEVEL:
+            why, hint = ("its body is already one kernel",
+                         "Drop the inner `with`: its statements already run in the kernel")
+        elif region.construct in ("cluster", "spmd"):
+            why, hint = ("it runs on one core group",
+                         f"Put the {this} region around {region.name} instead")
+        else:
+            why, hint = ("a nested region runs at a lower level than the one around it",
+                         f"Put the {this} region around {region.name} instead")
+        raise ParserSyntaxError(f"{this} cannot be nested inside {region.name}: {why}",
+                                p.span(node), hint=hint, note=_starts(region))
+
+
+def _check_launch_nesting(p: "FunctionParser", construct: str, node: ast.stmt) -> None:
+    """pl.cluster / pl.spmd launch kernels: not from inside a kernel."""
+    for region in (*p.enclosing_regions(), _function_frame(p)):
+        if region is not None and region.kernel:
+            raise ParserSyntaxError(
+                f"pl.{construct}() cannot be nested inside {region.name}: a kernel cannot "
+                "launch kernels", p.span(node),
+                hint=f"Put the pl.{construct}() region around the kernel code instead",
+                note=_starts(region))
+
+
+def _starts(region: RegionFrame) -> str | None:
+    if region.construct == "function":
+        return None
+    return f"the enclosing region starts at {region.span.filename}:{region.span.begin_line}"
+
+
 # -- pl.at ------------------------------------------------------------------------------------
 
 _AT_KEYWORDS = ("name_hint", "optimizations", "deps", "no_dep_args", "dumps",
@@ -195,8 +256,11 @@ def _at(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem)
     # A region at CHIP or above is orchestration, not one device task: a pl.graph may sit
     # inside it (HOST > graph > CORE_GROUP is the pipeline's canonical shape, 03 §16).
     device_task = level_to_linqu_level(level) < level_to_linqu_level(Level.CHIP)
+    _check_at_nesting(p, level, node)
     body = _body(p, node, RegionFrame("at", f"pl.at(level=pl.Level.{level.name})", span,
-                                      device_task))
+                                      device_task,
+                                      inner_limit=level.value - 1 if device_task else None,
+                                      kernel=level.value <= _KERNEL_LEVEL))
     if level is Level.CORE_GROUP:
         p.emit(Sc.InCoreScopeStmt(split, name_hint, body=body, span=span, attrs=attrs))
     else:
@@ -208,10 +272,12 @@ def _at(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem)
 def _cluster(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem) -> None:
     _no_as(p, item)
     args = _Args(p, call, "cluster", (), ("name_hint", "dumps"))
+    _check_launch_nesting(p, "cluster", node)
     name_hint = _name_hint(p, args)
     attrs = _dispatch_attrs(p, args, "cluster")
     span = p.span(node)
-    body = _body(p, node, RegionFrame("cluster", "pl.cluster()", span))
+    body = _body(p, node, RegionFrame("cluster", "pl.cluster()", span,
+                                      inner_limit=_KERNEL_LEVEL))
     p.emit(Sc.ClusterScopeStmt(name_hint, body=body, span=span, attrs=attrs))
 
 
@@ -223,6 +289,7 @@ _SPMD_KEYWORDS = ("sync_start", "name_hint", "optimizations", "deps", "allow_ear
 
 def _spmd_options(p: "FunctionParser", call: ast.Call) -> tuple[_Args, Expr, bool, str]:
     args = _Args(p, call, "spmd", ("core_num",), _SPMD_KEYWORDS)
+    _check_launch_nesting(p, "spmd", call)
     core_node = args.get("core_num")
     if core_node is None:
         raise ParserSyntaxError("pl.spmd() requires core_num (the number of blocks)",
@@ -251,6 +318,29 @@ def _is_self_call_stmt(stmt: ast.stmt) -> bool:
             and isinstance(value.func.value, ast.Name) and value.func.value.id == "self")
 
 
+def _is_dispatch_body(body: list[ast.stmt]) -> bool:
+    """One kernel dispatch, alone or followed by the projections of its tuple result
+    (``r = self.k(...)`` then ``a = r[0]``, ...: how a tuple-returning dispatch prints
+    once ConvertToSSA has unpacked it)."""
+    if not body or not _is_self_call_stmt(body[0]):
+        return False
+    if len(body) == 1:
+        return True
+    first = body[0]
+    targets = first.targets if isinstance(first, ast.Assign) else \
+        [first.target] if isinstance(first, ast.AnnAssign) else []
+    if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+        return False
+    result = targets[0].id
+    for stmt in body[1:]:
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+        if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)
+                and value.value.id == result and isinstance(value.slice, ast.Constant)
+                and type(value.slice.value) is int):
+            return False
+    return True
+
+
 def _reads_block_index(body: list[ast.stmt]) -> bool:
     for stmt in body:
         for sub in ast.walk(stmt):
@@ -277,7 +367,7 @@ def _spmd(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withite
     task_id = _task_id(p, item)
     attrs = _finish_attrs(p, args, attrs, task_id)
     span = p.span(node)
-    frame = RegionFrame("spmd", "pl.spmd()", span)
+    frame = RegionFrame("spmd", "pl.spmd()", span, inner_limit=_KERNEL_LEVEL)
     dispatches = [s for s in node.body if _is_self_call_stmt(s)]
     optimizations = args.get("optimizations")
     carrier = _explicit_carrier(node.body)
@@ -285,7 +375,7 @@ def _spmd(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withite
         raise ParserSyntaxError(f"pl.spmd() block launches {len(dispatches)} kernels; a "
                                 "pl.spmd() region dispatches exactly one", span,
                                 hint="Use one pl.spmd() per kernel")
-    if len(dispatches) == 1 and len(node.body) == 1:
+    if len(dispatches) == 1 and _is_dispatch_body(node.body):
         if optimizations is not None:
             raise ParserSyntaxError("optimizations= belongs on the InCore scope; a pl.spmd() "
                                     "that dispatches a kernel takes none", p.span(optimizations))
@@ -309,6 +399,7 @@ def _spmd(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withite
                      "dispatch one kernel with self.kernel(...)")
         split, slot_num = (_optimizations(p, optimizations) if optimizations is not None
                            else (SplitMode.NONE, None))
+        frame.inner_limit, frame.kernel = _KERNEL_LEVEL - 1, True  # the body is one kernel
         inner = _body(p, node, frame)
         incore_attrs = {"slot_num": slot_num} if slot_num is not None else {}
         body = Sc.InCoreScopeStmt(split, name_hint, body=inner, span=span, attrs=incore_attrs)
@@ -333,7 +424,8 @@ def spmd_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
     span = p.span(node)
     stmts: list[S.Stmt] = []
     p.blocks.append(stmts)
-    p.regions.append(RegionFrame("spmd", "pl.spmd()", span))
+    p.regions.append(RegionFrame("spmd", "pl.spmd()", span, inner_limit=_KERNEL_LEVEL - 1,
+                                 kernel=True))
     try:
         index = create_op_call("tile.get_block_idx", [], span=p.span(node.target))
         assign_name(p, node.target.id, index, node.target)

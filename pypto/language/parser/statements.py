@@ -13,6 +13,7 @@ from ...ir.dtype import DataType
 from ...ir.enums import ForKind
 from ...ir.node import Expr
 from ...ir.span import Span
+from ...ir.type_match import return_mismatch
 from .annotations import attr_chain, parse_annotation
 from .context import YieldTarget
 from .diagnostics import (InvalidOperationError, ParserSyntaxError, ParserTypeError,
@@ -56,11 +57,13 @@ def _more_informative(inferred: T.ShapedType, annotation: T.ShapedType) -> T.Typ
     return annotation if info(annotation) >= info(inferred) else inferred
 
 
-def _retype_index_const(value: Expr, annotation: T.Type | None) -> Expr:
-    """``x: pl.Scalar[pl.INT32] = 0`` types the INDEX literal as INT32."""
+def _retype_index_const(value: Expr, annotation: T.Type | None, span: Span) -> Expr:
+    """``x: pl.Scalar[pl.INT32] = 0`` types the INDEX literal as INT32 (if it fits)."""
     if (annotation is not None and isinstance(annotation, T.ScalarType)
             and isinstance(value, E.ConstInt) and value.dtype is DataType.INDEX
             and annotation.dtype.is_int() and annotation.dtype is not DataType.INDEX):
+        from .expressions import check_int_fits
+        check_int_fits(value.value, annotation.dtype, span)
         return E.ConstInt(value.value, annotation.dtype, value.span)
     return value
 
@@ -71,7 +74,7 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
     span = p.span(node)
     if not isinstance(value, Expr):
         raise ParserTypeError(f"Cannot assign a {type(value).__name__} to '{name}'", span)
-    value = _retype_index_const(value, annotation)
+    value = _retype_index_const(value, annotation, span)
     existing = p.names.lookup(name)
     if existing is not None and p.options.strict_ssa:
         raise SSAViolationError(f"Variable '{name}' is assigned more than once (strict_ssa)",
@@ -86,6 +89,7 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
                 f"the new value is {new_type}", span,
                 hint=f"Use a new name for the {new_type} value")
         p.emit(S.AssignStmt(existing, value, span))
+        p.bindings.bound(name, True)
         return existing
     var = E.Var(name, _reconcile(p, name, value, annotation, node), span)
     frame = p.names.frame_of(name)
@@ -94,6 +98,7 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
     else:
         p.names.bind_new(name, var, span)
     p.emit(S.AssignStmt(var, value, span))
+    p.bindings.bound(name, existing is not None)
     return var
 
 
@@ -234,7 +239,7 @@ def _subscript_store(p: "FunctionParser", target: ast.Subscript, value_node: ast
         raise UnsupportedFeatureError("Subscript assignment needs a named tensor or tile",
                                       p.span(target))
     name = target.value.id
-    dst = p.names.lookup(name)
+    dst = p.read_name(name, target.value)
     if not isinstance(dst, E.Var) or not isinstance(dst.type, T.ShapedType):
         raise ParserTypeError(f"'{name}' is not a tensor or tile and cannot be assigned by "
                               "subscript", p.span(target.value))
@@ -260,6 +265,12 @@ def _return(p: "FunctionParser", node: ast.Return) -> None:
         values = [p.parse_expr(node.value)]
     if p.inline_stack:
         splice = p.inline_stack[-1]
+        if len(p.blocks) > splice.block_depth:
+            raise ParserSyntaxError(
+                f"@pl.inline function '{splice.name}' may only return as the last statement "
+                "of its body, not inside a loop, an if or a region", span,
+                hint="The body is spliced into the caller, so a nested return could not leave "
+                     "it early: compute the result and return it once, at the end")
         if splice.returned:
             raise ParserSyntaxError(f"@pl.inline function '{splice.name}' returns twice",
                                     span)
@@ -267,6 +278,22 @@ def _return(p: "FunctionParser", node: ast.Return) -> None:
         splice.value = values[0] if len(values) == 1 else (
             E.MakeTuple(values, span) if values else None)
         return
+    region = p.outlined_region_since(0)
+    if region is not None:
+        raise InvalidOperationError(
+            f"'return' inside {region.name} cannot leave the region: the region becomes a "
+            f"function of its own, so this would return from that function, not from "
+            f"'{p.func_name}'", span, hint="Assign the value inside the region and `return` "
+                                           "it after the `with` block",
+            note=f"the region starts at {region.span.filename}:{region.span.begin_line}")
+    if p.return_types is not None:
+        reason = return_mismatch(values, p.return_types)
+        if reason is not None:
+            declared = ", ".join(str(t) for t in p.return_types) or "no value"
+            raise ParserTypeError(
+                f"Return value does not match the declared return type of "
+                f"'{p.func_name}': {reason}", span,
+                hint=f"'{p.func_name}' is declared to return {declared}")
     p.emit(S.ReturnStmt(values, span))
 
 
@@ -305,11 +332,21 @@ def _loop_control(kind: str):
         span = p.span(node)
         if loop is None:
             raise InvalidOperationError(f"'{kind}' outside loop", span)
+        region = p.outlined_region_since(loop.region_depth)
+        if region is not None:
+            raise InvalidOperationError(
+                f"'{kind}' inside {region.name} cannot leave the region: the region becomes "
+                f"a function of its own, and the loop at line {loop.span.begin_line} is not "
+                "in it", span,
+                hint=f"Test the condition in the loop itself, before or after the `with` "
+                     f"block, and '{kind}' there",
+                note=f"the region starts at {region.span.filename}:{region.span.begin_line}")
         if loop.kind in (ForKind.Parallel, ForKind.Unroll):
             loop_name = "pl.parallel" if loop.kind is ForKind.Parallel else "pl.unroll"
             raise InvalidOperationError(f"'{kind}' is not allowed inside a {loop_name} loop",
                                         span, hint=f"Only pl.range, pl.pipeline and while loops "
                                                    f"support '{kind}'")
+        loop.jumps = True
         p.emit(S.BreakStmt(span) if kind == "break" else S.ContinueStmt(span))
     return handler
 

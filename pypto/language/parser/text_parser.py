@@ -1,125 +1,264 @@
 """``pl.parse`` / ``pl.loads``: DSL text (e.g. printed IR) back to ``ir.Function`` /
 ``ir.Program``.
 
-Text parsing runs the very same decorator code as source parsing: the text is
-executed in a throw-away module with ``pl`` injected, the decorators parse the
-definitions it contains, and the single Function/Program found is returned.
+DSL text is data -- printed programs are sent around and kept in files -- so it is
+never executed.  Its syntax tree is read statement by statement: imports of the DSL's
+own modules, module-level constants (literals, arithmetic on them, DSL enum members,
+``pl.dynamic`` dims), and ``@pl.function`` / ``@pl.program`` definitions, which go to
+the same definition parsers the decorators use, with a ``TextClosure`` as their
+namespace (``text_namespace.py``).  Anything else is refused at its line.
 """
 
 from __future__ import annotations
 
-import __future__
 import ast
-import itertools
-import sys
-import types
 import warnings
-from typing import Any
+from typing import Any, Callable
 
-from ...errors import InternalError
 from ...ir._deep import deep_recursion
 from ...ir.function import Function, Program
 from ...ir.span import Span
+from .annotations import attr_chain
 from .diagnostics import DSLSyntaxError, ParserError, ParserSyntaxError
-from .enum_args import ENUM_KEYWORDS, read_enum
-from .program_parser import _is_function_decorator, text_mode
-from .source import (SourceInfo, forget_module_ast, iter_definitions, registered_source,
-                     seed_module_ast)
+from .enum_args import read_bool
+from .program_parser import (options_from_ast, parse_function_definition,
+                             parse_program_definition, record_error)
+from .recovery import FailedEntity, collected_error, stored_names
+from .source import SourceInfo
+from .text_namespace import DSL_MODULES, TextClosure, dsl_module, is_constant_value, not_allowed
 
 __all__ = ["parse", "loads", "parse_program", "loads_program"]
 
-_module_ids = itertools.count()
-# Annotations stay unevaluated: the parser reads them from the AST anyway, and
-# evaluating them would fail on undeclared dynamic dims.
-_COMPILE_FLAGS = __future__.annotations.compiler_flag
-
-
-def _prevalidate(tree: ast.Module, info: SourceInfo) -> None:
-    """Check ``@pl.function(type=/level=/role=)`` before executing, column-accurately."""
-    for node in iter_definitions(tree):
-        for deco in node.decorator_list:
-            if isinstance(deco, ast.Call) and _is_function_decorator(deco):
-                for kw in deco.keywords:
-                    if kw.arg in ENUM_KEYWORDS:
-                        enum_cls, dsl = ENUM_KEYWORDS[kw.arg]
-                        read_enum(kw.value, enum_cls, info.span, dsl)
+_IMPORT_HINT = ("DSL text may import pypto.language (as pl), pypto.language.distributed "
+                "(as pld) and pypto.ir (as ir)")
 
 
 def parse(code: str, filename: str = "<string>", source_map: Any = None) -> Function | Program:
-    """Parse DSL text; return the single ``ir.Function`` or ``ir.Program`` it defines."""
+    """Parse DSL text; return the single ``ir.Function`` or ``ir.Program`` it defines.
+
+    ``source_map`` (``@pl.jit``) maps positions in ``code`` back to the user's files.
+    """
     if not isinstance(code, str):
         raise TypeError(f"pl.parse expects the program text as str, got {type(code).__name__}")
     info = SourceInfo.from_text(code, filename)
-    with registered_source(code, filename):
-        try:
-            with deep_recursion():  # long operator chains make deep (but valid) ASTs
-                tree = ast.parse(code, filename)
-                compiled = compile(tree, filename, "exec", flags=_COMPILE_FLAGS,
-                                   dont_inherit=True)
-        except SyntaxError as exc:
-            raise DSLSyntaxError(f"Failed to compile code from {filename}: {exc.msg}",
-                                 Span(filename, exc.lineno or 1, exc.offset or 0),
-                                 source_lines=info.file_lines) from None
-        try:
-            _prevalidate(tree, info)
-        except ParserError as err:
-            err.with_source_lines(info.file_lines)
-            raise
-        seed_module_ast(filename, tree)  # the decorators reuse this parse
-        try:
-            namespace = _run(compiled, filename, info, source_map)
-        finally:
-            forget_module_ast(filename)
-    return _single_result(namespace, filename)
-
-
-def _run(compiled: Any, filename: str, info: SourceInfo, source_map: Any) -> dict[str, Any]:
-    from ... import language as pl
-    module_name = f"_pypto_text_{next(_module_ids)}"
-    module = types.ModuleType(module_name)
-    module.__file__ = filename
-    namespace = module.__dict__
-    namespace["pl"] = pl
-    sys.modules[module_name] = module
     try:
-        with text_mode(source_map):
-            exec(compiled, namespace)  # noqa: S102 - the text is the user's program
-    except (ParserError, InternalError, AssertionError):
-        raise  # parser errors are already located; bugs must stay loud (§14.2)
-    except Exception as exc:
-        line = _line_in(exc, filename)
-        if line is None:
-            raise RuntimeError(f"pl.parse: executing {filename} failed: "
-                               f"{type(exc).__name__}: {exc}") from exc
-        err = ParserSyntaxError(f"{type(exc).__name__}: {exc}", Span(filename, line, 1))
-        err.with_source_lines(info.file_lines)
-        raise err from exc
-    finally:
-        sys.modules.pop(module_name, None)
-    return namespace
+        with deep_recursion():  # long operator chains make deep (but valid) ASTs
+            tree = ast.parse(code, filename)
+    except SyntaxError as exc:
+        raise DSLSyntaxError(f"Failed to compile code from {filename}: {exc.msg}",
+                             Span(filename, exc.lineno or 1, exc.offset or 0),
+                             source_lines=info.file_lines) from None
+    if source_map is not None:
+        info = source_map.wrap(info)
+    reader = _TextReader(tree, info)
+    for stmt in tree.body:
+        reader.statement(stmt)
+    first = collected_error(reader.errors)
+    if first is not None:  # every independent error, the first one raised
+        for err in (first, *first.also):
+            err.with_source_lines(info.file_lines)
+        raise first
+    return reader.single_result()
 
 
-def _line_in(exc: BaseException, filename: str) -> int | None:
-    """The innermost traceback line that belongs to ``filename``."""
-    line = None
-    tb = exc.__traceback__
-    while tb is not None:
-        if tb.tb_frame.f_code.co_filename == filename:
-            line = tb.tb_lineno
-        tb = tb.tb_next
-    return line
+class _TextReader:
+    """Reads the module level of one DSL text, in order, binding what it defines."""
+
+    def __init__(self, tree: ast.Module, info: SourceInfo) -> None:
+        self.info = info
+        self.filename = info.filename
+        # `pl` and `pld` need no import line (a Function printed alone has none); `ir`
+        # comes with its own, which the printer never writes.
+        self.bindings: dict[str, Any] = {"pl": dsl_module("pypto.language"),
+                                         "pld": dsl_module("pypto.language.distributed")}
+        self.closure = TextClosure(self.bindings, tree, info.span)
+        self.results: list[Function | Program] = []
+        self.errors: list[ParserError] = []
+
+    def span(self, node: ast.AST) -> Span:
+        return self.info.span(node)
+
+    def statement(self, stmt: ast.stmt) -> None:
+        """Read one module-level statement; a failure is recorded and the names the
+        statement binds stand for it, so what uses them is not reported again."""
+        try:
+            handler = _MODULE_STATEMENTS.get(type(stmt))
+            if handler is None:
+                raise not_allowed(_statement_text(stmt), self.span(stmt))
+            handler(self, stmt)
+        except ParserError as err:
+            record_error(self.errors, err)
+            for name in _bound_names(stmt):
+                self.bindings[name] = FailedEntity(name, err)
+
+    # -- module-level statements --------------------------------------------------------
+    def _import(self, stmt: ast.Import) -> None:
+        for alias in stmt.names:
+            module = dsl_module(alias.name)
+            if module is None or alias.asname is None:
+                raise not_allowed(f"'import {alias.name}'", self.span(stmt), hint=_IMPORT_HINT)
+            self.bindings[alias.asname] = module
+
+    def _import_from(self, stmt: ast.ImportFrom) -> None:
+        if stmt.module == "__future__" and all(a.name == "annotations" for a in stmt.names):
+            return  # annotations are never evaluated anyway
+        for alias in stmt.names:
+            path = f"{stmt.module}.{alias.name}"
+            module = dsl_module(path) if stmt.level == 0 else None
+            if module is None:
+                raise not_allowed(f"'from {'.' * stmt.level}{stmt.module or ''} import "
+                                  f"{alias.name}'", self.span(stmt), hint=_IMPORT_HINT)
+            self.bindings[alias.asname or alias.name] = module
+
+    def _assign(self, stmt: ast.Assign) -> None:
+        for target in stmt.targets:
+            if not isinstance(target, ast.Name):
+                raise not_allowed(f"Assigning to '{ast.unparse(target)}'", self.span(target),
+                                  hint="Module-level assignments in DSL text bind one name "
+                                       "to a constant: SIZE = 64, M = pl.dynamic(\"M\")")
+        value = self.closure.evaluate(stmt.value, self.span(stmt.value))
+        if not is_constant_value(value):
+            raise not_allowed(f"Binding a {type(value).__name__} at module level",
+                              self.span(stmt.value),
+                              hint="Module-level names in DSL text hold constants: numbers, "
+                                   "strings, dtypes, enum members, pl.dynamic dims")
+        for target in stmt.targets:
+            self.bindings[target.id] = value  # type: ignore[attr-defined]
+
+    def _expression(self, stmt: ast.Expr) -> None:
+        if not isinstance(stmt.value, ast.Constant):  # a docstring or `...` is inert
+            raise not_allowed(_statement_text(stmt), self.span(stmt))
+
+    def _pass(self, stmt: ast.stmt) -> None:
+        pass
+
+    def _function(self, node: ast.FunctionDef) -> None:
+        if self._is_inline(node):
+            return self._inline(node)
+        self._dsl_decorator(node, "function")
+        self._refuse_defaults(node)
+        options = options_from_ast(self.info, node, strict_ssa=False)
+        self._define(node, lambda: parse_function_definition(self.info, node, self.closure,
+                                                             options))
+
+    def _program(self, node: ast.ClassDef) -> None:
+        call = self._dsl_decorator(node, "program")
+        strict_ssa = self._program_options(call)
+        if node.bases or node.keywords:
+            raise not_allowed(f"A base class or class keyword of '{node.name}'",
+                              self.span(node.bases[0] if node.bases else node.keywords[0]))
+        for item in node.body:
+            if isinstance(item, ast.FunctionDef):
+                self._dsl_decorator(item, "function")
+                self._refuse_defaults(item)
+            elif not (isinstance(item, ast.Pass) or (isinstance(item, ast.Expr)
+                                                     and isinstance(item.value, ast.Constant))):
+                raise not_allowed(f"{_statement_text(item)} in a @pl.program class",
+                                  self.span(item), hint="A @pl.program class in DSL text "
+                                  "holds @pl.function methods (and a docstring)")
+        self._define(node, lambda: parse_program_definition(self.info, node, self.closure,
+                                                            strict_ssa))
+
+    def _is_inline(self, node: ast.FunctionDef) -> bool:
+        deco = node.decorator_list[0] if len(node.decorator_list) == 1 else None
+        chain = attr_chain(deco) if deco is not None else None
+        return chain is not None and len(chain) == 2 and chain[1] == "inline" \
+            and self.closure.lookup(chain[0]) is dsl_module("pypto.language")
+
+    def _inline(self, node: ast.FunctionDef) -> None:
+        """``@pl.inline``: kept as syntax, spliced where a later definition calls it."""
+        from ..decorators import InlineFunction
+        self._refuse_defaults(node)
+        params = [a.arg for a in node.args.args]
+        if params[:1] == ["self"]:
+            params = params[1:]
+        self.bindings[node.name] = InlineFunction(node.name, node, params, self.info,
+                                                  dict(self.bindings))
+
+    # -- helpers -------------------------------------------------------------------------
+    def _define(self, node: ast.FunctionDef | ast.ClassDef,
+                parse_definition: Callable[[], Function | Program]) -> None:
+        result = parse_definition()
+        self.bindings[node.name] = result  # later definitions may call a function
+        self.results.append(result)
+
+    def _dsl_decorator(self, node: ast.FunctionDef | ast.ClassDef, name: str) -> ast.Call | None:
+        """The one ``@pl.<name>`` / ``@pl.<name>(...)`` decorator of ``node``."""
+        decorators = node.decorator_list
+        for extra in decorators[1:]:
+            raise not_allowed(f"A second decorator '@{ast.unparse(extra)}'", self.span(extra))
+        deco = decorators[0] if decorators else None
+        target = deco.func if isinstance(deco, ast.Call) else deco
+        chain = attr_chain(target) if target is not None else None
+        if chain is None or len(chain) != 2 or chain[1] != name \
+                or self.closure.lookup(chain[0]) is not dsl_module("pypto.language"):
+            what = f"The decorator '@{ast.unparse(deco)}'" if deco is not None else \
+                f"An undecorated {'def' if name == 'function' else 'class'} '{node.name}'"
+            raise not_allowed(what, self.span(deco if deco is not None else node),
+                              hint=f"Definitions in DSL text are decorated @pl.{name}")
+        return deco if isinstance(deco, ast.Call) else None
+
+    def _program_options(self, call: ast.Call | None) -> bool:
+        if call is None:
+            return False
+        if call.args:
+            raise ParserSyntaxError("@pl.program takes keyword arguments only",
+                                    self.span(call.args[0]))
+        strict_ssa = False
+        for kw in call.keywords:
+            if kw.arg != "strict_ssa":
+                raise ParserSyntaxError(f"Unknown keyword argument '{kw.arg}' in @pl.program",
+                                        self.span(kw))
+            strict_ssa = read_bool(kw.value, "strict_ssa=", self.span)
+        return strict_ssa
+
+    def _refuse_defaults(self, node: ast.FunctionDef) -> None:
+        defaults = [d for d in [*node.args.defaults, *node.args.kw_defaults] if d is not None]
+        if defaults:
+            raise not_allowed("A default parameter value", self.span(defaults[0]),
+                              hint="DSL functions take every argument explicitly")
+
+    def single_result(self) -> Function | Program:
+        if not self.results:
+            raise ValueError(f"No @pl.function or @pl.program found in {self.filename}")
+        if len(self.results) > 1:
+            names = ", ".join(result.name for result in self.results)
+            raise ValueError(f"Multiple functions/programs found in {self.filename}: {names}")
+        return self.results[0]
 
 
-def _single_result(namespace: dict[str, Any], filename: str) -> Function | Program:
-    found = [v for k, v in namespace.items()
-             if not k.startswith("__") and isinstance(v, (Function, Program))]
-    unique = list({id(v): v for v in found}.values())
-    if not unique:
-        raise ValueError(f"No @pl.function or @pl.program found in {filename}")
-    if len(unique) > 1:
-        names = ", ".join(getattr(v, "name", "?") for v in unique)
-        raise ValueError(f"Multiple functions/programs found in {filename}: {names}")
-    return unique[0]
+_MODULE_STATEMENTS: dict[type, Callable[[_TextReader, Any], None]] = {
+    ast.Import: _TextReader._import,
+    ast.ImportFrom: _TextReader._import_from,
+    ast.Assign: _TextReader._assign,
+    ast.Expr: _TextReader._expression,
+    ast.Pass: _TextReader._pass,
+    ast.FunctionDef: _TextReader._function,
+    ast.ClassDef: _TextReader._program,
+}
+
+
+def _bound_names(stmt: ast.stmt) -> list[str]:
+    if isinstance(stmt, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+        return [stmt.name]
+    if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+        return [alias.asname or alias.name.split(".")[0] for alias in stmt.names]
+    return stored_names(stmt)
+
+
+_STATEMENT_WORDS = {"AsyncFunctionDef": "async def", "AnnAssign": "annotated assignment",
+                    "AugAssign": "augmented assignment", "Expr": "expression"}
+
+
+def _statement_text(stmt: ast.stmt) -> str:
+    """``"A for statement ('for i in ...')"`` for a refusal message."""
+    first = ast.unparse(stmt).split("\n", 1)[0]
+    if len(first) > 60:
+        first = first[:57] + "..."
+    kind = type(stmt).__name__
+    word = _STATEMENT_WORDS.get(kind, kind.lower())
+    article = "An" if word[0] in "aeiou" else "A"
+    return f"{article} {word} statement ('{first}')"
 
 
 def loads(path: str) -> Function | Program:
@@ -146,3 +285,4 @@ def loads_program(path: str) -> Program:
     if not isinstance(result, Program):
         raise ValueError(f"Expected a @pl.program in {path}, found a function")
     return result
+

@@ -46,6 +46,7 @@ CONFIG = OutlineConfig(
     function_attrs=_function_attrs,
     hoist_scalar_outputs=True,
     reorder_returns_by_param=True,
+    nested_targets=False,
 )
 
 

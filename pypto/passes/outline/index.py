@@ -37,6 +37,7 @@ from .walk import expr_vars, stmt_def_vars, stmt_own_exprs
 __all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
 
 # Scope kinds whose only expressions are their attrs (a Spmd scope also has core_num).
+_JUMPS = frozenset((St.ReturnStmt, St.BreakStmt, St.ContinueStmt))
 _PLAIN_SCOPES = frozenset(cls for cls in (S.InCoreScopeStmt, S.ClusterScopeStmt,
                                           S.HierarchyScopeStmt, S.RuntimeScopeStmt,
                                           S.GraphScopeStmt))
@@ -112,6 +113,11 @@ class FunctionIndex:
         self._track_stores = track_stores
         self._counter = 0
         self._target_depth = 0
+        # Control flow that would leave a target scope (a return, or a break/continue of
+        # a loop outside it): target start position -> the first such statement.
+        self.escaping: dict[int, Stmt] = {}
+        self._loop_depth = 0
+        self._target_loop_depths: list[int] = []
         with deep_recursion():
             self._walk(body)
 
@@ -199,10 +205,16 @@ class FunctionIndex:
             found = isinstance(stmt, self.target)
             children = _children(stmt)
         is_target = found
+        if self._target_depth and cls in _JUMPS:
+            self._note_jump(stmt, cls)
         if children:
+            is_loop = cls is St.ForStmt or cls is St.WhileStmt
             if is_target:
                 self._target_depth += 1
                 self._target_starts.append(position)
+                self._target_loop_depths.append(self._loop_depth)
+            elif is_loop:
+                self._loop_depth += 1
             fast_leaves = not (self._track_stores and self._target_depth)
             for child in children:
                 kind = type(child)
@@ -213,10 +225,19 @@ class FunctionIndex:
             if is_target:
                 self._target_depth -= 1
                 self._target_starts.pop()
+                self._target_loop_depths.pop()
+            elif is_loop:
+                self._loop_depth -= 1
         self.end[key] = self._counter - 1
         if found:
             self.contains.add(key)
         return found
+
+    def _note_jump(self, stmt: Stmt, cls: type) -> None:
+        """A return, or a break/continue of no loop inside the innermost target scope,
+        would leave that scope: the outliner refuses it (``escaping``)."""
+        if cls is St.ReturnStmt or self._loop_depth == self._target_loop_depths[-1]:
+            self.escaping.setdefault(self._target_starts[-1], stmt)
 
     def _own_refs(self, stmt: Stmt, position: int) -> None:
         """Record what ``stmt`` itself defines and reads (not its nested bodies)."""

@@ -35,6 +35,7 @@ from ...ir.enums import FunctionType, Level, ParamDirection, Role
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.visitor import IRMutator, map_attrs
+from ..diagnostic import PassError, PassErrorCode
 from .body_edits import extend_trailing_yield, is_task_id_placeholder, top_level_assigns
 from .extract import ScopeExtraction, extract_scope
 from .facts import returned_params
@@ -58,6 +59,7 @@ class OutlineConfig:
     hoist_scalar_outputs: bool = False            # device kernels cannot return scalars
     reorder_returns_by_param: bool = False        # InCore
     use_program: bool = False                     # read callee param directions
+    nested_targets: bool = True                   # may a target hold another (not kernels)
 
 
 class Renamer(IRMutator):
@@ -467,6 +469,15 @@ class _Context:
     def outline(self, scope: S.ScopeStmt) -> list[Stmt]:
         state = self.state
         name = self.next_name(scope)
+        jump = state.index.escaping.get(state.index.pos[id(scope)])
+        if jump is not None:
+            raise _escaping_jump(state, scope, name, jump)
+        config = state.outliner.config
+        if not config.nested_targets and state.index.has_target(scope.body):
+            raise PassError(
+                f"in function '{state.func.name}': the {type(scope).__name__} outlined as "
+                f"'{name}' holds another one; a kernel cannot launch kernels", scope.span,
+                code=PassErrorCode.KERNEL_IN_KERNEL, pass_name=config.pass_name)
         exports_anything = (state.index.anything_referenced_between(scope, self.root)
                             or self.required)
         inner = _Context(state, name, root=scope.body, required=exports_anything)
@@ -513,3 +524,17 @@ class _Context:
                     self.set_rename(alias, var)
                     self._aliases.setdefault(output.var, []).append(alias)
         return stmts
+
+
+def _escaping_jump(state: _FunctionState, scope: S.ScopeStmt, name: str,
+                   jump: Stmt) -> PassError:
+    """A return (or a break/continue of an enclosing loop) inside a scope: outlined, it
+    would act on the new function instead of the one it was written in."""
+    word = {St.ReturnStmt: "return", St.BreakStmt: "break"}.get(type(jump), "continue")
+    leaves = (f"would return from '{name}', not from '{state.func.name}'"
+              if word == "return" else "would leave a loop that is not in it")
+    return PassError(
+        f"in function '{state.func.name}': '{word}' inside the {type(scope).__name__} "
+        f"outlined as '{name}' {leaves}; move it out of the scope", jump.span,
+        code=PassErrorCode.JUMP_OUT_OF_REGION, pass_name=state.outliner.config.pass_name)
+

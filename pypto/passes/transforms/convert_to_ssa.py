@@ -45,9 +45,10 @@ from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir._deep import deep_recursion
-from ...ir.enums import ParamDirection, Role, level_to_linqu_level
+from ...ir.enums import ForKind, ParamDirection, Role, level_to_linqu_level
 from ...ir.function import Function
-from ...ir.node import Expr, Stmt
+from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.ops.analysis import call_write_targets
 from ...ir.span import Span
 from ...ir.types import ShapedType, TupleType, Type
 from ...ir.utils import flatten_to_stmts
@@ -55,8 +56,9 @@ from .ssa_blocks import extend_trailing_yield, rebuilt_block, unchanged
 from .ssa_index import SSAIndex, build_index
 from .ssa_reads import ReadRewriter
 from .ssa_scopes import VisibleVersions
+from ...ir.structural import structural_equal
 from ..diagnostic import PassError, PassErrorCode
-from ..names import auto_name, base_name
+from ..names import STORE_SUFFIX, auto_name, base_name, split_auto_name
 
 __all__ = ["transform", "PASS_NAME"]
 
@@ -93,11 +95,26 @@ class _Converter:
         # sharing a name (the parser's ``_tuple_tmp``, one per tuple unpacking) must
         # not mint the same name twice.
         self.naming: dict[str, list] = {}
+        self._stems: dict[str, list] = {}  # ``base__`` -> its [stem, counter] (see _naming)
         self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots)
         self.expr = self.reads.expr
         self.type = self.reads.type
         self.handlers: dict[type, Callable[[Stmt], Stmt]] = {}
         self.out_param_by_type: dict[Type, E.Var] = {}
+        # Versions that may hold an escaping value's made-up seed -> (loop, source Var)
+        # of that escape; live escapes seeded with no source (see ``check_escapes``).
+        self._unsure: dict[E.Var, tuple[Stmt, E.Var]] = {}
+        self._placeholder_escapes: set[tuple[Stmt, E.Var]] = set()
+        self._escape_order: dict[tuple[Stmt, E.Var], int] = {}  # execution order
+        # pl.unroll loops that would carry values (see ``check_unroll``).
+        self.unroll_carries: list[tuple[St.ForStmt, list[E.Var]]] = []
+        self._jumped: list[bool] = []  # per loop being converted: has it a break/continue?
+        # Per loop being converted: the (source Var, iter_arg) of each carried value; the
+        # first jump that would drop an update (see ``jump_stmt``).
+        self._carries: list[tuple[Stmt, list[tuple[E.Var, E.IterArg]]]] = []
+        self.jump_updates: list[tuple[Stmt, Stmt, E.Var]] = []
+        self._buffer_of: dict[E.Var, E.Var] = {}  # version -> the buffer it writes in place
+        self._placeholders: set[E.Var] = set()  # seeds with no source (see _escape_init)
         for param, direction in zip(func.params, func.param_directions):
             if direction is not ParamDirection.In:
                 self.out_param_by_type.setdefault(param.type, param)
@@ -127,7 +144,13 @@ class _Converter:
             except ValueError as exc:
                 raise self._fail(f"cannot version variable '{hint}': {exc}",
                                  source.span) from None
-        naming = self.naming[hint] = [stem, 0]
+        # One counter per stem: source names of one base (``acc__ssa_v0`` and
+        # ``acc__ssa_v1`` in printed SSA text) share it, so re-converting that text
+        # never mints one name twice.
+        naming = self._stems.get(stem)
+        if naming is None:
+            naming = self._stems[stem] = [stem, 0]
+        self.naming[hint] = naming
         return naming
 
     def define(self, source: E.Var, role: str, type_: Type, span: Span,
@@ -221,9 +244,10 @@ class _Converter:
                  ((St.ReturnStmt, St.YieldStmt), self.values_stmt),
                  (St.ForStmt, self.for_stmt), (St.WhileStmt, self.while_stmt),
                  (St.IfStmt, self.if_stmt), (S.ScopeStmt, self.scope_stmt),
-                 (St.SeqStmts, self.seq_stmts))
+                 (St.SeqStmts, self.seq_stmts),
+                 ((St.BreakStmt, St.ContinueStmt), self.jump_stmt))
         handler = next((convert for kind, convert in kinds if issubclass(cls, kind)),
-                       unchanged)  # break / continue / inline source
+                       unchanged)  # inline source
         self.handlers[cls] = handler
         return handler
 
@@ -234,7 +258,18 @@ class _Converter:
         else:
             var_type = self.type(stmt.var.type)
         var = self.define(stmt.var, "ssa", var_type, stmt.var.span)
+        if self._carries and type(value) is E.Call and not isinstance(value.op, GlobalVar):
+            self._note_in_place(var, value)
         return stmt.replace(var=var, value=value)
+
+    def _note_in_place(self, var: E.Var, call: E.Call) -> None:
+        """``var = tile.store(t, off, out)`` (an op that writes an operand in place and
+        returns it): ``var`` is the same buffer as ``out``, so a jump that hands on
+        ``out`` loses nothing."""
+        for target, _, _ in call_write_targets(call):
+            if target.type == var.type:
+                self._buffer_of[var] = self._buffer_of.get(target, target)
+                return
 
     def eval_stmt(self, stmt: St.EvalStmt) -> Stmt:
         expr = self.expr(stmt.expr)
@@ -286,7 +321,8 @@ class _Converter:
 
     def _escape_init(self, var: E.Var) -> Expr:
         """Seed of an escaping value: an Out/InOut param of its type, else a visible
-        Var of its type, else an unversioned placeholder."""
+        Var of its type, else an unversioned placeholder.  ``check_escapes`` makes sure
+        no read can observe it."""
         var_type = self.type(var.type)
         param = self.out_param_by_type.get(var_type)
         if param is not None:
@@ -294,7 +330,50 @@ class _Converter:
         found = self.versions.lookup_type(self._type_key(var_type))
         if found is not None:
             return found
-        return E.Var(base_name(var.name_hint), var_type, var.span)
+        placeholder = E.Var(base_name(var.name_hint), var_type, var.span)
+        self._placeholders.add(placeholder)
+        return placeholder
+
+    def check_unroll(self) -> None:
+        """An Unroll loop cannot carry values: its iterations are copies of the body, and
+        ``pl.unroll`` has no ``init_values`` (PyPTO's ConvertToSSA refuses it too).
+        Checked on the pruned result, so only carries some read needs count."""
+        if not self.unroll_carries:
+            return
+        loop, carried = self.unroll_carries[0]
+        names = ", ".join(f"'{v.name_hint}'" for v in carried)
+        raise self._fail(f"the pl.unroll loop carries {names} from one iteration to the "
+                         "next, and an Unroll loop cannot carry values; use pl.range for a "
+                         "loop that updates a value", loop.span)
+
+    def check_escapes(self) -> None:
+        """Refuse a program that would observe an escaping value's seed.
+
+        A value first defined in a loop body and read after the loop gets an iter_arg
+        seeded with a value of its type that the source never assigned.  Its versions
+        that may still hold the seed are "unsure" (``_unsure``): the iter_arg, a carry
+        seeded from one, a phi merging one, a return var when the loop may not run its
+        body to the end (no constant trip count >= 1, or a break/continue).  Python
+        fails with UnboundLocalError where such a version is read; pypto refuses it
+        rather than invent the value.  A live seed with no source is refused too: it
+        could not be printed.
+        """
+        unsure = self._unsure
+        observed = {unsure[v] for v in self.roots if v in unsure} if unsure else set()
+        culprits = observed | self._placeholder_escapes
+        if not culprits:
+            return
+        loop, var = min(culprits, key=self._escape_order.__getitem__)
+        name = var.name_hint
+        if (loop, var) not in observed:
+            reason = (f"its loop carry needs an initial value of type {var.type} from before "
+                      "the loop, and there is none")
+        else:
+            reason = ("it is first defined in the body of the loop, which need not run to "
+                      "its end (no constant trip count, a break or continue, or a path that "
+                      "does not define it)")
+        raise self._fail(f"'{name}' may be unbound after the loop: {reason}; define '{name}' "
+                         "before the loop", loop.span)
 
     def _loop_header(self, loop: St.ForStmt | St.WhileStmt, inits: list[Expr],
                      carried: list[E.Var], escaping: list[E.Var],
@@ -302,16 +381,27 @@ class _Converter:
         """Open the body frame and define the loop's iter_args (own ones first)."""
         iter_args = [self.define(arg, "iter", self.type(arg.type), arg.span, init)
                      for arg, init in zip(loop.iter_args, inits)]
-        for var, seed in zip(carried + escaping, seeds):
+        unsure = self._unsure
+        n_carried = len(carried)
+        for position, (var, seed) in enumerate(zip(carried + escaping, seeds)):
             arg = self.define(var, "iter", seed.type, loop.span, seed)
             iter_args.append(arg)
             self._slot(loop, var, (arg,), (seed,))
+            if position >= n_carried:  # escaping: the seed is made up
+                unsure[arg] = (loop, var)
+                self._escape_order.setdefault((loop, var), len(self._escape_order))
+                if seed in self._placeholders:
+                    self._placeholder_escapes.add((loop, var))
+            elif seed in unsure:
+                unsure[arg] = unsure[seed]
         return iter_args
 
     def _loop_exit(self, loop: St.ForStmt | St.WhileStmt, body: list[Stmt],
-                   added: list[E.Var], iter_args: list[E.IterArg]) -> tuple[Stmt, list[E.Var]]:
+                   added: list[E.Var], iter_args: list[E.IterArg],
+                   surely_runs: bool) -> tuple[Stmt, list[E.Var]]:
         """Close the body frame: extend the yield, then define the return vars."""
         tails = [self.current(v) for v in added]
+        unsure = self._unsure
         self.versions.pop()
         kind = type(loop).__name__
         body = self._finish_body(body, tails, bool(loop.iter_args), loop, kind)
@@ -322,19 +412,72 @@ class _Converter:
             rv = self.define(var, "rv", arg.type, loop.span)
             return_vars.append(rv)
             self._slot(loop, var, (rv,), (tail,))
+            if unsure:
+                origin = unsure.get(tail) or (None if surely_runs else unsure.get(arg))
+                if origin is not None:
+                    unsure[rv] = origin
         return rebuilt_block(body, loop.body, loop.body.span), return_vars
+
+    def _loop_body(self, loop: St.ForStmt | St.WhileStmt, carried: list[E.Var],
+                   iter_args: list[E.IterArg]) -> tuple[list[Stmt], bool]:
+        """The converted body, and whether the loop surely runs it to its end at least
+        once (constant bounds with an iteration, no break/continue of its own)."""
+        own = len(loop.iter_args)
+        self._jumped.append(False)
+        self._carries.append((loop, list(zip(carried, iter_args[own:own + len(carried)]))))
+        try:
+            body = self.block(loop.body)
+        finally:
+            jumped = self._jumped.pop()
+            self._carries.pop()
+        surely_runs = (type(loop) is St.ForStmt and not jumped
+                       and _runs_at_least_once(loop))  # type: ignore[arg-type]
+        return body, surely_runs
+
+    def jump_stmt(self, stmt: Stmt) -> Stmt:
+        """break / continue: the enclosing loop may end an iteration early.
+
+        A jump hands the carried values on as the iteration started (the iter_args):
+        SSA has no yield at a jump.  A carried value updated before the jump on this
+        path would lose that update, so it is refused (``check_jumps``)."""
+        if self._jumped:
+            self._jumped[-1] = True
+            loop, carries = self._carries[-1]
+            buffer_of = self._buffer_of
+            for var, arg in carries:
+                current = self.versions.lookup(var)
+                if current is not arg and buffer_of.get(current) is not arg \
+                        and not self.jump_updates:
+                    self.jump_updates.append((stmt, loop, var))
+        return stmt
+
+    def check_jumps(self) -> None:
+        if not self.jump_updates:
+            return
+        stmt, loop, var = self.jump_updates[0]
+        word = "break" if isinstance(stmt, St.BreakStmt) else "continue"
+        name = var.name_hint
+        raise self._fail(
+            f"the '{word}' would drop the update of '{name}' made earlier in the same "
+            f"iteration of the loop at {loop.span}: the loop carries '{name}', and a {word} "
+            f"hands on the value the iteration started with; update '{name}' after the "
+            f"'{word}' test, or put the rest of the body under an if instead of the {word}",
+            stmt.span)
 
     def for_stmt(self, loop: St.ForStmt) -> Stmt:
         start, stop, step = (self.expr(loop.start), self.expr(loop.stop), self.expr(loop.step))
         inits = [self.expr(arg.initValue) for arg in loop.iter_args]
         carried, escaping = self._loop_values(loop, (loop.loop_var, *loop.iter_args))
+        if loop.kind is ForKind.Unroll and (loop.iter_args or carried or escaping):
+            self.unroll_carries.append((loop, [*loop.iter_args, *carried, *escaping]))
         seeds = [self.current(v) for v in carried] + [self._escape_init(v) for v in escaping]
         self.versions.push()
         loop_var = self.define(loop.loop_var, "idx", self.type(loop.loop_var.type),
                                loop.loop_var.span)
         iter_args = self._loop_header(loop, inits, carried, escaping, seeds)
-        body = self.block(loop.body)
-        body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args)
+        body, surely_runs = self._loop_body(loop, carried, iter_args)
+        body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args,
+                                                 surely_runs)
         return loop.replace(loop_var=loop_var, start=start, stop=stop, step=step,
                             iter_args=tuple(iter_args), body=body_stmt,
                             return_vars=tuple(return_vars))
@@ -346,8 +489,9 @@ class _Converter:
         self.versions.push()
         iter_args = self._loop_header(loop, inits, carried, escaping, seeds)
         condition = self.expr(loop.condition)  # evaluated in the body's scope
-        body = self.block(loop.body)
-        body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args)
+        body, surely_runs = self._loop_body(loop, carried, iter_args)
+        body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args,
+                                                 surely_runs)
         return loop.replace(condition=condition, iter_args=tuple(iter_args), body=body_stmt,
                             return_vars=tuple(return_vars))
 
@@ -391,10 +535,15 @@ class _Converter:
             else_body = [St.YieldStmt([b for _, _, _, b in merged], stmt.span)]
         return_vars = [self.define(rv, "rv", self.type(rv.type), rv.span)
                        for rv in stmt.return_vars]
+        unsure = self._unsure
         for var, then_version, else_version, _ in merged:
             phi = self.define(var, "phi", then_version.type, stmt.span)
             return_vars.append(phi)
             self._slot(stmt, var, (phi,), (then_version, else_version))
+            if unsure:
+                origin = unsure.get(then_version) or unsure.get(else_version)
+                if origin is not None:
+                    unsure[phi] = origin
         return stmt.replace(
             condition=condition,
             then_body=rebuilt_block(then_body, stmt.then_body, stmt.then_body.span),
@@ -426,6 +575,36 @@ def transform(func: Function) -> Function:
         converter = _Converter(func)
         converted = converter.run()
         dead = converter.dead_slots()
-        if not dead:
-            return converted
-        return _Converter(func, converter.index, dead).run()
+        if dead:  # every slot of the second conversion is live
+            converter = _Converter(func, converter.index, dead)
+            converted = converter.run()
+        converter.check_unroll()
+        converter.check_jumps()
+        converter.check_escapes()
+        if _named_as_converted(func, converter.index) \
+                and structural_equal(converted, func, enable_auto_mapping=True):
+            return func  # SSA text printed by pypto: only the names would change
+        return converted
+
+
+def _named_as_converted(func: Function, index: SSAIndex) -> bool:
+    """Is ``func`` already in SSA form with pass-minted names (a compiled program read
+    back)?  Then converting only renames, and keeping its names makes compiling the
+    printed output again a fixpoint.  (Parsed text has one Var per name, so
+    distinct minted names are distinct Vars, and keeping them shadows nothing.)"""
+    for var, definitions in index.defs.items():
+        if len(definitions) != 1 or not _is_minted(var.name_hint):
+            return False
+    return True
+
+
+def _is_minted(name: str) -> bool:
+    return split_auto_name(name) is not None or (name.endswith(STORE_SUFFIX)
+                                                 and base_name(name) != name)
+
+
+def _runs_at_least_once(loop: St.ForStmt) -> bool:
+    bounds = (loop.start, loop.stop, loop.step)
+    if not all(type(b) is E.ConstInt for b in bounds) or loop.step.value == 0:  # type: ignore[attr-defined]
+        return False
+    return len(range(*(b.value for b in bounds))) > 0  # type: ignore[attr-defined]

@@ -48,23 +48,43 @@ _INLINE_SUFFIX = re.compile(r"_inline\d+$")
 # -- call graph ------------------------------------------------------------------------
 
 class _CalleeCollector(IRVisitor):
-    """Names of the Inline functions referenced by a body, in order of first appearance."""
+    """Names of the Inline functions referenced by a body, in order of first appearance
+    (and the first call or submit naming one, for the refusal of unspliced calls)."""
 
     def __init__(self, inline_names: dict[str, Function]) -> None:
         self._inline = inline_names
         self.callees: dict[str, None] = {}
+        self.first: Expr | None = None
 
-    def _note(self, op: object) -> None:
+    def _note(self, node: E.Call | E.Submit) -> None:
+        op = node.op
         if isinstance(op, GlobalVar) and op.name in self._inline:
             self.callees.setdefault(op.name, None)
+            if self.first is None:
+                self.first = node
 
     def visit_call(self, op: E.Call) -> None:
-        self._note(op.op)
+        self._note(op)
         super().visit_call(op)
 
     def visit_submit(self, op: E.Submit) -> None:
-        self._note(op.op)
+        self._note(op)
         super().visit_submit(op)
+
+
+def _refuse_unspliced(func: Function, inline: dict[str, Function]) -> None:
+    """A call nested in an expression, or a submit, of an Inline function survives the
+    splice; dropping the callee would leave it dangling."""
+    collector = _CalleeCollector(inline)
+    collector(func.body)
+    node = collector.first
+    if node is None:
+        return
+    what = "pl.submit of" if isinstance(node, E.Submit) else "call of"
+    raise PassError(f"in function '{func.name}': the {what} Inline function "
+                    f"'{node.op.name}' is not a statement of its own and cannot be spliced; "
+                    "bind its value to a name first", node.span,
+                    code=PassErrorCode.INLINE_NOT_SPLICEABLE, pass_name=PASS_NAME)
 
 
 def _expansion_order(inline: dict[str, Function]) -> list[str]:
@@ -358,4 +378,6 @@ def transform(program: Program) -> Program:
                 continue
             body = _rewrite_body(func, templates)
             kept.append(func if body is func.body else func.replace(body=body))
+        for func in kept:
+            _refuse_unspliced(func, inline)
     return program.with_functions(kept)

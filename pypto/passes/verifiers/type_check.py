@@ -2,7 +2,9 @@
 
 If/while conditions are Bool scalars; for bounds are scalars; yield values match
 the iter_args (loops) or return vars (ifs) in kind, dtype and shape; a call of a
-program function passes as many arguments as the callee has params.
+program function passes as many arguments as the callee has params, each fitting
+its param, and a return fits the function's declared return types (the rules of
+``ir.type_match``: static dims must agree, dynamic dims bind per call).
 
 ``UnknownType`` is accepted everywhere: it is "not deduced", not "wrong".
 INDEX and INT64 are interchangeable here, as builder promotion may pick either.
@@ -15,8 +17,8 @@ from ...ir import stmt as St
 from ...ir.dtype import DataType
 from ...ir.function import Program
 from ...ir.node import Expr, GlobalVar, Stmt
-from ...ir.structural import structural_equal
-from ...ir.types import ScalarType, ShapedType, TupleType, Type, UnknownType
+from ...ir.type_match import call_mismatch, kind_name as _kind, return_mismatch, type_mismatch
+from ...ir.types import ScalarType, UnknownType
 from ..diagnostic import Diagnostic
 from .checks import CheckVerifier, StmtCheck
 from .walk import error, trailing_yield
@@ -24,54 +26,6 @@ from .walk import error, trailing_yield
 __all__ = ["TypeCheckVerifier", "type_mismatch"]
 
 RULE = "TypeCheck"
-_INT64_LIKE = (DataType.INDEX, DataType.INT64)
-
-
-def _kind(t: Type) -> str:
-    return type(t).__name__.replace("Type", "") or "Type"
-
-
-def _same_dtype(a: DataType, b: DataType) -> bool:
-    return a == b or (a in _INT64_LIKE and b in _INT64_LIKE)
-
-
-def _dim_text(dim: Expr) -> str:
-    if isinstance(dim, E.ConstInt):
-        return str(dim.value)
-    if isinstance(dim, E.Var):
-        return dim.name_hint
-    return type(dim).__name__
-
-
-def _shape_text(t: ShapedType) -> str:
-    return "[" + ", ".join(_dim_text(d) for d in t.shape) + "]"
-
-
-def type_mismatch(actual: Type, expected: Type) -> str | None:
-    """Why ``actual`` does not match ``expected`` in kind, dtype or shape (``None`` if it does)."""
-    if isinstance(actual, UnknownType) or isinstance(expected, UnknownType):
-        return None
-    if type(actual) is not type(expected):
-        return f"kind {_kind(actual)} != {_kind(expected)}"
-    if isinstance(actual, ScalarType):
-        if not _same_dtype(actual.dtype, expected.dtype):
-            return f"dtype {actual.dtype.to_string()} != {expected.dtype.to_string()}"
-        return None
-    if isinstance(actual, ShapedType):
-        if not _same_dtype(actual.dtype, expected.dtype):
-            return f"dtype {actual.dtype.to_string()} != {expected.dtype.to_string()}"
-        if len(actual.shape) != len(expected.shape) or not all(
-                structural_equal(a, b) for a, b in zip(actual.shape, expected.shape)):
-            return f"shape {_shape_text(actual)} != {_shape_text(expected)}"
-        return None
-    if isinstance(actual, TupleType):
-        if len(actual.types) != len(expected.types):
-            return f"tuple size {len(actual.types)} != {len(expected.types)}"
-        for index, (a, b) in enumerate(zip(actual.types, expected.types)):
-            reason = type_mismatch(a, b)
-            if reason is not None:
-                return f"tuple element {index}: {reason}"
-    return None
 
 
 class _TypeCheck(StmtCheck):
@@ -80,7 +34,7 @@ class _TypeCheck(StmtCheck):
     def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         super().__init__(program, diagnostics)
         self.stmt_hooks = {St.IfStmt: self.check_if, St.WhileStmt: self.check_while,
-                           St.ForStmt: self.check_for}
+                           St.ForStmt: self.check_for, St.ReturnStmt: self.check_return}
 
     def report(self, message: str, stmt: Stmt) -> None:
         self.diagnostics.append(error(RULE, 0, message, stmt.span))
@@ -101,9 +55,27 @@ class _TypeCheck(StmtCheck):
                 self.report(f"ForStmt {field} must be a scalar, got {_kind(bound_type)}", stmt)
         self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "ForStmt")
 
+    def check_return(self, stmt: St.ReturnStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        func = self.func
+        if func is None or not func.return_types:
+            return  # nothing declared: nothing to check against
+        reason = return_mismatch(stmt.value, func.return_types)
+        if reason is not None:
+            self.report(f"Return in function '{func.name}' does not match its declared "
+                        f"return type: {reason}", stmt)
+
     def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
-        if isinstance(call.op, GlobalVar):
-            self.check_arity(call, stmt)  # type: ignore[arg-type]
+        if isinstance(call.op, GlobalVar) and self.check_arity(call, stmt):  # type: ignore[arg-type]
+            self.check_arg_types(call, stmt)  # type: ignore[arg-type]
+
+    def check_arg_types(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
+        callee = self.program.get_function(call.op.name)
+        params = callee.params[:len(call.args)]  # type: ignore[union-attr]
+        found = call_mismatch(params, call.args)
+        if found is not None:
+            index, expected, reason = found
+            self.report(f"Argument {index + 1} of the call to '{callee.name}' does not fit "  # type: ignore[union-attr]
+                        f"parameter '{params[index].name_hint}' ({expected}): {reason}", stmt)
 
     def check_condition(self, condition: Expr, owner: str, stmt: Stmt) -> None:
         t = condition.type
@@ -124,16 +96,18 @@ class _TypeCheck(StmtCheck):
                 self.report(f"Yield value {index} does not match {target_kind} "
                             f"'{target.name_hint}' of {owner}: {reason}", found)
 
-    def check_arity(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
+    def check_arity(self, call: E.Call | E.Submit, stmt: Stmt) -> bool:
+        """Report a wrong argument count; True if the callee is known and the count fits."""
         callee = self.program.get_function(call.op.name)
         if callee is None:
-            return
+            return False
         n_args, n_params = len(call.args), len(callee.params)
         # A Submit's args bind a prefix of the callee's params.
         if n_args == n_params or (isinstance(call, E.Submit) and n_args < n_params):
-            return
+            return True
         self.report(f"Call to '{callee.name}' passes {n_args} argument(s) but the function "
                     f"takes {n_params} parameter(s)", stmt)
+        return False
 
 
 class TypeCheckVerifier(CheckVerifier):

@@ -1,6 +1,7 @@
-# expect: pass-error
-# pl.parse turns an undeclared name into a dynamic dim; used as a value inside a graph
+# expect: parse-error
+# pl.parse turned an undeclared name into a dynamic dim; used as a value inside a graph
 # region it reached the outliner as a free Var: InternalError ("not found in var_objects").
+# Text parsing now reports it like the decorators do: Undefined variable 'acc' (line 19).
 import pypto.language as pl
 
 

@@ -168,7 +168,7 @@ def test_legalize_step_a_renames_are_substituted_not_hoisted():
 
 
 @pytest.mark.parametrize("body,message", [
-    ("s = pl.tensor.read(x, [0])\n            r = self.k(x, s, acc)",
+    ("s = pl.cast(pl.tensor.read(x, [0]), pl.INDEX)\n            r = self.k(x, s, acc)",
      "passes scalar 's' to task 'k', but it is neither a parameter nor replay-invariant"),
     ("r = self.k(x, batch + 1, acc)", "computes a scalar inline in a task argument"),
 ])
