@@ -306,7 +306,7 @@ def parse_program_definition(info: SourceInfo, node: ast.ClassDef, closure: Clos
         if not methods and _is_empty_body(node):
             # What the printer writes for a program with no functions left (every one
             # was Inline and got spliced): read back as that empty program.
-            return Program([], cls.__name__, info.span(node))
+            return Program([], program_name, info.span(node))
         if not methods:
             raise ParserSyntaxError(f"Class '{program_name}' contains no @pl.function decorated "
                                     "methods", info.span(node),
