@@ -139,7 +139,8 @@ def test_damaged_programs_end_cleanly(name):
             continue
         seen.add(text)
         endings[run_with_pipeline_context(outcome, text)] += 1
-    # The damage must reach every stage, or the test proves little (5% of the distinct
-    # damaged texts, the ones counted: repeats are skipped).
-    assert endings["parse-error"] > len(seen) // 20, endings
-    assert endings["compiled"] + endings["pass-error"] > len(seen) // 20, endings
+    # The damage must reach every stage, or the test proves little.  The parser refuses
+    # most damage itself since it checks call/return types and possibly-unbound reads,
+    # so fewer damaged programs reach the passes than parse errors.
+    assert endings["parse-error"] > CASES_PER_SEED // 20, endings
+    assert endings["compiled"] + endings["pass-error"] > CASES_PER_SEED // 40, endings

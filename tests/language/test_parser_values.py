@@ -45,7 +45,7 @@ def test_impossible_loop_and_launch_bounds(line, cls, fragment, token):
     ("a = pl.const(300, pl.INT8)", "pl.const value 300 does not fit int8", "pl.const"),
     ("a = 99999999999999999999999", "The integer 99999999999999999999999 does not fit index",
      "999"),
-    ("a = n + 10 ** 5000", "Cannot fold '10 ** 5000': the result has more than 4096 bits",
+    ("a = n + 10 ** 5000", "Cannot fold '10 ** 5000': integer constant larger than 4096 bits",
      "10 **"),
     ("a = n + 10 ** 10 ** 10", "Cannot fold '10 ** 10 ** 10'", "10 **"),
     ("a = n + (1 << 10 ** 6)", "Cannot fold '1 << 10 ** 6'", "1 <<"),
@@ -53,7 +53,6 @@ def test_impossible_loop_and_launch_bounds(line, cls, fragment, token):
      "2 **"),
     ("a = n + 2 ** 4000", "The integer a 4001-bit number does not fit index", "2 **"),
     ("a = n + 1 // 0", "Cannot fold '1 // 0'", "1 //"),
-    ("a = 1e308 * 10.0", "The constant inf is not a finite number", "1e308"),
 ])
 def test_impossible_values(statement, fragment, token):
     expect_text_error(HEADER + f"""\

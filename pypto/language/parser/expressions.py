@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ast
 import enum
-import math
 from typing import TYPE_CHECKING, Any
 
 from ...ir import builders as B
@@ -44,8 +43,8 @@ def const_from_python(p: "FunctionParser", value: Any, node: ast.AST) -> Expr:
         check_int_fits(value, _INDEX, span)
         return E.ConstInt(value, _INDEX, span)
     if isinstance(value, float):
-        if not math.isfinite(value):
-            raise ParserTypeError(f"The constant {value!r} is not a finite number", span)
+        # inf and NaN are legitimate fill values (-inf starts a max); they print as
+        # 1e999 / float("nan") and read back.
         return E.ConstFloat(value, _FP32, span)
     raise ParserTypeError(f"Unsupported constant {value!r}", span)
 
