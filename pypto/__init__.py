@@ -22,7 +22,7 @@ _install_lazy_attributes(__name__, {
     "passes": ("pypto.passes", None),
     "language": ("pypto.language", None),
     "DataType": ("pypto.ir.dtype", "DataType"),
-    "run": ("pypto.runtime", "run"),  # NumPy is imported only when a program runs
+    "run": ("pypto.runtime", "execute"),  # NumPy is imported only when a program runs
 })
 
 

@@ -20,7 +20,8 @@ from ..language.parser.program_parser import find_def
 from ..language.parser.source import SourceInfo, get_source_info
 from .param_types import attr_chain, int_literal, parse_string_annotation
 
-__all__ = ["NO_DEFAULT", "ParamFacts", "DynamicBind", "FunctionFacts", "analyze", "source_stamp",
+__all__ = ["NO_DEFAULT", "ParamFacts", "DynamicBind", "FunctionFacts", "analyze", "analyze_source",
+           "source_stamp",
            "user_error", "SUBMIT_CALLS"]
 
 NO_DEFAULT = object()
@@ -57,7 +58,9 @@ class FunctionFacts:
     free_names: tuple[str, ...]  # sorted; names the namespace must supply
     attribute_chains: tuple[tuple[str, ...], ...]  # sorted ``cfg.rows``-like uses of those
     calls: dict[str, ast.expr]  # free name called by bare name (or submitted) -> first site
+    call_sites: tuple[tuple[str, ast.Call], ...]  # every such call: (callee name, call)
     dynamic_binds: tuple[DynamicBind, ...]
+    local_dynamic: dict[str, Any]  # ``M = pl.dynamic("M")`` in the body: name -> DynVar
     comments: tuple[tuple[int, str], ...]  # (source line, text) of full-line comments
     source_hash: str
     param_index: dict[str, int] = field(default_factory=dict)
@@ -82,43 +85,55 @@ def source_stamp(fn: Callable) -> Any:
 
 
 def analyze(fn: Callable) -> FunctionFacts:
-    info = get_source_info(fn)
+    return analyze_source(get_source_info(fn), fn.__name__, _defaults_of(fn))
+
+
+def analyze_source(info: SourceInfo, name: str,
+                   defaults: Optional[dict[str, Any]] = None) -> FunctionFacts:
+    """The facts of the function ``name`` defined in ``info`` (its defaults by name)."""
     try:
-        node = find_def(info, fn.__name__, ast.FunctionDef)
+        node = find_def(info, name, ast.FunctionDef)
     except ParserError as err:
         raise err.with_source_lines(info.file_lines)
-    params = _params(fn, info, node)
-    scan = _BodyScan(info, {p.name for p in params})
+    params = _params(info, node, defaults or {})
+    param_names = {p.name for p in params}
+    scan = _BodyScan(info, param_names)
     for statement in node.body:
         scan.visit(statement)
-    local_names = frozenset(scan.bound) | {p.name for p in params}
+    local_names = frozenset(scan.bound) | param_names
     for annotated in [p.annotation for p in params] + [node.returns]:
         if annotated is not None:
             scan.visit(parse_string_annotation(annotated))
     free = set(scan.loaded) - local_names
     chains = {chain for chain in scan.chains if chain[0] not in local_names and chain[0] != "pl"}
     calls = {name: site for name, site in scan.calls.items() if name not in local_names}
+    sites = tuple((name, call) for name, call in scan.call_sites if name not in local_names)
     return FunctionFacts(
-        name=fn.__name__, info=info, node=node, params=tuple(params), local_names=local_names,
+        name=node.name, info=info, node=node, params=tuple(params), local_names=local_names,
         binding_counts=dict(scan.bound), free_names=tuple(sorted(free)),
-        attribute_chains=tuple(sorted(chains)), calls=calls,
-        dynamic_binds=tuple(scan.binds), comments=_comments(info.source, node),
+        attribute_chains=tuple(sorted(chains)), calls=calls, call_sites=sites,
+        dynamic_binds=tuple(scan.binds),
+        local_dynamic={name: dyn for name, dyn in scan.dynamic_defs.items()
+                       if scan.bound.get(name) == 1 and name not in param_names},
+        comments=_comments(info.source, node),
         source_hash=hashlib.sha256(info.source.encode("utf-8")).hexdigest(),
         param_index={p.name: i for i, p in enumerate(params)})
 
 
-def _params(fn: Callable, info: SourceInfo, node: ast.FunctionDef) -> list[ParamFacts]:
+def _defaults_of(fn: Callable) -> dict[str, Any]:
+    code = fn.__code__
+    names = code.co_varnames[:code.co_argcount]
+    values = fn.__defaults__ or ()
+    return dict(zip(names[len(names) - len(values):], values))
+
+
+def _params(info: SourceInfo, node: ast.FunctionDef,
+            defaults: dict[str, Any]) -> list[ParamFacts]:
     args = node.args
     if args.vararg or args.kwarg or args.kwonlyargs or args.posonlyargs:
         raise user_error(UnsupportedFeatureError,
                          f"Function '{node.name}': only plain positional parameters are "
                          "supported", info, node)
-    defaults: dict[str, Any] = {}
-    code = fn.__code__
-    names = code.co_varnames[:code.co_argcount]
-    values = fn.__defaults__ or ()
-    for name, value in zip(names[len(names) - len(values):], values):
-        defaults[name] = value
     return [ParamFacts(a.arg, None if a.annotation is None else parse_string_annotation(a.annotation),
                        defaults.get(a.arg, NO_DEFAULT), a) for a in args.args]
 
@@ -132,9 +147,22 @@ class _BodyScan(ast.NodeVisitor):
         self.bound: dict[str, int] = {}
         self.loaded: set[str] = set()
         self.calls: dict[str, ast.expr] = {}
+        self.call_sites: list[tuple[str, ast.Call]] = []
         self.binds: list[DynamicBind] = []
         self.chains: set[tuple[str, ...]] = set()
+        self.dynamic_defs: dict[str, Any] = {}
         self._statement_calls: set[int] = set()
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        value = node.value
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and isinstance(value, ast.Call) and attr_chain(value.func) == ["pl", "dynamic"] \
+                and len(value.args) == 1 and not value.keywords \
+                and isinstance(value.args[0], ast.Constant) \
+                and isinstance(value.args[0].value, str) and value.args[0].value.isidentifier():
+            from ..language.typing import DynVar
+            self.dynamic_defs[node.targets[0].id] = DynVar(value.args[0].value)
+        self.generic_visit(node)
 
     def visit_Attribute(self, node: ast.Attribute) -> None:
         chain = attr_chain(node)
@@ -162,8 +190,11 @@ class _BodyScan(ast.NodeVisitor):
         func = node.func
         if isinstance(func, ast.Name):
             self.calls.setdefault(func.id, node)
+            self.call_sites.append((func.id, node))
         elif attr_chain(func) in SUBMIT_CALLS and node.args and isinstance(node.args[0], ast.Name):
             self.calls.setdefault(node.args[0].id, node.args[0])
+            submitted = ast.Call(func=node.args[0], args=node.args[1:], keywords=[])
+            self.call_sites.append((node.args[0].id, submitted))
         elif isinstance(func, ast.Attribute) and func.attr == "bind_dynamic" \
                 and id(node) not in self._statement_calls:
             raise user_error(ParserSyntaxError, "x.bind_dynamic(axis, M) must be a statement of "

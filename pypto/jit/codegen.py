@@ -1,4 +1,5 @@
-"""Assemble the generated ``@pl.program`` module and write it as text.
+"""Write specialised functions as one ``@pl.program`` module's text
+(``pypto.jit.specializer``, PyPTO's text-producing API).
 
 Layout (01-language.md §17.3)::
 
@@ -27,11 +28,11 @@ def program_class_name(entry_name: str) -> str:
     return f"_jit_{entry_name}"
 
 
-def build_module(entry_name: str, methods: Sequence[ast.FunctionDef],
+def build_module(class_name: str, methods: Sequence[ast.FunctionDef],
                  dyn_vars: Iterable[DynVar]) -> ast.Module:
     header = ["import pypto.language as pl"]
     header += [f"{dyn.name} = pl.dynamic({dyn.name!r})" for dyn in dyn_vars]
-    text = "\n".join(header) + f"\n\n@pl.program\nclass {program_class_name(entry_name)}:\n    pass\n"
+    text = "\n".join(header) + f"\n\n@pl.program\nclass {class_name}:\n    pass\n"
     module = ast.parse(text)
     module.body[-1].body = list(methods)  # type: ignore[attr-defined]
     return module

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from ..ir.function import Program
-from ..passes.pass_manager import OptimizationStrategy, PassManager
+from ..runtime.runner import lower_program, strategy_of
 
-__all__ = ["CompiledProgram", "PassConfig", "current_pass_config", "run_default_pipeline"]
+__all__ = ["CompiledProgram", "PassConfig", "current_pass_config", "run_pipeline",
+           "run_default_pipeline"]
 
 
 @dataclass(frozen=True)
@@ -18,19 +20,25 @@ class PassConfig:
     verification_level: str
 
 
-def current_pass_config() -> PassConfig:
-    """Default strategy; verification level of the active ``PassContext`` or, without
-    one, ``PYPTO_VERIFY_LEVEL``."""
+def current_pass_config(config: Any = None) -> PassConfig:
+    """The strategy of ``config`` (a ``RunConfig``; Default without one) and the
+    verification level of the active ``PassContext`` or, without one,
+    ``PYPTO_VERIFY_LEVEL``."""
     from ..passes.context import PassContext
     from ..passes.pipeline import get_default_verification_level
     context = PassContext.current()
     level = context.get_verification_level() if context is not None \
         else get_default_verification_level()
-    return PassConfig(OptimizationStrategy.Default.name, level.name)
+    return PassConfig(strategy_of(config).name, level.name)
+
+
+def run_pipeline(program: Program, config: Any = None) -> Program:
+    """The passes ``config`` asks for (``pypto.runtime.runner.lower_program``)."""
+    return lower_program(program, config)
 
 
 def run_default_pipeline(program: Program) -> Program:
-    return PassManager.get_strategy(OptimizationStrategy.Default).run_passes(program)
+    return lower_program(program)
 
 
 @dataclass(frozen=True, eq=False)

@@ -1,7 +1,12 @@
 """``pl.jit`` (a singleton decorator object) and ``JITFunction`` (01-language.md §17).
 
 Decorating parses nothing: the source is read at the first ``specialize``/``lower``/
-``compile`` (or ``param_names``), and read again only when its file changes.
+``compile`` (or ``param_names``), and read again only when its file changes.  Calling
+a ``JITFunction`` compiles it (cached) and runs it on the CPU executor.
+
+PyPTO's module also shows the specializer and cache names used here
+(``DynDim``, ``TensorMeta``, ``SpecializeContext``, ``Specializer``,
+``build_specialize_context``, ``compute_source_hash``, ``make_cache_key``).
 """
 
 from __future__ import annotations
@@ -11,32 +16,60 @@ import functools
 import inspect
 import sys
 import threading
-from typing import Any, Callable, Mapping, Optional
+from typing import Any, Callable, Optional, Sequence
 
 from ..ir._deep import deep_recursion
+from ..ir.dtype import DataType
+from ..ir.enums import Level
 from ..ir.function import Program
-from .analysis import FunctionFacts, analyze, source_stamp
-from .cache import CacheInfo, CompileCache, specialization_key
-from .compiled import CompiledProgram, current_pass_config, run_default_pipeline
+from .analysis import NO_DEFAULT, FunctionFacts, analyze, source_stamp
+from .cache import CacheInfo, CompileCache, compute_source_hash, make_cache_key
+from .compiled import CompiledProgram, current_pass_config, run_pipeline
 from .deps import Namespace, dependency_closure
-from .kinds import JitKind, validate_options
+from .inherited_dims import inherited_dynamic_dims
+from .keys import specialization_key
+from .kinds import JitKind, kind_of, refuse_external, validate_options
 from .param_types import annotation_head
 from .signature import ParamPlan, bind_entry
 from .specialize import specialize_program
+from .specializer import (DynDim, SpecializeContext, Specializer, TensorMeta,
+                          build_specialize_context)
 
 __all__ = ["JITFunction", "jit"]
 
+# DataType, DynDim, SpecializeContext, Specializer, TensorMeta, build_specialize_context,
+# compute_source_hash and make_cache_key are imported for PyPTO's module path.
+
 
 class JITFunction:
-    """A lazily specialised ``@pl.jit`` function."""
+    """A lazily specialised ``@pl.jit`` function (``pl.jit``'s forms make these).
 
-    def __init__(self, fn: Callable, kind: JitKind, options: Mapping[str, Any],
-                 frame_locals: Optional[Mapping[str, Any]]) -> None:
-        functools.update_wrapper(self, fn)
-        self._fn = fn
+    ``func_type`` is a ``pl.FunctionType`` (``None``: the Orchestration entry, or a HOST
+    orchestrator with ``level=pl.Level.HOST``); ``level`` also places an InCore kernel;
+    ``auto_scope`` is the Orchestration/HOST/inline option.  External kernels
+    (``external_*``) need code generation, which pypto does not have.
+    """
+
+    def __init__(self, func: Callable, func_type: Any = None, level: Optional[Level] = None,
+                 auto_scope: bool = True, external_core_type: Any = None,
+                 external_aic_source: Any = None, external_aiv_source: Any = None,
+                 external_dual_aiv_dispatch: bool = False,
+                 external_include_dirs: Sequence[Any] = ()) -> None:
+        refuse_external(external_core_type, external_aic_source, external_aiv_source,
+                        external_dual_aiv_dispatch, external_include_dirs)
+        if isinstance(func, JITFunction) or not inspect.isfunction(func):
+            raise TypeError(f"JITFunction expects a Python function, got {type(func).__name__}")
+        kind = kind_of(func_type, level)
+        options: dict[str, Any] = {}
+        if kind is JitKind.INCORE and level is not None:
+            options["level"] = level
+        if auto_scope is not True:
+            options["auto_scope"] = auto_scope
+        functools.update_wrapper(self, func)
+        self._fn = func
         self._kind = kind
-        self._options = dict(options)
-        self._namespace = Namespace(fn, frame_locals)
+        self._options = validate_options(kind, options)
+        self._namespace = Namespace(func, None)
         self._facts: Optional[tuple[Any, FunctionFacts]] = None
         self._facts_lock = threading.Lock()
         self._cache = CompileCache()
@@ -49,6 +82,11 @@ class JITFunction:
     @property
     def options(self) -> dict[str, Any]:
         return dict(self._options)
+
+    @property
+    def _pypto_jit_kind(self) -> str:
+        """Marks a ``@pl.jit`` function for the parser (which cannot import the jit)."""
+        return self._kind.value
 
     @property
     def namespace(self) -> Namespace:
@@ -85,37 +123,59 @@ class JITFunction:
         return specialize_program(self, self._plans(args, kwargs))
 
     def lower(self, *args: Any, **kwargs: Any) -> Program:
-        """The program after the default pass pipeline (not cached)."""
-        return run_default_pipeline(self.specialize(*args, **kwargs))
+        """The program after the pass pipeline (not cached); ``config=`` (a ``RunConfig``)
+        chooses the strategy."""
+        return run_pipeline(self.specialize(*args, **kwargs), kwargs.get("config"))
 
     def compile(self, *args: Any, **kwargs: Any) -> CompiledProgram:
         """Like ``lower``, cached per specialization key; returns a ``CompiledProgram``."""
         plans = self._plans(args, kwargs)
-        key = specialization_key(dependency_closure(self), plans, current_pass_config())
+        config = kwargs.get("config")
+        key = specialization_key(dependency_closure(self), plans, current_pass_config(config))
         found = self._cache.get(key)
         if found is not None:
             return found
-        program = run_default_pipeline(specialize_program(self, plans))
+        program = run_pipeline(specialize_program(self, plans), config)
         return self._cache.put(key, CompiledProgram(program, self.__name__, key))
 
     def cache_info(self) -> CacheInfo:
-        """``CacheInfo(hits, misses, size)`` of ``compile``."""
+        """``CacheInfo(hits, misses, size)`` of ``compile`` (and of calls): a miss is a new
+        specialization, a hit a call that reused one."""
         return self._cache.info()
 
     def cache_clear(self) -> None:
         self._cache.clear()
 
-    def __call__(self, *args: Any, **kwargs: Any) -> Any:
-        """Compile for these arguments (cached) and run the lowered program on the CPU with
-        NumPy (``pypto.runtime``): ``Out``/``InOut`` arrays are written in place."""
+    def __call__(self, *args: Any, config: Any = None, **kwargs: Any) -> Any:
+        """Compile for these arguments (cached) and run the lowered program on the CPU
+        (``pypto.runtime``), whatever ``config``'s platform says (a ``RunConfig``: its
+        ``strategy``, ``dump_passes`` and ``codegen_only`` apply).  ``Out``/``InOut``
+        tensors (NumPy or torch) are written in place; returns the entry's result."""
         from ..runtime import run_jit
-        return run_jit(self, *args, **kwargs)
+        return run_jit(self, *self._call_arguments(args, kwargs), config=config)
+
+    def _call_arguments(self, args: tuple, kwargs: dict) -> tuple:
+        """The arguments in parameter order, defaults filled in (the executor runs every
+        parameter); what is missing or wrong is left for ``compile`` to report."""
+        facts = self.facts()
+        values = list(args)
+        for param in facts.params[len(args):]:
+            if param.name in kwargs:
+                values.append(kwargs.pop(param.name))
+            elif param.default is not NO_DEFAULT:
+                values.append(param.default)
+            else:
+                break
+        if kwargs:  # unknown or duplicate keywords: compile names them
+            self.compile(*args, **kwargs)
+        return tuple(values)
 
     def __repr__(self) -> str:
         return f"<{self._kind.spelling} function {self.__qualname__}>"
 
     def _plans(self, args: tuple, kwargs: dict) -> list[ParamPlan]:
-        return bind_entry(self.facts(), self._namespace, args, kwargs)
+        return bind_entry(self.facts(), self._namespace, args, kwargs,
+                          inherited_dynamic_dims(self))
 
 
 def _decorator_frame_locals(depth: int) -> Optional[dict[str, Any]]:
@@ -127,8 +187,12 @@ def _decorator_frame_locals(depth: int) -> Optional[dict[str, Any]]:
     return dict(frame.f_locals)
 
 
-class _JitDecorator:
-    """``pl.jit``: ``@pl.jit``, ``@pl.jit(...)``, ``@pl.jit.incore(level=...)``, ..."""
+_KIND_ARGUMENTS = {JitKind.ORCHESTRATION: (None, None), JitKind.HOST: (None, Level.HOST)}
+
+
+class _JITDecorator:
+    """``pl.jit``: ``@pl.jit``, ``@pl.jit(auto_scope=False)``, ``@pl.jit.incore(level=...)``,
+    ``@pl.jit.inline``, ``@pl.jit.opaque``, ``@pl.jit.graph``, ``@pl.jit.host``."""
 
     __slots__ = ()
 
@@ -146,10 +210,22 @@ class _JitDecorator:
         if isinstance(fn, JITFunction) or not inspect.isfunction(fn):
             raise TypeError(f"@{kind.spelling} expects a Python function, got "
                             f"{type(fn).__name__}")
-        return JITFunction(fn, kind, options, _decorator_frame_locals(depth + 1))
+        func_type, level = _KIND_ARGUMENTS.get(kind, (kind.function_type, options.get("level")))
+        function = JITFunction(fn, func_type, level, options.get("auto_scope", True))
+        function._namespace = Namespace(fn, _decorator_frame_locals(depth + 1))
+        return function
 
-    def __call__(self, fn: Optional[Callable] = None, /, **options: Any) -> Any:
-        return self._apply(JitKind.ORCHESTRATION, fn, options)
+    def __call__(self, func: Optional[Callable] = None, *, auto_scope: bool = True,
+                 **unknown: Any) -> Any:
+        # ``unknown`` only exists to name the keyword in the TypeError (PyPTO's signature,
+        # shown below, takes auto_scope= alone).
+        options = {} if auto_scope is True else {"auto_scope": auto_scope}
+        return self._apply(JitKind.ORCHESTRATION, func, {**options, **unknown})
+
+    __call__.__signature__ = inspect.Signature([  # type: ignore[attr-defined]
+        inspect.Parameter("self", inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("func", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
+        inspect.Parameter("auto_scope", inspect.Parameter.KEYWORD_ONLY, default=True)])
 
     def host(self, fn: Optional[Callable] = None, /, **options: Any) -> Any:
         return self._apply(JitKind.HOST, fn, options)
@@ -166,12 +242,15 @@ class _JitDecorator:
     def graph(self, fn: Optional[Callable] = None, /, **options: Any) -> Any:
         return self._apply(JitKind.GRAPH, fn, options)
 
-    def extern(self, *args: Any, **kwargs: Any) -> Any:
-        raise NotImplementedError("pl.jit.extern (external kernels) is not supported by pypto: "
-                                  "it has no backend code generation")
+    def __getattr__(self, name: str) -> Any:
+        if name == "extern":
+            raise AttributeError("pl.jit.extern (external kernels) is not supported: it needs "
+                                 "code generation, which pypto does not have "
+                                 "(docs/guide/jit.md, 'Not supported')")
+        raise AttributeError(f"'pl.jit' has no attribute '{name}'")
 
     def __repr__(self) -> str:
         return "pl.jit"
 
 
-jit = _JitDecorator()
+jit = _JITDecorator()

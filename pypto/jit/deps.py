@@ -20,7 +20,7 @@ from .kinds import may_call
 if TYPE_CHECKING:
     from .decorator import JITFunction
 
-__all__ = ["Namespace", "dependency_closure", "check_callable"]
+__all__ = ["Namespace", "MappingNamespace", "dependency_closure", "check_callable"]
 
 
 class Namespace:
@@ -50,6 +50,21 @@ class Namespace:
             return self.lookup(name)
         except KeyError:
             return default
+
+
+class MappingNamespace:
+    """A namespace given as a mapping (PyPTO's ``SpecializeContext.py_globals``)."""
+
+    __slots__ = ("_mapping",)
+
+    def __init__(self, mapping: Mapping[str, Any]) -> None:
+        self._mapping = mapping
+
+    def lookup(self, name: str) -> Any:
+        return self._mapping[name]
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self._mapping.get(name, default)
 
 
 def check_callable(caller: "JITFunction", facts: FunctionFacts, name: str,

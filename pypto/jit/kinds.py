@@ -4,11 +4,13 @@ form becomes in the generated program (01-language.md §17.1)."""
 from __future__ import annotations
 
 import enum
-from typing import Any, Mapping
+from typing import Any, Mapping, Optional
 
-from ..ir.enums import Level
+from ..ir.enums import FunctionType, Level, Role
+from ..language.parser.function_parser import FunctionOptions
 
-__all__ = ["JitKind", "validate_options", "emitted_decorator", "may_call"]
+__all__ = ["JitKind", "validate_options", "kind_of", "refuse_external", "function_options",
+           "emitted_decorator", "may_call"]
 
 
 class JitKind(enum.Enum):
@@ -20,6 +22,11 @@ class JitKind(enum.Enum):
     INLINE = "inline"
     OPAQUE = "opaque"
     GRAPH = "graph"
+
+    @property
+    def function_type(self) -> FunctionType:
+        """The function type its functions are parsed as."""
+        return _FUNCTION_TYPES[self]
 
     @property
     def spelling(self) -> str:
@@ -72,6 +79,63 @@ def validate_options(kind: JitKind, options: Mapping[str, Any]) -> dict[str, Any
             if value is not None:
                 result[key] = Level(value)
     return result
+
+
+_FUNCTION_TYPES = {JitKind.ORCHESTRATION: FunctionType.Orchestration,
+                   JitKind.HOST: FunctionType.Opaque, JitKind.INCORE: FunctionType.InCore,
+                   JitKind.INLINE: FunctionType.Inline, JitKind.OPAQUE: FunctionType.Opaque,
+                   JitKind.GRAPH: FunctionType.Graph}
+
+
+_KINDS = {FunctionType.Orchestration: JitKind.ORCHESTRATION, FunctionType.InCore: JitKind.INCORE,
+          FunctionType.Inline: JitKind.INLINE, FunctionType.Opaque: JitKind.OPAQUE,
+          FunctionType.Graph: JitKind.GRAPH}
+
+
+def kind_of(func_type: Any, level: Optional[Level]) -> JitKind:
+    """The form of PyPTO's ``(func_type, level)``: ``None`` is the Orchestration entry, or
+    a HOST orchestrator when ``level`` is ``pl.Level.HOST``; a ``JitKind`` or its name
+    (``"incore"``) is taken as it is."""
+    if isinstance(func_type, JitKind):
+        return func_type
+    if func_type is None:
+        if level is None:
+            return JitKind.ORCHESTRATION
+        if level is Level.HOST:
+            return JitKind.HOST
+        raise TypeError(f"level={level!r} applies to InCore kernels (func_type="
+                        "pl.FunctionType.InCore) or to a HOST orchestrator (pl.Level.HOST)")
+    if isinstance(func_type, str):
+        try:
+            return JitKind(func_type.lower())
+        except ValueError:
+            pass
+    kind = _KINDS.get(func_type)
+    if kind is None:
+        raise TypeError(f"func_type {func_type!r} is not a function type @pl.jit makes "
+                        "(None, or pl.FunctionType.Orchestration/InCore/Inline/Opaque/Graph)")
+    return kind
+
+
+def refuse_external(core_type: Any, aic: Any, aiv: Any, dual: bool, include_dirs: Any) -> None:
+    """External kernels need code generation: refuse any of their options."""
+    if core_type is not None or aic is not None or aiv is not None or dual or include_dirs:
+        raise ValueError("external kernels (external_core_type / external_aic_source / "
+                         "external_aiv_source / external_dual_aiv_dispatch / "
+                         "external_include_dirs) need code generation, which pypto does not "
+                         "have")
+
+
+def function_options(kind: JitKind, options: Mapping[str, Any]) -> FunctionOptions:
+    """What the function of ``kind`` is parsed as (the ``@pl.function`` it stands for)."""
+    parsed = FunctionOptions(func_type=_FUNCTION_TYPES[kind])
+    if kind is JitKind.HOST:
+        parsed.level, parsed.role = Level.HOST, Role.Orchestrator
+    if options.get("level") is not None:
+        parsed.level = options["level"]
+    if options.get("auto_scope") is False:
+        parsed.attrs["auto_scope"] = False
+    return parsed
 
 
 def emitted_decorator(kind: JitKind, options: Mapping[str, Any]) -> str:

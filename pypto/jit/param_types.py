@@ -87,6 +87,9 @@ class AnnotationInfo:
     kind: str
     bare: bool = False
     type: Optional[ValueType] = None
+    # ``x: pl.FP32`` / ``n: pl.INDEX``: a scalar spelled by its dtype alone, which the
+    # specializer writes out as ``pl.Scalar[...]`` (PyPTO's reading).
+    dtype_only: bool = False
 
 
 def dim_key(dim: Dim) -> Optional[int]:
@@ -145,7 +148,11 @@ def read_annotation(node: Optional[ast.expr], lookup: Lookup,
         return AnnotationInfo(direction, "scalar",
                               type=None if dtype is None else ScalarInfo(dtype))
     if head == "Scalar":
-        return AnnotationInfo(direction, "scalar")
+        return AnnotationInfo(direction, "scalar", bare=True)
+    if head is None and direction is ParamDirection.In:
+        dtype = reader.dtype(node)
+        if dtype is not None:
+            return AnnotationInfo(direction, "scalar", type=ScalarInfo(dtype), dtype_only=True)
     return AnnotationInfo(direction, "other")
 
 

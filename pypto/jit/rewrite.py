@@ -1,44 +1,47 @@
 """Rewrite one ``@pl.jit`` function for one specialization (01-language.md §17.3).
 
-Works on a copy of the user's ``FunctionDef``:
+Works on a copy of the user's ``FunctionDef``, which the parser then reads directly
+(no generated text: every node keeps the position of the user's node it came from,
+so spans and diagnostics point at the user's code):
 
-* parameter annotations: bare ``pl.Tensor`` (and ``bind_dynamic``-ed ones) become
-  full ``pl.Tensor[[...], dtype]`` types; the others keep their text, names inlined;
-* ``x.bind_dynamic(axis, M)`` statements are dropped;
+* parameter annotations: bare ``pl.Tensor`` / ``pl.Scalar`` (and ``bind_dynamic``-ed
+  tensors) become full types, ``x: pl.FP32`` becomes ``pl.Scalar[pl.FP32]``; the
+  others keep their text, names inlined;
+* ``x.bind_dynamic(axis, M)`` statements and ``M = pl.dynamic("M")`` definitions are
+  dropped (``M`` names the dynamic dim);
 * ``x.shape[k]``, ``x.shape``, ``x.dtype`` become literals (or the dynamic dim's name);
   ``n = x.shape[k]`` / ``a, b = x.shape`` / ``dt = x.dtype`` with single-binding
   targets turn the names themselves into constants;
 * concrete scalar parameters are substituted in the body;
 * namespace values (ints, floats, bools, dtypes, enums, ``pl.dynamic`` dims, lists
   of them, ``module.attr`` chains) are inlined; ``pl`` under another name is renamed;
-* calls of ``@pl.jit`` dependencies become ``self.<method>(...)``, their bare tensor
-  parameters typed from the call's arguments;
-* a missing (or bare) return annotation is inferred from the returned names.
-
-Every node keeps the position of the user's node it came from, so the source map
-can send diagnostics back to the user's code.
+* calls of ``@pl.jit`` dependencies stay calls by name: the parser asks the
+  ``ProgramBuilder`` for the method matching the argument types it parsed;
+* a missing (or bare) return annotation is dropped and inferred from the parsed
+  ``return`` values (``Instance.infer_returns``).
 """
 
 from __future__ import annotations
 
 import ast
 import copy
-import sys
+import types
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
 from ..errors import InternalError
+from ..ir.enums import ParamDirection
 from ..language.parser.closure import SAFE_BUILTINS
 from ..language.parser.diagnostics import (ParserSyntaxError, ParserTypeError,
                                            UndefinedVariableError)
 from ..language.typing import DynVar
 from .analysis import user_error
-from .ast_utils import locate
-from .kinds import emitted_decorator
+from .ast_utils import locate, self_method
+from .kinds import JitKind, emitted_decorator
 from .literals import is_literal, literal_ast
+from .analysis import SUBMIT_CALLS
 from .param_types import (ExprDim, TensorInfo, ValueType, annotation_head, attr_chain,
                           int_literal, parse_string_annotation, read_annotation,
                           type_annotation)
-from .rewrite_calls import DependencyCalls
 from .signature import NOT_SUBSTITUTED, ParamPlan
 
 if TYPE_CHECKING:
@@ -51,8 +54,14 @@ _JIT_HINT = ("A @pl.jit body can use ints, floats, bools, dtypes, pl enums, pl.d
              "and lists of them from its namespace, and call other @pl.jit functions")
 
 
-def _pl_module() -> Any:
-    return sys.modules["pypto.language"]
+# The DSL modules the parser knows by their canonical names, whatever the user calls them.
+_DSL_MODULES = {"pypto.language": "pl", "pypto.language.distributed": "pld"}
+
+
+def _dsl_module_name(value: Any) -> Optional[str]:
+    """``"pl"`` / ``"pld"`` when ``value`` is that module."""
+    name = getattr(value, "__name__", None) if isinstance(value, types.ModuleType) else None
+    return _DSL_MODULES.get(name)  # type: ignore[arg-type]
 
 
 def _is_bind_dynamic(node: ast.stmt) -> bool:
@@ -66,16 +75,7 @@ def _has_bare_tensor(node: ast.expr) -> bool:
                for sub in ast.walk(node) if isinstance(sub, (ast.Name, ast.Attribute)))
 
 
-def _portable(value_type: Optional[ValueType]) -> Optional[ValueType]:
-    """A callee's return type as the caller may use it: not if its shape is written in
-    the callee's own names."""
-    if isinstance(value_type, TensorInfo) and any(
-            isinstance(dim, ExprDim) and dim.local_names for dim in value_type.dims):
-        return None
-    return value_type
-
-
-class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
+class FunctionRewriter(ast.NodeTransformer):
     """Rewrites the body of one instance (a function under one parameter typing)."""
 
     def __init__(self, builder: "ProgramBuilder", instance: "Instance") -> None:
@@ -91,8 +91,8 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         for plan in instance.plans:
             if plan.value is not NOT_SUBSTITUTED:
                 self.substitutions[plan.name] = (lambda v=plan.value: literal_ast(v))
-        self.call_results: dict[int, "Instance"] = {}
-        self.return_candidates: list[list[Optional[ValueType]]] = []
+        for name, dyn in self.facts.local_dynamic.items():
+            self.substitutions[name] = (lambda d=dyn: self._dyn_name(d))
         self.in_annotation = False
 
     # -- the function ----------------------------------------------------------------------
@@ -114,14 +114,21 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         return node
 
     def _param(self, arg: ast.arg, plan: ParamPlan) -> ast.arg:
+        # An inline function is spliced into its callers, so its parameters have no
+        # direction: PyPTO writes pl.Out[T] / pl.InOut[T] of an inline function as T.
+        spliced = self.instance.jit.kind is JitKind.INLINE
         if plan.rewrite_annotation:
             if plan.type is None:
                 raise InternalError(f"parameter '{plan.name}': an annotation to write "
                                     "without a type")
             self._register_dims(plan.type)
-            annotation = locate(type_annotation(plan.type, plan.direction), arg.annotation or arg)
+            direction = ParamDirection.In if spliced else plan.direction
+            annotation = locate(type_annotation(plan.type, direction), arg.annotation or arg)
         else:
             annotation = self._annotation(arg.annotation)
+            if spliced and isinstance(annotation, ast.Subscript) \
+                    and annotation_head(annotation.value) in ("Out", "InOut"):
+                annotation = annotation.slice
         arg.annotation = annotation
         return arg
 
@@ -175,15 +182,16 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
     def _unbound(self, node: ast.expr, name: str) -> ast.expr:
         """Builtins the parser evaluates stay; anything else is undefined.  (The text
         parser would make an unknown name a dynamic dim, hiding the user's typo.)"""
-        if name in SAFE_BUILTINS or name == "pl":
+        if name in SAFE_BUILTINS or name in _DSL_MODULES.values():
             return node
         raise user_error(UndefinedVariableError, f"Undefined variable '{name}'", self.info, node)
 
     def _inline(self, value: Any, node: ast.expr, written: str) -> ast.expr:
         from ..language.typing import AnnotationRecord
         from .decorator import JITFunction
-        if value is _pl_module():
-            return locate(ast.Name(id="pl", ctx=ast.Load()), node)
+        module = _dsl_module_name(value)
+        if module is not None:
+            return locate(ast.Name(id=module, ctx=ast.Load()), node)
         if isinstance(value, JITFunction):
             raise user_error(ParserSyntaxError, f"@{value.kind.spelling} function '{written}' can "
                              "only be called by name (or passed to pl.submit)", self.info, node)
@@ -195,6 +203,33 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
             return self.visit(locate(value.to_ast(), node))  # type: ignore[return-value]
         raise user_error(ParserTypeError, f"Unsupported closure variable type: "
                          f"{type(value).__name__} ('{written}')", self.info, node, hint=_JIT_HINT)
+
+    def visit_Call(self, node: ast.Call) -> ast.expr:
+        """``kern(...)`` / ``pl.submit(kern, ...)`` of a ``@pl.jit`` function become
+        ``self.kern(...)`` / ``pl.submit(self.kern, ...)``; the parser asks the builder
+        for the method (``ProgramContext.call_resolver``)."""
+        callee = self._jit_named(node.func, node)
+        if callee is not None:
+            node.func = self_method(node.func.id, node.func)  # type: ignore[attr-defined]
+            node.args = [self.visit(a) for a in node.args]
+            node.keywords = [self.visit(k) for k in node.keywords]
+            return node
+        if attr_chain(node.func) in SUBMIT_CALLS and node.args:
+            first = node.args[0]
+            if self._jit_named(first, first) is not None:
+                node.func = self.visit(node.func)
+                node.args = [self_method(first.id, first)] + \
+                    [self.visit(a) for a in node.args[1:]]  # type: ignore[attr-defined]
+                node.keywords = [self.visit(k) for k in node.keywords]
+                return node
+        return self.generic_visit(node)  # type: ignore[return-value]
+
+    def _jit_named(self, node: ast.expr, site: ast.AST) -> Any:
+        """The dependency ``node`` names (the builder decides what is one), or None."""
+        if not isinstance(node, ast.Name) or self._is_local(node.id) \
+                or node.id in self.substitutions:
+            return None
+        return self.builder.dependency(self.instance, node.id, site)
 
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         chain = attr_chain(node)
@@ -213,12 +248,13 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
             value = self.namespace.lookup(root)
         except KeyError:
             return self._unbound(node, root)
-        if value is _pl_module():
-            if root != "pl":
+        module = _dsl_module_name(value)
+        if module is not None:
+            if root != module:
                 base = node
                 while isinstance(base.value, ast.Attribute):
                     base = base.value
-                base.value = locate(ast.Name(id="pl", ctx=ast.Load()), base.value)
+                base.value = locate(ast.Name(id=module, ctx=ast.Load()), base.value)
             return node
         for depth, attr in enumerate(chain[1:], 1):
             try:
@@ -265,15 +301,19 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         return self.generic_visit(node)  # type: ignore[return-value]
 
     def visit_Assign(self, node: ast.Assign) -> Any:
+        if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id in self.facts.local_dynamic:
+            return None  # ``M = pl.dynamic("M")``: M names the dynamic dim from now on
         constant = self._shape_constant(node)
         if constant is not None:
             return constant or None
         original = node.value
         node.value = self.visit(original)
-        types = self._types_of(original, node.value)
+        known = self._type_of(original, node.value)
         node.targets = [self.visit(target) for target in node.targets]
         for target in node.targets:
-            self._bind(target, types)
+            if isinstance(target, ast.Name) and known is not None:
+                self.env[target.id] = known  # an unknown new value keeps the old reading
         return node
 
     def visit_AnnAssign(self, node: ast.AnnAssign) -> ast.stmt:
@@ -285,19 +325,6 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
                                     self.facts.local_names.__contains__).type
             if known is not None:
                 self.env.setdefault(node.target.id, known)
-        return node
-
-    def visit_Return(self, node: ast.Return) -> ast.stmt:
-        if node.value is None:
-            self.return_candidates.append([])
-            return node
-        originals = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
-        originals = list(originals)
-        node.value = self.visit(node.value)
-        rewritten = node.value.elts if isinstance(node.value, ast.Tuple) else [node.value]
-        if len(rewritten) == len(originals):
-            self.return_candidates.append([self._type_of(o, r)
-                                           for o, r in zip(originals, rewritten)])
         return node
 
     def _shape_constant(self, node: ast.Assign) -> Optional[list[ast.stmt]]:
@@ -350,38 +377,29 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
             return list(known.dims)
         return self._dim_at(known, subscript_axis, value.value.id, value)
 
-    # -- types of values -------------------------------------------------------------------------
-    def _bind(self, target: ast.expr, types: list[Optional[ValueType]]) -> None:
-        if isinstance(target, ast.Name):
-            if len(types) == 1 and types[0] is not None:
-                self.env.setdefault(target.id, types[0])
-        elif isinstance(target, (ast.Tuple, ast.List)) and len(target.elts) == len(types):
-            for element, element_type in zip(target.elts, types):
-                self._bind(element, [element_type])
-
-    def _types_of(self, original: ast.expr, rewritten: ast.expr) -> list[Optional[ValueType]]:
-        instance = self.call_results.get(id(rewritten))
-        if instance is not None:
-            if instance.return_types is None:
-                return [None]
-            return [_portable(t) for t in instance.return_types]
-        return [self._type_of(original, rewritten)]
-
+    # -- types of values ---------------------------------------------------------------------
     def _type_of(self, original: ast.expr, rewritten: ast.expr) -> Optional[ValueType]:
+        """What the specializer knows of a value's type, for ``x.shape`` / ``x.dtype``."""
         if isinstance(original, ast.Name) and self._is_local(original.id):
             return self.env.get(original.id)
-        instance = self.call_results.get(id(rewritten))
-        if instance is not None:
-            returns = instance.return_types
-            return _portable(returns[0]) if returns is not None and len(returns) == 1 else None
         if isinstance(rewritten, ast.Call) and attr_chain(rewritten.func) in _CREATE_CALLS:
             return self._created_tensor(rewritten)
         return None
 
     def _created_tensor(self, call: ast.Call) -> Optional[TensorInfo]:
-        """The type of ``pl.create_tensor([dims], dtype[, layout])`` with literal arguments."""
+        """The type of ``pl.create_tensor([dims], dtype[, layout])`` with literal arguments
+        (``dtype=`` / ``layout=`` by keyword too)."""
         arguments = list(call.args)
-        if not 2 <= len(arguments) <= 3 or call.keywords:
+        for keyword in call.keywords:
+            position = {"shape": 0, "dtype": 1, "layout": 2}.get(keyword.arg)  # type: ignore[arg-type]
+            if position is None:
+                continue
+            while len(arguments) <= position:
+                arguments.append(None)  # type: ignore[arg-type]
+            arguments[position] = keyword.value
+        if arguments[2:3] == [None]:
+            arguments = arguments[:2]
+        if not 2 <= len(arguments) <= 3 or any(a is None for a in arguments):
             return None
         fake = ast.Subscript(value=ast.Name(id="Tensor", ctx=ast.Load()),
                              slice=ast.Tuple(elts=arguments, ctx=ast.Load()), ctx=ast.Load())
@@ -391,43 +409,14 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
 
     # -- return annotation -------------------------------------------------------------------------
     def _returns(self, written: Optional[ast.expr]) -> Optional[ast.expr]:
+        """A full return annotation wins; none (or a bare ``pl.Tensor``) is inferred from the
+        parsed ``return`` values."""
         annotation = None if written is None else parse_string_annotation(written)
         if annotation is not None and not _has_bare_tensor(annotation):
-            new = self._annotation(annotation)
-            self.instance.return_types = self._declared_returns(new)
-            return new
-        inferred = next((c for c in self.return_candidates
-                         if c and all(t is not None for t in c)), None)
-        if inferred is None:
-            if annotation is not None:
-                raise user_error(ParserTypeError, f"Cannot infer the return type of "
-                                 f"'{self.facts.name}' for its bare pl.Tensor return annotation",
-                                 self.info, annotation,
-                                 hint="Return parameters or values whose type is known, or "
-                                      "write the full return type")
-            no_values = all(not c for c in self.return_candidates)
-            self.instance.return_types = () if no_values else None
-            return None
-        self.instance.return_types = tuple(inferred)  # type: ignore[arg-type]
-        for value_type in inferred:
-            self._register_dims(value_type)  # type: ignore[arg-type]
-        parts = [type_annotation(t) for t in inferred]  # type: ignore[arg-type]
-        if len(parts) == 1:
-            built = parts[0]
-        else:
-            built = ast.Subscript(value=ast.Name(id="tuple", ctx=ast.Load()),
-                                  slice=ast.Tuple(elts=parts, ctx=ast.Load()), ctx=ast.Load())
-        return locate(built, annotation if annotation is not None else self.facts.node)
-
-    def _declared_returns(self, annotation: ast.expr) -> Optional[tuple]:
-        items = [annotation]
-        if isinstance(annotation, ast.Subscript) and isinstance(annotation.value, ast.Name) \
-                and annotation.value.id == "tuple":
-            inner = annotation.slice
-            items = list(inner.elts) if isinstance(inner, ast.Tuple) else [inner]
-        found = tuple(read_annotation(item, self.builder.dyn_lookup, self.params.__contains__).type
-                      for item in items)
-        return found
+            return self._annotation(annotation)
+        self.instance.infer_returns = True
+        self.instance.bare_return = annotation
+        return None
 
     # -- dynamic dims ------------------------------------------------------------------------------
     def _register_dims(self, value_type: ValueType) -> None:
@@ -441,6 +430,10 @@ class FunctionRewriter(DependencyCalls, ast.NodeTransformer):
         elif isinstance(dim, ExprDim):
             for dyn in dim.dyn_vars:
                 self.builder.register_dyn(dyn)
+
+    def _dyn_name(self, dyn: DynVar) -> ast.expr:
+        self.builder.register_dyn(dyn)
+        return ast.Name(id=dyn.name, ctx=ast.Load())
 
     def _register_value(self, value: Any) -> None:
         if isinstance(value, DynVar):

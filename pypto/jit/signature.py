@@ -19,6 +19,7 @@ from ..language.parser.diagnostics import ParserSyntaxError, ParserTypeError
 from ..language.typing import RUNTIME, DynVar
 from .analysis import NO_DEFAULT, DynamicBind, FunctionFacts, ParamFacts, user_error
 from .deps import Namespace
+from .inherited_dims import InheritedDim
 from .literals import literal_key
 from .param_types import (AnnotationInfo, ScalarInfo, TensorInfo, ValueType, attr_chain,
                           dim_key, read_annotation)
@@ -59,7 +60,8 @@ def read_param_annotations(facts: FunctionFacts, namespace: Namespace) -> list[A
 # -- the entry -------------------------------------------------------------------------
 
 def bind_entry(facts: FunctionFacts, namespace: Namespace, args: Sequence[Any],
-               kwargs: Mapping[str, Any]) -> list[ParamPlan]:
+               kwargs: Mapping[str, Any],
+               inherited: Sequence[InheritedDim] = ()) -> list[ParamPlan]:
     bound = _bind_arguments(facts, args, kwargs)
     signature_mode = not any(is_tensor_like(v) for v in bound.values())
     annotations = read_param_annotations(facts, namespace)
@@ -69,7 +71,7 @@ def bind_entry(facts: FunctionFacts, namespace: Namespace, args: Sequence[Any],
         if value is _MISSING and param.default is not NO_DEFAULT:
             value = param.default
         plans.append(_entry_param(facts, param, annotation, value, signature_mode))
-    plans = _apply_dynamic_binds(facts, namespace, plans)
+    plans = _apply_inherited_dims(_apply_dynamic_binds(facts, namespace, plans), inherited)
     _check_dynamic_sizes(facts, plans, bound)
     return plans
 
@@ -159,11 +161,18 @@ def _entry_scalar(facts: FunctionFacts, name: str, annotation: AnnotationInfo,
                   value: Any) -> ParamPlan:
     direction = annotation.direction
     declared = annotation.type if isinstance(annotation.type, ScalarInfo) else None
+    # ``x: pl.FP32`` reads as ``pl.Scalar[pl.FP32]``; a bare ``pl.Scalar`` takes the
+    # dtype of its value (int -> INDEX, float -> FP32, bool -> BOOL).
+    written = annotation.dtype_only or annotation.bare
     if value is _MISSING:
         raise TypeError(f"{facts.name}() missing a value for scalar parameter '{name}' (pass an "
                         "int, float or bool, or pl.RUNTIME to keep it a runtime parameter)")
     if value is RUNTIME:
-        return ParamPlan(name, direction, declared, False, NOT_SUBSTITUTED, ["runtime"])
+        if declared is None and annotation.bare:
+            raise TypeError(f"{facts.name}(): parameter '{name}' is a bare pl.Scalar, so its "
+                            "dtype comes from its value; pl.RUNTIME has none (annotate it "
+                            "pl.Scalar[dtype])")
+        return ParamPlan(name, direction, declared, written, NOT_SUBSTITUTED, ["runtime"])
     scalar = scalar_value_of(value)
     if scalar is None:
         got = "a tensor" if is_tensor_like(value) else type(value).__name__
@@ -171,10 +180,19 @@ def _entry_scalar(facts: FunctionFacts, name: str, annotation: AnnotationInfo,
                         f"float or bool (or pl.RUNTIME), got {got}")
     if declared is not None:
         scalar = _check_scalar(facts.name, name, declared.dtype, scalar)
+    elif annotation.bare:
+        declared = ScalarInfo(scalar_dtype_of(scalar))
     key = ["scalar", literal_key(scalar)]
     if facts.binding_counts.get(name):  # the body rebinds it: keep it a parameter
-        return ParamPlan(name, direction, declared, False, NOT_SUBSTITUTED, key)
-    return ParamPlan(name, direction, declared, False, scalar, key)
+        return ParamPlan(name, direction, declared, written, NOT_SUBSTITUTED, key)
+    return ParamPlan(name, direction, declared, written, scalar, key)
+
+
+def scalar_dtype_of(value: Any) -> DataType:
+    """The dtype a Python scalar has in a DSL body (the parser's reading of a literal)."""
+    if isinstance(value, bool):
+        return DataType.BOOL
+    return DataType.INDEX if isinstance(value, int) else DataType.FP32
 
 
 def _check_scalar(function: str, name: str, dtype: DataType, value: Any) -> Any:
@@ -222,9 +240,31 @@ def _apply_dynamic_binds(facts: FunctionFacts, namespace: Namespace,
     return plans
 
 
+def _apply_inherited_dims(plans: list[ParamPlan],
+                          inherited: Sequence[InheritedDim]) -> list[ParamPlan]:
+    """Dynamic axes from dependencies (``inherited_dims``), on bare tensor parameters whose
+    axis is still a number."""
+    by_name = {plan.name: index for index, plan in enumerate(plans)}
+    for name, axis, dim in inherited:
+        index = by_name.get(name)
+        plan = plans[index] if index is not None else None
+        if plan is None or not plan.rewrite_annotation or not isinstance(plan.type, TensorInfo):
+            continue
+        info = plan.type
+        position = axis + info.rank if axis < 0 else axis
+        if not 0 <= position < info.rank or not isinstance(info.dims[position], int):
+            continue
+        dims = list(info.dims)
+        dims[position] = dim
+        info = TensorInfo(tuple(dims), info.dtype, info.layout)
+        plans[index] = ParamPlan(plan.name, plan.direction, info, True, plan.value,
+                                 _tensor_key(info))
+    return plans
+
+
 def _bind_axis(facts: FunctionFacts, namespace: Namespace, bind: DynamicBind,
                info: TensorInfo) -> TensorInfo:
-    dyn = _dynamic_dim(facts, namespace, bind)
+    dyn = dynamic_dim_of(facts, namespace, bind)
     axis = bind.axis + info.rank if bind.axis < 0 else bind.axis
     if not 0 <= axis < info.rank:
         raise user_error(ParserSyntaxError, f"bind_dynamic(): axis {bind.axis} is out of range "
@@ -242,13 +282,16 @@ def _bind_axis(facts: FunctionFacts, namespace: Namespace, bind: DynamicBind,
     return TensorInfo(tuple(dims), info.dtype, info.layout)
 
 
-def _dynamic_dim(facts: FunctionFacts, namespace: Namespace, bind: DynamicBind) -> DynVar:
+def dynamic_dim_of(facts: FunctionFacts, namespace: Namespace, bind: DynamicBind) -> DynVar:
+    """The dynamic dim ``x.bind_dynamic(axis, M)`` names."""
     node = bind.dim
     if isinstance(node, ast.Call) and attr_chain(node.func) == ["pl", "dynamic"] \
             and len(node.args) == 1 and not node.keywords \
             and isinstance(node.args[0], ast.Constant) and isinstance(node.args[0].value, str) \
             and node.args[0].value.isidentifier():
         return DynVar(node.args[0].value)
+    if isinstance(node, ast.Name) and node.id in facts.local_dynamic:
+        return facts.local_dynamic[node.id]
     if isinstance(node, ast.Name) and node.id not in facts.local_names:
         value = namespace.get(node.id)
         if isinstance(value, DynVar):
@@ -279,16 +322,20 @@ def _check_dynamic_sizes(facts: FunctionFacts, plans: list[ParamPlan],
 # -- dependencies ---------------------------------------------------------------------------
 
 def plan_dependency(facts: FunctionFacts, namespace: Namespace,
-                    annotations: list[AnnotationInfo],
-                    inferred: Mapping[str, TensorInfo]) -> list[ParamPlan]:
-    """Plans for a dependency; ``inferred`` types its bare tensor parameters."""
+                    annotations: list[AnnotationInfo], inferred: Mapping[str, ValueType],
+                    inherited: Sequence[InheritedDim] = ()) -> list[ParamPlan]:
+    """Plans for a dependency; ``inferred`` types its bare parameters (from the call).
+
+    A dependency's scalars are never substituted: they stay parameters, given at the
+    call site (PyPTO's reading)."""
     plans = []
     for param, annotation in zip(facts.params, annotations):
-        if annotation.bare:
-            info = inferred[param.name]
+        info = inferred.get(param.name)
+        if info is not None:
+            key = _tensor_key(info) if isinstance(info, TensorInfo) else ["scalar", info.dtype.name]
             plans.append(ParamPlan(param.name, annotation.direction, info, True,
-                                   NOT_SUBSTITUTED, _tensor_key(info)))
+                                   NOT_SUBSTITUTED, key))
         else:
-            plans.append(ParamPlan(param.name, annotation.direction, annotation.type, False,
-                                   NOT_SUBSTITUTED, ["declared"]))
-    return _apply_dynamic_binds(facts, namespace, plans)
+            plans.append(ParamPlan(param.name, annotation.direction, annotation.type,
+                                   annotation.dtype_only, NOT_SUBSTITUTED, ["declared"]))
+    return _apply_inherited_dims(_apply_dynamic_binds(facts, namespace, plans), inherited)

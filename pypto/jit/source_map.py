@@ -1,12 +1,15 @@
-"""Map positions in the generated ``@pl.program`` text back to the user's code.
+"""Map positions in program text written by ``pypto.jit.specializer`` back to the
+user's code (``Specializer.source_map``).
 
 The specializer rewrites copies of the user's ASTs; every node keeps (or, when
 synthesized, borrows) the position of the user's node it stands for.  After the
 module is written as text, the text is parsed again and walked in lockstep with the
-rewritten trees, recording ``generated position -> user span``.  While ``pl.parse``
-runs, the parser asks ``JitSourceMap.wrap`` for the ``SourceInfo`` of the generated
-class and gets a ``MappedSourceInfo`` whose ``span(node)`` answers from that table,
-and whose ``filename``/``file_lines`` are the user's file (01-language.md §13, §17.3).
+rewritten trees, recording ``generated position -> user span``.  While
+``pl.parse(text, source_map=...)`` runs, the parser asks ``JitSourceMap.wrap`` for the
+``SourceInfo`` of the generated class and gets a ``MappedSourceInfo`` whose
+``span(node)`` answers from that table, and whose ``filename``/``file_lines`` are the
+user's file (01-language.md §13, §17.3).  (``@pl.jit`` itself parses the rewritten
+trees directly and needs no map.)
 """
 
 from __future__ import annotations
@@ -63,6 +66,11 @@ class JitSourceMap:
         self._exact.setdefault((line, column) + end, span)
         self._begin.setdefault((line, column), span)  # outermost node first: keep it
         self._by_line.setdefault(line, []).append((column, span))
+
+    def lines(self) -> dict[int, tuple[str, int]]:
+        """Generated line -> (user file, line) of the first node on it."""
+        return {line: (entries[0][1].filename, entries[0][1].begin_line)
+                for line, entries in sorted(self._by_line.items())}
 
     # -- lookups ---------------------------------------------------------------------------
     def lookup(self, line: int, column: int, end_line: Optional[int] = None,

@@ -15,59 +15,9 @@ from typing import Any
 
 from ..ir.dtype import DataType
 from ..ir.enums import TensorLayout
+from ..runtime.framework_dtypes import root_module, to_dtype
 
 __all__ = ["TensorSpec", "to_dtype", "is_tensor_like", "tensor_spec_of", "scalar_value_of"]
-
-# Framework dtype names (NumPy ``dtype.name``, torch ``str(dtype)`` without "torch.").
-_FRAMEWORK_DTYPES: dict[str, DataType] = {
-    "float16": DataType.FP16, "half": DataType.FP16,
-    "float32": DataType.FP32, "float": DataType.FP32,
-    "bfloat16": DataType.BF16,
-    "int8": DataType.INT8, "int16": DataType.INT16, "int32": DataType.INT32,
-    "int64": DataType.INT64, "long": DataType.INT64,
-    "uint8": DataType.UINT8,
-    "bool": DataType.BOOL,
-}
-_PYPTO_DTYPES: dict[str, DataType] = {dt.name.lower(): dt for dt in DataType.all()}
-_SUPPORTED_HINT = ("supported: a pl dtype (pl.FP32, ...), 'float16', 'float32', 'bfloat16', "
-                   "'int8'/'int16'/'int32'/'int64', 'uint8', 'bool' or their NumPy/torch dtypes")
-
-
-def _root_module(obj: Any) -> str:
-    return (type(obj).__module__ or "").partition(".")[0]
-
-
-def to_dtype(value: Any, what: str = "dtype") -> DataType:
-    """A pypto ``DataType`` from a DataType, a string, or a NumPy/torch dtype.
-
-    ``what`` names the offending thing in the ``TypeError`` (e.g. ``parameter 'x'``).
-    """
-    if isinstance(value, DataType):
-        return value
-    if isinstance(value, str):
-        return _dtype_from_name(value, value, what)
-    if isinstance(value, type) and (value.__module__ or "").partition(".")[0] == "numpy":
-        import numpy  # the object is a NumPy scalar type, so NumPy is importable
-        return _dtype_from_name(numpy.dtype(value).name, value, what)
-    if _root_module(value) == "torch":
-        return _dtype_from_name(str(value), value, what)
-    name = getattr(value, "name", None)  # numpy.dtype and look-alikes
-    if isinstance(name, str):
-        return _dtype_from_name(name, value, what)
-    raise TypeError(f"{what}: unsupported dtype {value!r} of type {type(value).__name__}; "
-                    f"{_SUPPORTED_HINT}")
-
-
-def _dtype_from_name(name: str, original: Any, what: str) -> DataType:
-    key = name.strip()
-    if key.startswith("torch."):
-        key = key[len("torch."):]
-    key = key.lower()
-    found = _FRAMEWORK_DTYPES.get(key) or _PYPTO_DTYPES.get(key)
-    if found is None:
-        raise TypeError(f"{what}: unsupported dtype {original!r}; {_SUPPORTED_HINT}")
-    return found
-
 
 def _shape_tuple(shape: Any, what: str) -> tuple[int, ...]:
     try:
@@ -127,7 +77,7 @@ def is_tensor_like(value: Any) -> bool:
 
 def _is_array_scalar(value: Any) -> bool:
     """A NumPy scalar (``np.float32(1.0)``) also has a shape and a dtype; it is a scalar."""
-    if _root_module(value) != "numpy":
+    if root_module(value) != "numpy":
         return False
     numpy = sys.modules.get("numpy")  # the value comes from NumPy, so it is loaded
     return numpy is not None and isinstance(value, numpy.generic)

@@ -56,10 +56,11 @@ MX_A_ZZ = TensorLayout.MX_A_ZZ
 MX_B_NN = TensorLayout.MX_B_NN
 
 
-# pl.jit lives in the layer above the language (pypto.jit builds on the parser): a lazy
-# re-export, looked up in pypto.jit on first access.
+# pl.jit and pl.JITFunction live in the layer above the language (pypto.jit builds on the
+# parser): lazy re-exports, looked up in pypto.jit on first access.
 from .._lazy import install_lazy_attributes as _install_lazy_attributes
 
-_install_lazy_attributes(__name__, {"jit": ("pypto.jit", "jit")})
+_install_lazy_attributes(__name__, {"jit": ("pypto.jit", "jit"),
+                                    "JITFunction": ("pypto.jit", "JITFunction")})
 
 from . import distributed  # noqa: E402  (pypto.language.distributed, PyPTO's `pld`)

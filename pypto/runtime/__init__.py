@@ -4,10 +4,14 @@
     out = np.zeros((64, 128), np.float32)
     pypto.run(program, x, out)          # before or after the passes
 
-* ``run(program, *args, entry=None)`` interprets a ``Program`` (or one ``Function``).
-  Tensors and tiles are ``numpy.ndarray``s, scalars Python numbers; ``Out``/``InOut``
-  arguments are written in place.  See ``executor``, ``binding`` and the op tables
-  (``op_semantics``) for the semantics, ``dtypes`` for the dtype mapping.
+* ``pypto.run(program, *args, entry=None)`` (``execute`` here) interprets a ``Program``
+  (or one ``Function``) as it is and returns the entry's result.  Tensors and tiles are
+  ``numpy.ndarray``s (CPU torch tensors work too), scalars Python numbers; ``Out``/
+  ``InOut`` arguments are written in place.  See ``executor``, ``binding`` and the op
+  tables (``op_semantics``) for the semantics, ``dtypes`` for the dtype mapping.
+* ``run(program, *tensors, config=None)``, ``RunConfig``, ``RunResult``: PyPTO's
+  runner (``runner``): compile through the pass pipeline, then execute on the CPU,
+  whatever ``config.platform`` says.  ``TensorSpec``/``ScalarSpec`` describe inputs.
 * ``Executor(program)`` runs a program repeatedly without recompiling it.
 * ``run_jit(jit_function, *args)`` runs an ``@pl.jit`` function on arrays.
 * Failures raise ``ExecutionError`` (a ``pypto.Error``) naming the op and its source
@@ -23,18 +27,22 @@ from typing import TYPE_CHECKING, Any
 
 from ..ir.dtype import DataType
 from .errors import ExecutionError, NumPyUnavailableError
+from .runner import RunConfig, RunResult, run
+from .tensor_spec import ScalarSpec, TensorSpec
 
 if TYPE_CHECKING:
     from ..ir.function import Function, Program
     from .executor import Executor
 
-__all__ = ["run", "run_jit", "Executor", "ExecutionError", "NumPyUnavailableError",
-           "numpy_dtype"]
+__all__ = ["run", "RunConfig", "RunResult", "TensorSpec", "ScalarSpec", "execute", "run_jit",
+           "Executor", "ExecutionError", "NumPyUnavailableError", "numpy_dtype"]
 
 
-def run(program: "Program | Function", *args: Any, entry: "str | Function | None" = None) -> Any:
-    """Interpret ``program`` on NumPy arrays and Python scalars; return the entry's result
-    (one value, a tuple for several, ``None`` for none).
+def execute(program: "Program | Function", *args: Any,
+            entry: "str | Function | None" = None) -> Any:
+    """Interpret ``program`` as it is (before or after the passes) on NumPy arrays and
+    Python scalars; return the entry's result (one value, a tuple for several, ``None``
+    for none).  This is ``pypto.run``.
 
     ``entry`` defaults to the program's single Orchestration function, else the
     single function no other calls.

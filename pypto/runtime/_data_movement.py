@@ -3,8 +3,15 @@
 Aliasing model (what the pypto passes assume, 03-passes.md §10.3-§10.5): an op
 that the registry declares as *writing* an operand (``tile.store`` arg 2,
 ``*.assemble`` arg 0, ``*.write`` arg 0) updates that operand's buffer in place
-and returns the same buffer, so its result aliases the target.  Every other op
-returns a fresh array: loads, moves, slices, reshapes and transposes copy.  With
+and returns the same buffer, so its result aliases the target.  A tensor slice, a
+tensor reshape and a tensor view (``tensor.slice`` / ``reshape`` / ``view``: the
+``"view"`` mode of their kernels) are *views* of their source, as they are on the
+device: a kernel that writes into ``pl.slice(out, ...)`` writes into ``out``.  Where
+NumPy cannot give a view (a slice whose window reaches past the source, only its
+``valid_shape`` part inside it; a reshape of a strided slice), the result is a
+read-only copy and a write into it fails naming the op, never lost silently.  Every
+other op returns a fresh array: loads, moves, tile slices, tile reshapes and
+transposes copy.  With
 ``atomic=pl.AtomicType.Add`` a store/assemble adds into the target instead of
 overwriting it.  Creation ops return zero-filled buffers (the device leaves them
 undefined; zeros keep runs reproducible).
@@ -22,7 +29,8 @@ from .dtypes import INVALID_TASK_ID, numpy_dtype, np
 from .errors import OpFailure
 from .state import ExecState, OpInfo
 
-__all__ = ["create", "full", "load", "store", "move", "slice_", "assemble", "reshape",
+__all__ = ["create", "full", "load", "store", "move", "slice_", "tensor_slice", "assemble",
+           "reshape", "tensor_reshape", "as_view",
            "transpose", "read", "write", "dim", "block_idx", "block_num", "subblock_idx",
            "task_invalid"]
 
@@ -38,6 +46,20 @@ def _padded(data: Any, shape: tuple[int, ...]) -> Any:
     out = np.zeros(shape, dtype=data.dtype)
     out[tuple(slice(0, n) for n in data.shape)] = data
     return out
+
+
+def _read_only(copy: Any) -> Any:
+    copy.flags.writeable = False
+    return copy
+
+
+def _writable(target: Any, role: str) -> None:
+    """A write into a read-only copy would be lost: refuse it (see the module notes)."""
+    if not target.flags.writeable:
+        raise OpFailure(f"the {role} is a copy, not a view, of the tensor it was sliced or "
+                        "reshaped from (its window reaches past that tensor, or it reshapes a "
+                        "strided slice), so a write into it would be lost; write into the "
+                        "tensor itself instead")
 
 
 def _valid_extent(sizes: tuple[int, ...], valid: Any) -> tuple[int, ...]:
@@ -97,6 +119,7 @@ def store(args: list, info: OpInfo, state: ExecState) -> Any:
     else:
         sizes, source = tile.shape, tile
     target = window(offsets, sizes, out.shape, "tensor")
+    _writable(out, "output tensor")
     if _atomic_add(info):
         out[target] += source.astype(out.dtype, copy=False)
     else:
@@ -110,12 +133,36 @@ def move(args: list, info: OpInfo, state: ExecState) -> Any:
 
 def slice_(args: list, info: OpInfo, state: ExecState) -> Any:
     """``slice(x, shape, offset[, valid_shape[, drop_dims]])``: a copy of the window
-    (zero outside ``valid_shape``) without the dropped size-1 dims."""
+    (zero outside ``valid_shape``, its valid region) without the dropped size-1 dims."""
     x, offsets = args[0], args[2]
     sizes = check_sizes(args[1], "shape")
     extent = _valid_extent(sizes, args[3]) if len(args) > 3 and len(args[3]) else sizes
     result = _padded(x[window(offsets, extent, x.shape, "source")], sizes)
+    return _drop_dims(result, args[4] if len(args) > 4 else (), extent)
+
+
+def tensor_slice(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``tensor.slice``: a view of the window (writes land in the source), without the
+    dropped size-1 dims.  With a ``valid_shape`` the view still covers the whole window
+    when it fits (what lies outside the valid part is the source's data, as on the
+    device); a window that fits only with its valid part is a read-only padded copy."""
+    x, offsets = args[0], args[2]
+    sizes = check_sizes(args[1], "shape")
     dropped = args[4] if len(args) > 4 else ()
+    extent = sizes
+    if len(args) > 3 and len(args[3]):
+        extent = _valid_extent(sizes, args[3])
+        fits = len(offsets) == len(sizes) == x.ndim and all(
+            o + s <= d for o, s, d in zip(offsets, sizes, x.shape))
+        if not fits:
+            copy = _padded(x[window(offsets, extent, x.shape, "source")], sizes)
+            return _read_only(_drop_dims(copy, dropped, extent))
+    return _drop_dims(x[window(offsets, sizes, x.shape, "source")], dropped, extent)
+
+
+def _drop_dims(result: Any, dropped: Any, extent: tuple[int, ...]) -> Any:
+    """``result`` without its ``drop_dims`` axes (size 1; removing them keeps a view),
+    valid over ``extent``."""
     if not dropped:
         return mark_valid(result, extent)
     axes = tuple(axis % result.ndim for axis in dropped)
@@ -136,6 +183,7 @@ def assemble(args: list, info: OpInfo, state: ExecState) -> Any:
         raise OpFailure(f"source shape {shape_text(source.shape)} and target shape "
                         f"{shape_text(target.shape)} have different ranks")
     region = window(offsets, source.shape, target.shape, "target", "source shape")
+    _writable(target, "target")
     if _atomic_add(info):
         target[region] += source.astype(target.dtype, copy=False)
     else:
@@ -145,16 +193,38 @@ def assemble(args: list, info: OpInfo, state: ExecState) -> Any:
 
 # -- views ----------------------------------------------------------------------------------
 
-def reshape(args: list, info: OpInfo, state: ExecState) -> Any:
-    x = args[0]
-    shape = check_sizes(args[1], "shape")
+def _reshape_shape(x: Any, sizes: Any) -> tuple[int, ...]:
+    shape = check_sizes(sizes, "shape")
     count = 1
     for n in shape:
         count *= n
     if count != x.size:
         raise OpFailure(f"cannot reshape {shape_text(x.shape)} ({x.size} elements) to "
                         f"{shape_text(shape)} ({count} elements)")
-    return x.reshape(shape).copy()
+    return shape
+
+
+def reshape(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``tile.reshape``: a copy (tiles are values)."""
+    x = args[0]
+    return x.reshape(_reshape_shape(x, args[1])).copy()
+
+
+def tensor_reshape(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``tensor.reshape``: a view of the same elements (see ``as_view``)."""
+    x = args[0]
+    return as_view(x, _reshape_shape(x, args[1]))
+
+
+def as_view(x: Any, shape: tuple[int, ...]) -> Any:
+    """``x`` seen with ``shape``: a view, or a read-only copy where NumPy cannot reshape
+    without copying (a strided slice)."""
+    view = x.view()
+    try:
+        view.shape = shape  # raises instead of copying
+    except AttributeError:
+        return _read_only(x.reshape(shape))
+    return view
 
 
 def _axis(value: Any, rank: int, name: str) -> int:
@@ -181,7 +251,9 @@ def read(args: list, info: OpInfo, state: ExecState) -> Any:
 def write(args: list, info: OpInfo, state: ExecState) -> Any:
     """``write(dst, offset, value)``: sets one element in place and returns ``dst``."""
     dst = args[0]
-    dst[point(args[1], dst.shape, "destination")] = scalar_as(dst.dtype, args[2])
+    index = point(args[1], dst.shape, "destination")
+    _writable(dst, "destination")
+    dst[index] = scalar_as(dst.dtype, args[2])
     return dst
 
 

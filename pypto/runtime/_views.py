@@ -1,6 +1,7 @@
 """NumPy implementations of the view, padding, gather/scatter and partial ops of
 PyPTO's op set (``pypto/ir/ops/tensor_memory_ops.py``).  Same contract as
-``_data_movement``: ``impl(args, info, state)``; every result is a fresh array.
+``_data_movement``: ``impl(args, info, state)``; every result is a fresh array except
+``view``'s (a view of its source, like a tensor slice).
 """
 
 from __future__ import annotations
@@ -30,11 +31,14 @@ def arange(args: list, info: OpInfo, state: ExecState) -> Any:
 
 
 def view(args: list, info: OpInfo, state: ExecState) -> Any:
+    """``tensor.view``: the same elements under another shape, a view (writes land in
+    the source; a read-only copy where NumPy cannot view, see ``_data_movement``)."""
+    from ._data_movement import as_view
     x = args[0]
     shape = check_sizes(args[1], "shape") if len(args) > 1 and len(args[1]) else x.shape
     if int(np.prod(shape, dtype=np.int64)) != x.size:
         raise OpFailure(f"cannot view {shape_text(x.shape)} as {shape_text(shape)}")
-    return x.reshape(shape).copy()
+    return as_view(x, tuple(shape))
 
 
 def reinterpret_view(args: list, info: OpInfo, state: ExecState) -> Any:

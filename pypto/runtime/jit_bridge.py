@@ -12,11 +12,13 @@ import weakref
 from typing import Any
 
 from .executor import Executor
+from .runner import world_size_of
 
 __all__ = ["run_jit"]
 
 # One executor per compiled program, dropped together with it.
-_EXECUTORS: "weakref.WeakKeyDictionary[Any, Executor]" = weakref.WeakKeyDictionary()
+# (per world size: RunConfig.distributed_config's devices are the ranks)
+_EXECUTORS: "weakref.WeakKeyDictionary[Any, dict[int, Executor]]" = weakref.WeakKeyDictionary()
 
 
 def _positional(jit_function: Any, args: tuple, kwargs: dict) -> tuple:
@@ -59,8 +61,12 @@ def run_jit(jit_function: Any, *args: Any, **kwargs: Any) -> Any:
         raise TypeError(f"run_jit expects a @pl.jit function (with compile()), got "
                         f"{type(jit_function).__name__}")
     compiled = compile_(*args, **kwargs)
-    executor = _EXECUTORS.get(compiled)
+    if getattr(kwargs.get("config"), "codegen_only", False):
+        return None  # RunConfig(codegen_only=True): compile, do not run
+    world_size = world_size_of(kwargs.get("config"))
+    executors = _EXECUTORS.setdefault(compiled, {})
+    executor = executors.get(world_size)
     if executor is None:
-        executor = _EXECUTORS[compiled] = Executor(compiled.program)
+        executor = executors[world_size] = Executor(compiled.program, world_size=world_size)
     return executor.run(*_positional(jit_function, args, kwargs),
                         entry=_entry_name(jit_function, compiled.program))

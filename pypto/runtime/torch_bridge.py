@@ -1,9 +1,9 @@
 """Torch tensors in and out of the executor, without importing torch up front.
 
-A CPU torch tensor whose dtype NumPy has (float32, int8, bool, ...) reaches the
-executor as the NumPy array that shares its memory (``Tensor.numpy()``), so
+A CPU torch tensor whose dtype NumPy has (float32, int8, uint16, bool, ...) reaches
+the executor as the NumPy array that shares its memory (``Tensor.numpy()``), so
 ``Out``/``InOut`` writes land in the caller's tensor.  A tensor NumPy cannot view
-(``bfloat16``) runs on a float32 copy -- the executor's storage for BF16 anyway --
+(``bfloat16``, the ``float8`` formats) runs on a float32 copy -- the executor's storage for BF16 anyway --
 that is written back into the tensor after the run if the program changed it.
 Results come back as torch tensors when any argument was one: the caller's own
 tensor for a buffer it passed, else a tensor over the result array, in the
@@ -82,4 +82,5 @@ class TorchArguments:
 
 
 # pypto dtypes whose NumPy storage differs from the torch dtype a user expects back.
-_TORCH_NAMES = {"BF16": "bfloat16"}
+_TORCH_NAMES = {"BF16": "bfloat16", "FP8E4M3FN": "float8_e4m3fn", "FP8E5M2": "float8_e5m2",
+                "FP8E8M0": "float8_e8m0fnu"}

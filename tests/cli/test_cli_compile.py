@@ -227,7 +227,7 @@ def test_jit_entry_compiles_in_signature_mode(capsys):
 def test_jit_entry_with_a_custom_pipeline_starts_from_the_specialised_program(capsys):
     result = run_cli(capsys, "compile", str(EXAMPLES / "jit_entry.py"), "-p", "")
     assert result.code == 0
-    assert "out: pl.Tensor[[32, 64], pl.FP32] = self.scaled_add_kernel(x, y, out)" in result.out
+    assert "out_v1: pl.Tensor[[32, 64], pl.FP32] = self.scaled_add_kernel(x, y, out)" in result.out
 
 
 def test_python_dash_m_and_the_console_script_behave_identically(tmp_path):

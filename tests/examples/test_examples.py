@@ -4,6 +4,7 @@ prints is DSL text that reparses (and reprints identically)."""
 from __future__ import annotations
 
 import os
+import runpy
 import subprocess
 import sys
 from pathlib import Path
@@ -52,8 +53,58 @@ def compile_example(name: str, entry: str | None) -> str:
     return proc.stdout
 
 
+# PyPTO-style scripts: they run their @pl.jit program on the CPU and check a golden.
+# script -> the lines it prints on success (for one array library)
+SCRIPTS: dict[str, list[str]] = {
+    "elementwise.py": ["elementwise: OK"],
+    "matmul.py": ["matmul: OK"],
+    "softmax.py": ["softmax: OK"],
+    "normalization.py": ["normalization: OK"],
+    "assemble.py": ["assemble: OK"],
+    "dynamic_valid_shapes.py": ["dynamic_valid_shapes[40 rows]: OK",
+                                "dynamic_valid_shapes[72 rows]: OK",
+                                "compiled once for both row counts: "
+                                "CacheInfo(hits=1, misses=1, size=1)"],
+    "task_graph.py": ["task_graph[scratch]: OK", "task_graph[y]: OK"],
+    "paged_attention.py": ["paged_attention: OK"],
+    "transformer_layer.py": ["transformer_layer: OK"],
+    "distributed_ranks.py": ["distributed_ranks[ring]: OK", "distributed_ranks[allreduce]: OK"],
+}
+
+
+SCRIPT_DIR = EXAMPLES / "scripts"
+
+
 def test_every_example_is_covered():
     assert {name for name, _ in EXPECTED} == {p.name for p in EXAMPLES.glob("*.py")}
+    assert set(SCRIPTS) == {p.name for p in SCRIPT_DIR.glob("*.py") if not p.name.startswith("_")}
+
+
+def run_script(name: str, library: str, monkeypatch, capsys) -> list[str]:
+    """Run an example script in this process (so the test harness's pass checks apply)."""
+    monkeypatch.syspath_prepend(str(SCRIPT_DIR))
+    monkeypatch.setattr(sys, "argv", [str(SCRIPT_DIR / name)] + (["--numpy"] if library == "numpy"
+                                                                   else []))
+    for module in ("_arrays", name[:-3]):
+        monkeypatch.delitem(sys.modules, module, raising=False)
+    runpy.run_path(str(SCRIPT_DIR / name), run_name="__main__")
+    return capsys.readouterr().out.splitlines()
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_script_runs_its_jit_program_on_the_cpu_and_its_golden_check_passes(name, monkeypatch,
+                                                                              capsys):
+    lines = run_script(name, "numpy", monkeypatch, capsys)
+    assert lines == [line.replace(": OK", ": OK (numpy)") if line.endswith(": OK") else line
+                     for line in SCRIPTS[name]]
+
+
+@pytest.mark.parametrize("name", sorted(SCRIPTS))
+def test_script_with_torch_tensors(name, monkeypatch, capsys):
+    pytest.importorskip("torch")
+    lines = run_script(name, "torch", monkeypatch, capsys)
+    assert lines == [line.replace(": OK", ": OK (torch)") if line.endswith(": OK") else line
+                     for line in SCRIPTS[name]]
 
 
 @pytest.mark.parametrize("name, entry", list(EXPECTED), ids=lambda v: str(v))

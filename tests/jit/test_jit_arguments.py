@@ -176,3 +176,72 @@ def test_float_scalar_accepts_an_int_and_numpy_scalars_are_unwrapped():
     program = scaled.specialize(f32(16, 2), f32(2), 3, 2.0, True)
     ir.assert_structural_equal(program, scaled.specialize(f32(16, 2), f32(2), np.int64(3), 2,
                                                           np.bool_(True)))
+
+
+# -- PyPTO's scalar spellings (issue 13 point 4) -------------------------------------------
+
+def test_dtype_only_scalar_annotations_read_as_pl_scalar_and_are_substituted():
+    @pl.jit
+    def scale_shift(x: pl.Tensor, y: pl.Out[pl.Tensor], alpha: pl.FP32, rows: pl.INDEX):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [0, 0], [rows, 8])
+            pl.store(pl.mul(t, alpha), [0, 0], y)
+        return y
+
+    @pl.program
+    class Expected:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def scale_shift(self, x: pl.Tensor[[4, 8], pl.FP32], y: pl.Out[pl.Tensor[[4, 8], pl.FP32]],
+                        alpha: pl.Scalar[pl.FP32],
+                        rows: pl.Scalar[pl.INDEX]) -> pl.Tensor[[4, 8], pl.FP32]:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0, 0], [4, 8])
+                pl.store(pl.mul(t, 0.75), [0, 0], y)
+            return y
+
+    ir.assert_structural_equal(scale_shift.specialize(f32(4, 8), f32(4, 8), 0.75, 4), Expected)
+    x = np.ones((4, 8), np.float32)
+    y = np.zeros((4, 8), np.float32)
+    scale_shift(x, y, 0.75, 4)
+    np.testing.assert_array_equal(y, np.full((4, 8), 0.75, np.float32))
+
+
+@pytest.mark.parametrize("value, dtype", [(3, DataType.INDEX), (2.5, DataType.FP32),
+                                          (True, DataType.BOOL)])
+def test_a_bare_pl_scalar_takes_the_dtype_of_its_value(value, dtype):
+    @pl.jit
+    def entry(x: pl.Tensor, k: pl.Scalar):
+        return x
+
+    param = entry.specialize(f32(2), value)["entry"].params[1]
+    assert param.type == ir.ScalarType(dtype)
+
+
+def test_a_bare_pl_scalar_cannot_stay_a_runtime_parameter():
+    @pl.jit
+    def entry(x: pl.Tensor, k: pl.Scalar):
+        return x
+
+    with pytest.raises(TypeError, match=r"parameter 'k' is a bare pl.Scalar, so its dtype comes "
+                                        r"from its value; pl.RUNTIME has none"):
+        entry.specialize(f32(2), pl.RUNTIME)
+
+
+@pl.jit.incore
+def add_scalar(a: pl.Tensor, k: pl.Scalar, o: pl.Out[pl.Tensor]):
+    o = pl.store(pl.add(pl.load(a, [0, 0], [4, 4]), k), [0, 0], o)
+    return o
+
+
+def test_a_dependency_scalar_stays_a_parameter_typed_by_the_call():
+    @pl.jit
+    def entry(a: pl.Tensor, o: pl.Out[pl.Tensor], n: pl.INDEX):
+        o = add_scalar(a, 1.5, o)
+        return o
+
+    kernel = entry.specialize(f32(4, 4), f32(4, 4), 2)["add_scalar"]
+    assert kernel.params[1].type == ir.ScalarType(DataType.FP32)
+    a = np.ones((4, 4), np.float32)
+    o = np.zeros((4, 4), np.float32)
+    entry(a, o, 2)
+    np.testing.assert_array_equal(o, np.full((4, 4), 2.5, np.float32))

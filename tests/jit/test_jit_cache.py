@@ -187,3 +187,75 @@ def test_keys_are_stable_across_processes(cache_modules):
         keys.add(result.stdout.strip())
     assert keys == {key}
     assert len(key) == 64 and int(key, 16) >= 0
+
+
+# -- PyPTO's key (pypto.jit.cache) ----------------------------------------------------------
+
+from pypto.jit import cache as jit_cache  # noqa: E402
+
+KEY_ARGS = dict(source_hash="h", param_names=["x", "n"], tensor_shapes={"x": [8, 4]},
+                tensor_dtypes={"x": pl.FP32}, dynamic_dims={"x": [0]}, scalar_values={"n": 2})
+
+
+def key(**changes):
+    return jit_cache.make_cache_key(**{**KEY_ARGS, **changes})
+
+
+def test_make_cache_key_keeps_dynamic_sizes_out_and_everything_else_in():
+    assert key() == key(tensor_shapes={"x": [64, 4]})  # a dynamic dim's size
+    assert key() == key(dynamic_dims=[("x", 0)])  # dynamic axes as pairs
+    assert key(dynamic_dims={}) != key(dynamic_dims={}, tensor_shapes={"x": [64, 4]})
+    changed = [key(source_hash="other"), key(param_names=["x", "m"]),
+               key(tensor_shapes={"x": [8, 5]}), key(tensor_dtypes={"x": pl.FP16}),
+               key(scalar_values={"n": 3}), key(scalar_values={"n": 2.0}),
+               key(platform="a5sim"), key(strategy=pypto.ir.OptimizationStrategy.Default),
+               key(tensor_layouts={"x": pl.NZ}), key(runtime=passes.RuntimeKind.HOST_BUILD_GRAPH)]
+    assert len({key()} | set(changed)) == len(changed) + 1
+    infos = key()[2:4]
+    assert infos == ((jit_cache.TensorCacheInfo("x", (None, 4), "FP32", None),),
+                     (jit_cache.ScalarCacheInfo("n", 2),))
+
+
+def test_compute_source_hash_depends_on_every_source_and_their_order():
+    base = jit_cache.compute_source_hash(["a", "b"])
+    assert base == jit_cache.compute_source_hash(["a", "b"])
+    assert len({base, jit_cache.compute_source_hash(["b", "a"]),
+                jit_cache.compute_source_hash(["ab"]), jit_cache.compute_source_hash(["a"])}) == 4
+
+
+def test_the_l2_cache_stores_a_directory_per_key(tmp_path, monkeypatch):
+    monkeypatch.setenv("PYPTO_JIT_CACHE_DIR", str(tmp_path / "cache"))
+    out = tmp_path / "out"
+    (out / "sub").mkdir(parents=True)
+    (out / "sub" / "program.pto").write_text("text")
+    assert jit_cache.l2_lookup(key()) is None
+    stored = jit_cache.l2_store(key(), out)
+    assert jit_cache.l2_lookup(key()) == stored
+    assert (stored / "sub" / "program.pto").read_text() == "text"
+    (out / "sub" / "program.pto").write_text("changed")
+    assert jit_cache.l2_store(key(), out) == stored  # the first copy stays
+    assert (stored / "sub" / "program.pto").read_text() == "text"
+    assert jit_cache.l2_lookup(key(scalar_values={"n": 3})) is None
+
+
+def test_calls_reuse_the_compiled_program_and_the_counter_shows_it():
+    import numpy as np
+
+    @pl.jit.incore
+    def double(a: pl.Tensor, o: pl.Out[pl.Tensor]):
+        o = pl.store(pl.add(pl.load(a, [0, 0], [4, 4]), pl.load(a, [0, 0], [4, 4])), [0, 0], o)
+        return o
+
+    @pl.jit
+    def run_double(a: pl.Tensor, o: pl.Out[pl.Tensor]):
+        o = double(a, o)
+        return o
+
+    for value in (1.0, 2.0, 3.0):  # new data, same shapes: compiled once
+        a = np.full((4, 4), value, np.float32)
+        o = np.zeros((4, 4), np.float32)
+        run_double(a, o)
+        np.testing.assert_array_equal(o, a * 2)
+    assert run_double.cache_info() == CacheInfo(hits=2, misses=1, size=1)
+    run_double(np.ones((4, 8), np.float32), np.zeros((4, 8), np.float32))  # a new shape
+    assert run_double.cache_info() == CacheInfo(hits=2, misses=2, size=2)

@@ -7,6 +7,7 @@ import importlib
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 import pypto.language as pl
@@ -41,8 +42,8 @@ class ExpectedCopy:
     @pl.function(type=pl.FunctionType.Orchestration)
     def through_globals(self, x: pl.Tensor[[8, 8], pl.FP32],
                         y: pl.Out[pl.Tensor[[8, 8], pl.FP32]]) -> pl.Tensor[[8, 8], pl.FP32]:
-        y = self.copy_tile(x, y)
-        return y
+        y_v1 = self.copy_tile(x, y)  # a rebinding is a new version, as in PyPTO
+        return y_v1
 
 
 def test_a_dependency_through_globals_becomes_a_method():
@@ -132,8 +133,8 @@ def test_aliased_imports_and_clashing_names(kernel_modules):
     # The entry keeps its name; the two distinct `kern`s become kern__2 and kern__3.
     assert list(program.functions) == ["kern", "kern__2", "kern__3"]
     text = program.as_python()
-    assert "y: pl.Tensor[[4, 4], pl.FP32] = self.kern__2(x, y)" in text
-    assert "y: pl.Tensor[[4, 4], pl.FP32] = self.kern__3(x, y)" in text
+    assert "y_v1: pl.Tensor[[4, 4], pl.FP32] = self.kern__2(x, y)" in text
+    assert "y_v2: pl.Tensor[[4, 4], pl.FP32] = self.kern__3(x, y_v1)" in text
     assert text.count("self.kern__2(") == 2
     add_kernel = program.get_function("kern__3")
     assert "tile.add" in add_kernel.as_python()
@@ -166,19 +167,32 @@ def test_argument_types_flow_through_create_tensor_and_call_results():
     assert list(program.functions) == ["chain", "copy_tile"]
 
 
-def test_an_argument_of_unknown_type_for_a_bare_parameter_is_an_error():
+def test_bare_parameters_take_the_parsed_type_of_any_argument_expression():
     @pl.jit
-    def unknown(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+    def typed_by_the_parser(x: pl.Tensor, y: pl.Out[pl.Tensor]):
         doubled = pl.add(x, x)
-        y = copy_tile(doubled, y)  # @unknown-arg
+        top = pl.slice(y, [8, 8], [0, 0])
+        top = copy_tile(doubled, top)
+        return y
+
+    program = typed_by_the_parser.specialize(f32(8, 8), f32(16, 8))
+    kernel = program.get_function("copy_tile")
+    assert [p.type for p in kernel.params] == [ir.TensorType([8, 8], ir.DataType.FP32)] * 2
+
+
+def test_an_argument_that_is_not_a_tensor_for_a_bare_tensor_is_an_error():
+    @pl.jit
+    def scalar_for_tensor(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+        n = 3
+        y = copy_tile(n, y)  # @scalar-arg
         return y
 
     with pytest.raises(ParserTypeError) as info:
-        unknown.specialize(f32(8, 8), f32(8, 8))
+        scalar_for_tensor.specialize(f32(8, 8), f32(8, 8))
     err = info.value
     assert err.message == ("Cannot infer the type of parameter 'a' of @pl.jit.incore function "
-                           "'copy_tile' from the argument 'doubled'")
-    assert (err.span["line"], err.span["column"]) == marker_position("unknown-arg", "doubled,")
+                           "'copy_tile' from the argument 'n': it is not a tensor")
+    assert (err.span["line"], err.span["column"]) == marker_position("scalar-arg", "n,")
 
 
 def test_a_plain_jit_never_picks_up_another_plain_jit():
@@ -259,3 +273,70 @@ def test_referring_to_a_jit_function_without_calling_it_is_an_error():
     with pytest.raises(ParserSyntaxError, match="@pl.jit.incore function 'copy_tile' can only "
                                                 "be called by name"):
         entry.specialize(f32(8, 8))
+
+
+@pl.jit.inline
+def halve(a: pl.Tensor, r: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        pl.store(pl.mul(pl.load(a, [0, 0], [8, 8]), 0.5), [0, 0], r)
+    return r
+
+
+def test_inline_dependencies_take_their_parameters_without_a_direction():
+    @pl.jit
+    def entry(a: pl.Tensor, r: pl.Out[pl.Tensor]):
+        r = halve(a, r)
+        return r
+
+    program = entry.specialize(f32(8, 8), f32(8, 8))
+    assert program["halve"].param_directions == (ir.ParamDirection.In, ir.ParamDirection.In)
+    assert program["entry"].param_directions[1] is ir.ParamDirection.Out
+    a = np.full((8, 8), 3.0, np.float32)
+    r = np.zeros((8, 8), np.float32)
+    entry(a, r)
+    np.testing.assert_array_equal(r, a * 0.5)
+
+
+@pl.jit.incore
+def first_rows_neg(src: pl.Tensor, dst: pl.Out[pl.Tensor]):
+    N = pl.dynamic("N")
+    src.bind_dynamic(0, N)
+    dst.bind_dynamic(0, N)
+    pl.store(pl.neg(pl.load(src, [0, 0], [4, 8])), [0, 0], dst)
+    return dst
+
+
+def test_a_callee_binding_an_axis_dynamic_makes_the_callers_parameter_dynamic():
+    @pl.jit
+    def entry(src: pl.Tensor, dst: pl.Out[pl.Tensor]):
+        dst = first_rows_neg(src, dst)
+        return dst
+
+    @pl.jit
+    def outer(x: pl.Tensor, y: pl.Out[pl.Tensor]):  # transitively, through `entry`'s kernel
+        y = first_rows_neg(src=x, dst=y)
+        return y
+
+    N = pl.dynamic("N")
+
+    @pl.program
+    class Expected:
+        @pl.function(type=pl.FunctionType.InCore)
+        def first_rows_neg(self, src: pl.Tensor[[N, 8], pl.FP32],
+                           dst: pl.Out[pl.Tensor[[N, 8], pl.FP32]]) -> pl.Tensor[[N, 8], pl.FP32]:
+            pl.store(pl.neg(pl.load(src, [0, 0], [4, 8])), [0, 0], dst)
+            return dst
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def entry(self, src: pl.Tensor[[N, 8], pl.FP32],
+                  dst: pl.Out[pl.Tensor[[N, 8], pl.FP32]]) -> pl.Tensor[[N, 8], pl.FP32]:
+            dst_v1 = self.first_rows_neg(src, dst)
+            return dst_v1
+
+    ir.assert_structural_equal(entry.specialize(f32(16, 8), f32(16, 8)), Expected)
+    outer_params = outer.specialize(f32(16, 8), f32(16, 8))["outer"].params
+    assert all(isinstance(p.type.shape[0], ir.Var) for p in outer_params)
+    src = np.arange(128, dtype=np.float32).reshape(16, 8)
+    dst = np.zeros((16, 8), np.float32)
+    entry(src, dst)
+    np.testing.assert_array_equal(dst[:4], -src[:4])

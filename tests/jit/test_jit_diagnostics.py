@@ -6,15 +6,16 @@ import importlib
 import sys
 import textwrap
 
+import numpy as np
 import pytest
 
 from pypto import ir
-from pypto.jit.specialize import generate_program
-from pypto.jit.signature import bind_entry
-from pypto.language.parser.diagnostics import (InvalidOperationError, ParserSyntaxError,
+import pypto.language as pl
+from pypto.language.parser.diagnostics import (InvalidOperationError, ParserTypeError,
                                                UndefinedVariableError)
+from pypto.runtime import ExecutionError
 
-from _jit_helpers import f32
+from _jit_helpers import f32, marker_position
 
 KERNELS = """\
 import pypto.language as pl
@@ -115,34 +116,32 @@ def test_ir_spans_are_in_user_coordinates(modules):
     assert (call.span.end_line, call.span.end_column) == (23, 21)
 
 
-def test_the_generated_text_is_never_shown(modules):
-    module, _ = modules
-    plans = bind_entry(module.fine.facts(), module.fine.namespace, (f32(4), f32(4)), {})
-    generated = generate_program(module.fine, plans)
-    assert generated.filename == "<jit:fine>"
-    assert generated.text.startswith("import pypto.language as pl\n\n@pl.program\nclass _jit_fine:")
-    # An error raised in generated coordinates (e.g. by the text parser's executor) is
-    # moved to the user's line; one that cannot be mapped loses its span rather than
-    # pointing into text the user never wrote.
-    line = generated.text.splitlines().index("        y = pl.add(x, x)") + 1
-    err = ParserSyntaxError("boom", ir.Span("<jit:fine>", line, 1))
-    generated.source_map.relocate(err)
-    assert (err.span["line"], err.span["column"]) == (23, 5)
-    assert err.source_lines == ENTRY.splitlines()
-    lost = ParserSyntaxError("boom", ir.Span("<jit:fine>", 1, 1))
-    generated.source_map.relocate(lost)
-    assert lost.span is None
+def test_a_bad_call_of_a_dependency_is_reported_at_the_call(modules):
+    from jit_diag_kernels import kern
+
+    @pl.jit
+    def too_many(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+        y = kern(x, y, 3)  # @too-many
+        return y
+
+    with pytest.raises(ParserTypeError) as info:
+        too_many.specialize(f32(8, 8), f32(8, 8))
+    assert info.value.message == "Function 'kern' expects 2 argument(s), got 3"
+    assert (info.value.span["filename"], info.value.span["line"], info.value.span["column"]) \
+        == (__file__,) + marker_position("too-many", "kern(")
 
 
-def test_positions_no_node_starts_at_map_to_the_nearest_node_on_their_left(modules):
-    module, folder = modules
-    plans = bind_entry(module.fine.facts(), module.fine.namespace, (f32(4), f32(4)), {})
-    source_map = generate_program(module.fine, plans).source_map
-    text = generate_program(module.fine, plans).text
-    line = text.splitlines().index("        y = pl.add(x, x)") + 1
-    path = str(folder / "jit_diag_entry.py")
-    begin = lambda span: (span.filename, span.begin_line, span.begin_column)  # noqa: E731
-    assert begin(source_map.lookup(line, 8)) == (path, 23, 5)  # `y` itself
-    assert begin(source_map.lookup(line, 10)) == (path, 23, 5)  # the " =" after it
-    assert begin(source_map.lookup(line, 14)) == (path, 23, 9)  # inside `pl.add`
-    assert source_map.lookup(2, 0) == ir.Span.unknown()  # a line without user code
+def test_a_failure_while_running_names_the_users_line():
+    @pl.jit
+    def reads_past_the_end(x: pl.Tensor, rows: pl.Tensor, y: pl.Out[pl.Tensor]):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            row = pl.read(rows, [0])
+            t = pl.load(x, [row, 0], [4, 8])  # @past-the-end
+            y = pl.store(t, [0, 0], y)
+        return y
+
+    with pytest.raises(ExecutionError) as info:
+        reads_past_the_end(f32(8, 8), np.array([6], np.int32), f32(4, 8))
+    line, column = marker_position("past-the-end", "pl.load")
+    assert (info.value.span.filename, info.value.span.begin_line) == (__file__, line)
+    assert f"{__file__}:{line}:{column}: offsets [6, 0] + shape [4, 8] exceed" in str(info.value)

@@ -95,12 +95,12 @@ def test_a_wrong_keyword_in_the_bare_form_is_rejected_at_decoration():
         pl.jit.opaque(_copy, level=pl.Level.CHIP)
 
 
-def test_extern_raises_not_implemented_when_used():
-    extern = pl.jit.extern  # exists, so `hasattr` and introspection work
-    with pytest.raises(NotImplementedError, match="pl.jit.extern"):
-        extern(_copy)
-    with pytest.raises(NotImplementedError):
-        pl.jit.extern()
+def test_extern_is_not_supported_and_says_so():
+    assert not hasattr(pl.jit, "extern")  # no stub: the name does not exist
+    with pytest.raises(AttributeError, match=r"pl.jit.extern \(external kernels\) is not "
+                                             r"supported: it needs code generation"):
+        pl.jit.extern  # noqa: B018
+
 
 
 def test_incore_level_conflicting_with_the_derived_one_fails_at_the_def_line():

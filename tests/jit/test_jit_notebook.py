@@ -114,7 +114,8 @@ def test_jit_functions_defined_in_python_dash_c(tmp_path):
     result = subprocess.run([PYTHON, "-c", DASH_C_PROGRAM], capture_output=True, text=True,
                             env=subprocess_env(tmp_path), cwd=tmp_path, timeout=180)
     assert result.returncode == 1
-    assert "    def entry(self, x: pl.Tensor[[8], pl.FP32]):\n" in result.stdout
+    assert "    def entry(self, x: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:\n" \
+        in result.stdout
     assert "y: pl.Tensor[[8], pl.FP32] = pl.tensor.add(x, x)" in result.stdout
     assert result.stderr.startswith(
         "Error: Undefined variable 'nothing'\n"

@@ -73,8 +73,8 @@ def test_bind_dynamic_shape_and_dtype_become_literals_or_the_dim_name():
         def entry(self, x: pl.Tensor[[M, 32], pl.FP16],
                   y: pl.Out[pl.Tensor[[4, 32], pl.FP32]]) -> pl.Tensor[[4, 32], pl.FP32]:
             tmp = pl.create_tensor([M, 32], pl.FP16)
-            y = pl.add(y, pl.cast(pl.full([1, 32], pl.FP16, 0.0), pl.FP32))
-            return y
+            y_v1 = pl.add(y, pl.cast(pl.full([1, 32], pl.FP16, 0.0), pl.FP32))
+            return y_v1
 
     program = entry.specialize(TensorSpec((8, 32), pl.FP16), f32(4, 32))
     ir.assert_structural_equal(program, Expected)
@@ -130,7 +130,8 @@ def test_a_rebound_scalar_parameter_is_not_substituted():
             x = pl.add(x, x)
         return x
 
-    assert "for i in pl.range(n):" in entry.specialize(f32(8), 3).as_python()
+    text = entry.specialize(f32(8), 3).as_python()
+    assert "n_v1: pl.Scalar[pl.INDEX] = n + 1" in text and "for i in pl.range(n_v1):" in text
 
 
 def test_namespace_values_of_every_supported_kind_are_inlined():
@@ -148,7 +149,7 @@ def test_namespace_values_of_every_supported_kind_are_inlined():
     @pl.program
     class Expected:
         @pl.function(type=pl.FunctionType.Orchestration)
-        def entry(self, x: pl.Tensor[[16, 64], pl.FP16]):
+        def entry(self, x: pl.Tensor[[16, 64], pl.FP16]) -> pl.Tensor[[16, 64], pl.FP16]:
             y = pl.create_tensor([8, 2], pl.FP16)
             z = pl.mul(x, 0.5)
             if True:
@@ -189,15 +190,23 @@ def test_return_types_are_inferred_from_returned_parameters():
         (ir.TensorType([3], ir.DataType.FP32), ir.TensorType([2], ir.DataType.FP32))
 
 
-def test_a_bare_return_annotation_that_cannot_be_inferred_is_an_error():
+def test_a_bare_return_annotation_takes_the_type_of_the_returned_value():
+    @pl.jit
+    def entry(x: pl.Tensor) -> pl.Tensor:
+        return pl.add(x, x)
+
+    assert entry.specialize(f32(4))["entry"].return_types == (ir.TensorType([4], ir.DataType.FP32),)
+
+
+def test_a_bare_return_annotation_without_a_returned_value_is_an_error():
     @pl.jit
     def entry(x: pl.Tensor) -> pl.Tensor:  # @bare-return
-        return pl.add(x, x)
+        y = pl.add(x, x)
 
     with pytest.raises(ParserTypeError) as info:
         entry.specialize(f32(4))
     assert info.value.message == ("Cannot infer the return type of 'entry' for its bare "
-                                  "pl.Tensor return annotation")
+                                  "pl.Tensor return annotation: it returns no value")
     line, column = marker_position("bare-return", "pl.Tensor:")
     assert (info.value.span["line"], info.value.span["column"]) == (line, column)
 
@@ -287,7 +296,7 @@ def test_expression_dims_are_kept_with_their_names_inlined():
         @pl.function(type=pl.FunctionType.Orchestration)
         def entry(self, x: pl.Tensor[[M * 2, 4], pl.FP32]) -> pl.Tensor[[M * 2, 4], pl.FP32]:
             t = pl.create_tensor([M * 2, 4], pl.FP32)
-            t = self.passthrough(x, t)
+            t_v1 = self.passthrough(x, t)
             return x
 
     ir.assert_structural_equal(entry.specialize(), Expected)
@@ -303,8 +312,8 @@ def test_a_shape_using_the_callers_names_cannot_type_a_dependency():
     with pytest.raises(ParserTypeError) as info:
         entry.specialize(n=pl.RUNTIME)
     assert info.value.message == ("Cannot infer the type of parameter 'a' of @pl.jit.incore "
-                                  "function 'passthrough' from the caller-dependent shape of the "
-                                  "argument 'z'")
+                                  "function 'passthrough' from the argument 'z': its shape "
+                                  "depends on the caller's 'n'")
     assert (info.value.span["line"], info.value.span["column"]) == \
         marker_position("caller-shape", "z, z")
 
@@ -344,3 +353,51 @@ def test_type_aliases_in_annotations_read_as_the_spelled_out_type():
     ir.assert_structural_equal(aliased.specialize(*args)["aliased"],
                                spelled.specialize(*args)["spelled"])
     assert "M = pl.dynamic(\"M\")" in aliased.specialize(*args).as_python()
+
+
+FP32 = ir.DataType.FP32
+
+
+def _returning(form):
+    """A dependency of ``form`` returning an Out parameter, a created tensor, a scalar
+    and a tuple of them, each called from an entry of the matching kind."""
+    @form
+    def out_param(a: pl.Tensor, o: pl.Out[pl.Tensor]):
+        return o
+
+    @form
+    def created(a: pl.Tensor, o: pl.Out[pl.Tensor]):
+        t = pl.create_tensor([2, 4], dtype=pl.FP16)
+        return t
+
+    @form
+    def scalar(a: pl.Tensor, o: pl.Out[pl.Tensor], k: pl.Scalar[pl.INDEX]):
+        return k + 1
+
+    @form
+    def several(a: pl.Tensor, o: pl.Out[pl.Tensor], k: pl.Scalar[pl.INDEX]):
+        return o, a, k
+
+    @form
+    def declared(a: pl.Tensor, o: pl.Out[pl.Tensor]) -> pl.Tensor[[8], pl.FP32]:
+        return a
+
+    return out_param, created, scalar, several, declared
+
+
+@pytest.mark.parametrize("form", [pl.jit, pl.jit.host, pl.jit.incore, pl.jit.inline,
+                                  pl.jit.opaque, pl.jit.graph],
+                         ids=["jit", "host", "incore", "inline", "opaque", "graph"])
+def test_return_types_are_inferred_for_every_form_and_a_declared_one_wins(form):
+    out_param, created, scalar, several, declared = _returning(form)
+    args = (f32(8), f32(3))
+    returns = {f.__name__: f.specialize(*args, *([pl.RUNTIME] if "k" in f.param_names else []))
+               [f.__name__].return_types for f in (out_param, created, scalar, several, declared)}
+    index = ir.ScalarType(ir.DataType.INDEX)
+    assert returns == {
+        "out_param": (ir.TensorType([3], FP32),),
+        "created": (ir.TensorType([2, 4], ir.DataType.FP16),),
+        "scalar": (index,),
+        "several": (ir.TensorType([3], FP32), ir.TensorType([8], FP32), index),
+        "declared": (ir.TensorType([8], FP32),),
+    }

@@ -102,17 +102,32 @@ class FakeTorchTensor:
         self.layout = FakeTorchLayout()  # torch.strided: not a pypto layout
 
 
-def test_torch_like_tensors_are_read_without_importing_torch():
+class _RefuseTorch:
+    """A meta-path finder that fails any import of torch."""
+
+    def find_spec(self, name, path=None, target=None):
+        if name == "torch" or name.startswith("torch."):
+            raise AssertionError(f"'{name}' was imported")
+        return None
+
+
+def test_torch_like_tensors_are_read_without_importing_torch(monkeypatch):
+    for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+        monkeypatch.delitem(sys.modules, name)  # (other tests may have imported it)
+    monkeypatch.setattr(sys, "meta_path", [_RefuseTorch()] + sys.meta_path)
     tensor = FakeTorchTensor((4, 8), FakeTorchDtype("bfloat16"))
     assert tensor_spec_of(tensor, "x") == TensorSpec((4, 8), pl.BF16, pl.ND)
     assert to_dtype(FakeTorchDtype("float16")) is DataType.FP16
     assert to_dtype(FakeTorchDtype("bool")) is DataType.BOOL
     with pytest.raises(TypeError, match="^parameter 'x': unsupported dtype torch.float64"):
         tensor_spec_of(FakeTorchTensor((1,), FakeTorchDtype("float64")), "x")
-    assert "torch" not in sys.modules
 
 
-def test_a_torch_like_argument_specialises_like_an_array():
+def test_a_torch_like_argument_specialises_like_an_array(monkeypatch):
+    for name in [n for n in sys.modules if n == "torch" or n.startswith("torch.")]:
+        monkeypatch.delitem(sys.modules, name)
+    monkeypatch.setattr(sys, "meta_path", [_RefuseTorch()] + sys.meta_path)
+
     @pl.jit
     def entry(x: pl.Tensor):
         return x
@@ -120,7 +135,6 @@ def test_a_torch_like_argument_specialises_like_an_array():
     from_torch = entry.specialize(FakeTorchTensor((4, 8), FakeTorchDtype("float32")))
     from_numpy = entry.specialize(f32(4, 8))
     ir.assert_structural_equal(from_torch, from_numpy)
-    assert "torch" not in sys.modules
 
 
 def test_any_object_with_shape_and_dtype_is_a_tensor_argument():

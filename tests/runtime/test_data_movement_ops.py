@@ -8,6 +8,7 @@ import pytest
 
 import pypto
 import pypto.language as pl
+from pypto import ir
 
 from ._helpers import DT, Out, Scalar, Tile, run_op
 
@@ -100,21 +101,109 @@ def test_tile_assemble_and_move():
     np.testing.assert_array_equal(moved, source)
 
 
-@pytest.mark.parametrize("op_name", ["tensor.slice", "tile.slice"])
-def test_slice_copies_the_window(op_name):
+def test_tile_slice_copies_the_window():
     x = rand(5, 6)
-    operand = Tile(x) if op_name.startswith("tile") else x
-    result = run_op(op_name, [operand, [2, 3], [1, 2]])
+    result = run_op("tile.slice", [Tile(x), [2, 3], [1, 2]])
     np.testing.assert_array_equal(result, x[1:3, 2:5])
+    assert not np.shares_memory(result, x)
 
 
-def test_slice_with_drop_dims_and_valid_shape():
+def test_tensor_slice_is_a_view_of_the_window():
+    x = rand(5, 6)
+    result = run_op("tensor.slice", [x, [2, 3], [1, 2]])
+    np.testing.assert_array_equal(result, x[1:3, 2:5])
+    assert result.base is not None and result.flags.writeable
+
+
+def test_tensor_slice_with_drop_dims_and_valid_shape():
     x = rand(4, 4)
     row = run_op("tensor.slice", [x, [1, 4], [2, 0], None, [0]])
-    assert row.shape == (4,)
+    assert row.shape == (4,) and row.base is not None
     np.testing.assert_array_equal(row, x[2])
+    # The whole window fits: a view, whatever lies outside the valid part.
     partial = run_op("tensor.slice", [x, [2, 2], [2, 2], [1, 2]])
+    np.testing.assert_array_equal(partial, x[2:4, 2:4])
+
+
+def test_tile_slice_with_valid_shape_zero_fills_the_rest():
+    x = rand(4, 4)
+    partial = run_op("tile.slice", [Tile(x), [2, 2], [2, 2], [1, 2]])
     np.testing.assert_array_equal(partial, [[x[2, 2], x[2, 3]], [0.0, 0.0]])
+
+
+T16 = pl.Tensor[[16, 16], pl.FP32]
+T32 = pl.Tensor[[32, 16], pl.FP32]
+
+
+@pl.program
+class KernelWritesSlicesOfOut:
+    @pl.function(type=pl.FunctionType.InCore)
+    def fill(self, a: T16, o: pl.Out[T16]) -> T16:
+        o = pl.store(pl.add(pl.load(a, [0, 0], [16, 16]), 1.0), [0, 0], o)
+        return o
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: T16, out: pl.Out[T32]) -> T32:
+        for i in pl.range(2):
+            view: T16 = pl.slice(out, [16, 16], [i * 16, 0])
+            view = self.fill(a, view)
+        return out
+
+
+@pytest.mark.parametrize("lowered", [False, True], ids=["parsed", "lowered"])
+def test_a_kernel_writing_a_slice_of_an_out_tensor_writes_the_out_tensor(lowered):
+    program = KernelWritesSlicesOfOut
+    if lowered:
+        program = ir.PassManager.get_strategy(ir.OptimizationStrategy.Default).run_passes(program)
+    a = rand(16, 16)
+    out = np.zeros((32, 16), np.float32)
+    pypto.run(program, a, out)
+    np.testing.assert_array_equal(out, np.concatenate([a + 1, a + 1]))
+
+
+@pl.program
+class SliceReachingPastTheSource:
+    @pl.function
+    def main(self, x: pl.Tensor[[4, 4], pl.FP32], row: pl.Scalar[pl.INDEX],
+             write: pl.Scalar[pl.BOOL]) -> pl.Tensor[[2, 2], pl.FP32]:
+        part: pl.Tensor[[2, 2], pl.FP32] = pl.tensor.slice(x, [2, 2], [row, 0], [1, 2])
+        if write:
+            part = pl.tensor.write(part, [0, 0], 1.0)
+        return part
+
+
+def test_a_slice_whose_window_reaches_past_the_source_is_a_padded_copy():
+    x = rand(4, 4)
+    part = pypto.run(SliceReachingPastTheSource, x, 3, False)
+    np.testing.assert_array_equal(part, [[x[3, 0], x[3, 1]], [0.0, 0.0]])
+
+
+def test_a_write_into_a_padded_slice_copy_is_refused_by_name():
+    with pytest.raises(pypto.runtime.ExecutionError,
+                       match=r"tensor.write at .*: the destination is a copy, not a view"):
+        pypto.run(SliceReachingPastTheSource, rand(4, 4), 3, True)
+
+
+def test_tensor_reshape_is_a_view():
+    x = rand(4, 6)
+    flat = run_op("tensor.reshape", [x, [24]])
+    assert flat.base is not None and flat.flags.writeable
+    np.testing.assert_array_equal(flat, x.reshape(24))
+
+
+def test_a_reshape_of_a_strided_slice_is_a_copy_that_refuses_writes():
+    @pl.program
+    class ReshapeOfColumns:
+        @pl.function
+        def main(self, out: pl.Out[pl.Tensor[[4, 6], pl.FP32]]) -> pl.Tensor[[4, 6], pl.FP32]:
+            columns: pl.Tensor[[4, 3], pl.FP32] = pl.tensor.slice(out, [4, 3], [0, 0])
+            flat: pl.Tensor[[12], pl.FP32] = pl.tensor.reshape(columns, [12])
+            flat = pl.tensor.write(flat, [0], 1.0)
+            return out
+
+    with pytest.raises(pypto.runtime.ExecutionError,
+                       match=r"tensor.write at .*: the destination is a copy, not a view"):
+        pypto.run(ReshapeOfColumns, np.zeros((4, 6), np.float32))
 
 
 @pytest.mark.parametrize("namespace", ["tensor", "tile"])

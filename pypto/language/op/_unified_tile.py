@@ -5,7 +5,7 @@ is ``pl.tile.addc`` (same signature), ``pl.reserve_buffer`` is
 
 from __future__ import annotations
 
-from . import system_ops, tile_ops
+from . import system_ops, tensor_ops, tile_ops
 
 __all__ = [
     "addc", "addsc", "subc", "subsc", "lrelu", "prelu", "rem", "rems", "sels", "tri",
@@ -32,7 +32,6 @@ aiv_initialize_pipe = system_ops.aiv_initialize_pipe
 reserve_buffer, import_peer_buffer = system_ops.reserve_buffer, system_ops.import_peer_buffer
 
 
-def dump_tag(tensor, *, span=None):
-    """Tag ``tensor`` for the device runtime's tensor dumps.  PyPTO registers no op for
-    it, and pypto keeps no dump state: the value is ``tensor`` itself."""
-    return tensor
+# pl.dump_tag is pl.tensor.dump_tag: a tag for the device runtime's tensor dumps; PyPTO
+# registers no op for it, and pypto keeps no dump state (the value is the tensor itself).
+dump_tag = tensor_ops.dump_tag

@@ -22,9 +22,19 @@ def scatter_update(input, *args, **kwargs):  # noqa: A002  (PyPTO's signature)
     return _composite.scatter_update(input, *args, **kwargs)
 
 
+def dump_tag(tensor, *, span=None):
+    """``pl.dump_tag(t)``: ``t``, tagged for the device runtime's dumps.  PyPTO's wrapper
+    creates no op; pypto has no device runtime to dump from, so in the IR and on the CPU
+    it is ``t`` itself (docs/guide/differences.md)."""
+    if not (isinstance(tensor, Expr) and type(tensor.type).__name__ == "TensorType"):
+        kind = type(tensor.type).__name__ if isinstance(tensor, Expr) else type(tensor).__name__
+        raise TypeError(f"pl.dump_tag: 'tensor' must be a Tensor, got {kind}")
+    return tensor
+
+
 __all__ = fill_namespace(globals(), "tensor", {
     "gather": _composite.gather, "scatter": _composite.scatter,
-    "scatter_update": scatter_update, "mrgsort": _composite.mrgsort})
+    "scatter_update": scatter_update, "mrgsort": _composite.mrgsort, "dump_tag": dump_tag})
 
 # PyPTO's module-level names besides the wrappers
 _ = (DataType, AtomicType, MemorySpace, PadValue, TensorLayout, Expr, Scalar, Tensor)

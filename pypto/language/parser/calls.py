@@ -302,6 +302,15 @@ def _const(p: "FunctionParser", node: ast.Call) -> Expr:
 def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     span = p.span(node)
     program = p.program
+    keywords = [kw for kw in node.keywords if kw.arg not in ("attrs", "device")]
+    resolved = _jit_method(p, name, node.args, keywords, node)
+    if resolved is not None:
+        attrs = next((_attrs_dict(p, kw.value) for kw in node.keywords if kw.arg == "attrs"),
+                     None)
+        device = device_keyword(p, node)
+        if device is not None:
+            attrs = {"device": device, **(attrs or {})}
+        return make_function_call(p, resolved[0], resolved[1], None, resolved[2], attrs, node)
     gvar = program.global_vars.get(name)
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
@@ -333,6 +342,19 @@ def _is_statement_value(stmt: ast.AST | None, call: ast.Call) -> bool:
     """``x = call``, ``a, b = call``, ``x: T = call``, ``call`` or ``return call``."""
     return isinstance(stmt, (ast.Assign, ast.AnnAssign, ast.Expr, ast.Return)) \
         and stmt.value is call
+
+
+def _jit_method(p: "FunctionParser", name: str, arg_nodes: list[ast.expr],
+                keywords: list[ast.keyword], node: ast.Call) -> tuple | None:
+    """``self.k(...)`` in a ``@pl.jit`` body, ``k`` a jit function: the method the
+    specializer makes for these arguments (``ProgramContext.call_resolver``)."""
+    resolver = p.program.call_resolver
+    if resolver is None:
+        return None
+    value = p.closure.lookup(name)
+    if getattr(value, "_pypto_jit_kind", None) is None:
+        return None
+    return resolver(p, name, value, arg_nodes, keywords, node)
 
 
 def _method_hint(p: "FunctionParser") -> str | None:
@@ -451,13 +473,14 @@ def parse_submit(p: "FunctionParser", node: ast.Call) -> Expr:
         raise ParserSyntaxError(f"pl.{chain[-1]} needs a kernel as first argument "
                                 "(pl.submit(self.kernel, ...))", span)
     name = node.args[0].attr
-    gvar = p.program.global_vars.get(name)
+    resolved = _jit_method(p, name, node.args[1:], [], node)
+    gvar = resolved[0] if resolved is not None else p.program.global_vars.get(name)
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program",
                                      p.span(node.args[0]))
     if name in p.program.failed:
         raise DependentError(f"method '{name}' failed to parse", span)
-    args = [p.parse_expr(a) for a in node.args[1:]]
+    args = resolved[2] if resolved is not None else [p.parse_expr(a) for a in node.args[1:]]
     options: dict[str, Any] = {}
     attrs: dict[str, Any] = {}
     for kw in node.keywords:

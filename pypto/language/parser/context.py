@@ -138,6 +138,12 @@ class ProgramContext:
     param_counts: dict[str, int] = field(default_factory=dict)  # methods not parsed yet
     unchecked_calls: list = field(default_factory=list)  # calls of methods parsed later
     in_program: bool = False
+    # ``@pl.jit``: ``self.k(...)`` (or ``pl.submit(self.k, ...)``) where the closure maps
+    # ``k`` to a jit function becomes a method made for the call's argument types, on
+    # demand.  Called as ``resolver(parser, name, jit_function, arg_nodes, keyword_nodes,
+    # call_node)``; returns ``(GlobalVar, Function, args)``, the arguments parsed in the
+    # callee's parameter order.
+    call_resolver: Any = None
     errors: list = field(default_factory=list)  # ParserErrors recorded so far (recovery)
     failed: set = field(default_factory=set)  # methods that failed to parse
 
