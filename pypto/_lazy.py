@@ -45,8 +45,8 @@ class _LazyAttribute:
         if module is None:
             return self
         value: Any = importlib.import_module(self._home)
-        if self._attribute is not None:
-            value = getattr(value, self._attribute)
+        for part in self._attribute.split(".") if self._attribute else ():
+            value = getattr(value, part)
         module.__dict__[self._name] = value
         return value
 
@@ -54,7 +54,8 @@ class _LazyAttribute:
 def install_lazy_attributes(module_name: str,
                             attributes: dict[str, tuple[str, str | None]]) -> None:
     """Give module ``module_name`` the ``attributes`` ``{name: (home module, attribute or
-    None for the module itself)}``, each imported on first access."""
+    None for the module itself)}``, each imported on first access.  The attribute may be
+    dotted (``"DataType.FP32"``)."""
     module = sys.modules[module_name]
     namespace = {name: _LazyAttribute(name, home, attribute)
                  for name, (home, attribute) in attributes.items()}

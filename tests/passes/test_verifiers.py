@@ -84,7 +84,7 @@ def test_ssa_multiple_assignment_message_ends_with_printed_function():
     x, y = new_vars("x", "y")
     f = func("main", [x], seq(assign(y, x, 2), assign(y, x, 3), ret(y)))
     d = only(P.SSAForm, program(f))
-    assert (d.severity, d.rule_name, d.error_code) == (ERROR, "SSAVerify", 0)
+    assert (d.severity, d.rule_name, d.error_code) == (ERROR, "SSAVerify", 1)
     assert d.message == ("Variable 'y' is assigned more than once (2 times), violating SSA form"
                          f"\nIn function 'main':\n{ir.python_print(f)}")
     assert d.span == span(3)
@@ -103,7 +103,7 @@ def test_ssa_name_shadowing():
     i = ir.Var("i", IDX)
     body = seq(assign(y, x), for_loop(i, 4, assign(inner, x, 5)), ret(y))
     d = only(P.SSAForm, program(func("main", [x], body)))
-    assert d.error_code == SSAErrorType.NAME_SHADOWING == 1
+    assert d.error_code == SSAErrorType.NAME_SHADOWING == 2
     assert d.message.startswith("Variable 'y' shadows a variable of the same name defined in "
                                 "an enclosing scope\nIn function 'main'")
     assert d.span == span(5)
@@ -114,7 +114,7 @@ def test_ssa_scope_violation():
     i = ir.Var("i", IDX)
     body = seq(for_loop(i, 4, assign(t, x)), ret(t, line=7))
     d = only(P.SSAForm, program(func("main", [x], body)))
-    assert d.error_code == SSAErrorType.SCOPE_VIOLATION
+    assert d.error_code == SSAErrorType.SCOPE_VIOLATION == 6
     assert d.message.startswith("Variable 't' used outside its defining scope")
     assert d.span == span(7)
 
@@ -685,7 +685,7 @@ def diag(severity, rule, code, message, line):
 
 def test_report_format_byte_for_byte():
     report = passes.format_report([
-        diag(ERROR, "SSAVerify", 2, "Variable 'x' used outside its defining scope", 3),
+        diag(ERROR, "SSAVerify", 6, "Variable 'x' used outside its defining scope", 3),
         diag(WARNING, "SplitIncoreOrch", 1, "careful", 9),
     ])
     assert report == (
@@ -696,7 +696,7 @@ def test_report_format_byte_for_byte():
         "[1] ERROR - SSAVerify\n"
         "  Message: Variable 'x' used outside its defining scope\n"
         "  Location: f.py:3:7\n"
-        "  Error Code: 2\n"
+        "  Error Code: 6\n"
         "\n"
         "[2] WARNING - SplitIncoreOrch\n"
         "  Message: careful\n"

@@ -49,12 +49,15 @@ EMPTY = "[]"
 DERIVED = "derived"
 
 
-class Effect(enum.Enum):
+class ArgEffect(enum.Enum):
     """What an op does to the storage behind one operand."""
 
     Read = 0
     Write = 1
     ReadWrite = 2
+
+
+Effect = ArgEffect  # the name pypto's own code uses
 
 
 @dataclass(frozen=True)
