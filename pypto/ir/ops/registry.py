@@ -176,6 +176,10 @@ class OpDef(Op):
     def max_args(self) -> int:
         return len(self.params)
 
+    def get_attr_keys(self) -> list[str]:
+        """PyPTO's attribute names of the op (its keywords, hidden ones included)."""
+        return [spec.name for spec in self.keywords]
+
     def param_index(self, name: str) -> int | None:
         for index, spec in enumerate(self.params):
             if spec.name == name:
