@@ -45,6 +45,7 @@ from .ops.effects import (ArgEffect, get_op_write_channel, op_has_declared_arg_e
                           op_has_declared_arg_effects)
 from .call_attrs import set_call_attrs
 from .directions import make_call
+from .serialize import deserialize, deserialize_from_file, serialize, serialize_to_file
 from . import builder, directions, formatter, operators, type, utils  # noqa: A004 - PyPTO's name
 from .utils import (collect_def_vars, deep_clone, find_yield_stmt, flatten_to_stmts,
                     get_last_yield_stmt, substitute_expr, substitute_stmt)
