@@ -45,12 +45,18 @@ from .ops.effects import (ArgEffect, get_op_write_channel, op_has_declared_arg_e
                           op_has_declared_arg_effects)
 from .call_attrs import set_call_attrs
 from .directions import make_call
+from .op_conversion import (ConversionContext, has_op_conversion, op_conversion,
+                            register_op_conversion, register_op_conversion_custom)
 from .serialize import deserialize, deserialize_from_file, serialize, serialize_to_file
 from . import builder, directions, formatter, operators, type, utils  # noqa: A004 - PyPTO's name
 from .utils import (collect_def_vars, deep_clone, find_yield_stmt, flatten_to_stmts,
                     get_last_yield_stmt, substitute_expr, substitute_stmt)
 from .builder import IRBuilder
-from . import instruments, op, pass_manager
+from . import instruments, op, pass_manager, compiled_program
+# ``ir.compile`` is the function (looked up lazily below), ``pypto.ir.compile`` the module:
+# loading the module first and dropping the attribute it left keeps both right.
+from . import compile as _compile_module  # noqa: F401
+del globals()["compile"]
 from .constants import module_constants as _module_constants
 
 # ``ir.HOST``, ``ir.Vec``, ``ir.FP32``, ``ir.input`` ... (PyPTO's module constants).  They
@@ -77,6 +83,8 @@ _LAZY = {"OptimizationStrategy": "pypto.passes.pass_manager",
          "DiagnosticCheck": "pypto.passes.diagnostic_checks",
          "DiagnosticCheckSet": "pypto.passes.diagnostic_checks",
          "DiagnosticPhase": "pypto.passes.diagnostic_checks",
+         "compile": "pypto.passes.compile",
+         "CompiledProgram": "pypto.passes.compile",
          "make_roundtrip_instrument": "pypto.language.roundtrip"}
 
 

@@ -15,4 +15,5 @@ def set_call_attrs(call: Call, attrs: Mapping[str, Any]) -> Call:
         raise TypeError(f"set_call_attrs expects an ir.Call, got {call.__class__.__name__}")
     if not isinstance(attrs, Mapping):
         raise TypeError(f"set_call_attrs: attrs must be a dict, got {attrs.__class__.__name__}")
-    return Call(call.op, call.args, call.kwargs, dict(attrs), call.type, call.span)
+    return Call(call.op, call.args, kwargs=call.kwargs, attrs=dict(attrs), type=call.type,
+                span=call.span)

@@ -33,4 +33,4 @@ def make_call(op: Op, args: Sequence[Expr], *, directions: Sequence[ArgDirection
     if directions is not None:
         directions = [ArgDirection(d) for d in directions]
         attrs = {"arg_directions": directions}
-    return Call(op, list(args), kwargs, attrs, type, span)
+    return Call(op, list(args), kwargs=kwargs, attrs=attrs, type=type, span=span)
