@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
+
 import pytest
 
 from pypto import ir
-from pypto.ir import op_conversion as oc
+
+# ``ir.op_conversion`` is the decorator (as in PyPTO); the module is under its full name.
+oc = importlib.import_module("pypto.ir.op_conversion")
 
 
 @pytest.fixture
