@@ -44,7 +44,7 @@ __all__ = [
     "DiagnosticPhase", "MemoryPlanner", "get_default_diagnostic_phase",
 ]
 
-# passes.inline_functions(), passes.convert_to_ssa(), ..., passes.run_verifier(props=None)
+# passes.inline_functions(), passes.convert_to_ssa(), ..., passes.run_verifier(properties=None)
 for _spec in PASS_SPECS:
     globals()[_spec.factory_name] = make_factory(_spec)
     __all__.append(_spec.factory_name)

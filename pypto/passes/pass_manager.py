@@ -78,9 +78,10 @@ class PassManager:
     def get_pass_names(self) -> list[str]:
         return self.pass_names
 
-    def run_passes(self, program: Program, dump_ir: bool | PassDumpLevel = False,
+    def run_passes(self, input_ir: Program, dump_ir: bool | PassDumpLevel = False,
                    output_dir: str | os.PathLike | None = None, prefix: str = "pl") -> Program:
         from .pipeline import PassPipeline
+        program = input_ir
         if not isinstance(program, Program):
             raise TypeError(f"PassManager.run_passes expects an ir.Program, "
                             f"got {type(program).__name__}")

@@ -320,7 +320,7 @@ def test_run_verifier_with_explicit_properties():
     only_breaks = passes.IRPropertySet([P.BreakContinueValid])
     passes.run_verifier(only_breaks)(non_ssa_program())  # SSA is not checked
     with pytest.raises(pypto.Error, match="BreakContinueValid"):
-        passes.run_verifier(props=[P.BreakContinueValid])(break_outside_loop_program())
+        passes.run_verifier(properties=[P.BreakContinueValid])(break_outside_loop_program())
 
 
 # -- PassPipeline -----------------------------------------------------------------------

@@ -259,8 +259,9 @@ def find_op(name: str) -> OpDef | None:
     return _OPS.get(name) if isinstance(name, str) else None
 
 
-def get_op(name: str) -> OpDef:
-    """The registered op called ``name``; ``ValueError`` naming it if unknown."""
+def get_op(op_name: str) -> OpDef:
+    """The registered op called ``op_name``; ``ValueError`` naming it if unknown."""
+    name = op_name
     if not isinstance(name, str):
         raise TypeError(f"get_op expects an op name (str), got {type(name).__name__}")
     op = _OPS.get(name)
@@ -271,8 +272,8 @@ def get_op(name: str) -> OpDef:
     return op
 
 
-def is_op_registered(name: str) -> bool:
-    return isinstance(name, str) and name in _OPS
+def is_op_registered(op_name: str) -> bool:
+    return isinstance(op_name, str) and op_name in _OPS
 
 
 def list_ops() -> list[str]:
