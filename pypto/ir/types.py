@@ -123,6 +123,17 @@ class ShapedType(Type):
     __slots__ = ("shape", "dtype", "memref", "_static")
 
     @property
+    def memory_space(self) -> "MemorySpace | None":
+        """Where the data lives: a tensor's is its memref's (``None`` without one); a tile
+        has its own field."""
+        return self.memref.memory_space if self.memref is not None else None
+
+    def shares_memref_with(self, other: "ShapedType") -> bool:
+        """Do both have a memref, and the same one (space, address, size, id)?"""
+        return self.memref is not None and getattr(other, "memref", None) is not None \
+            and self.memref == other.memref
+
+    @property
     def static_shape(self) -> bool:
         """Is every dim a ``ConstInt`` (no Var, no expression)?  Cached: walkers and
         mutators ask it for every Var they meet."""
@@ -192,6 +203,10 @@ class TileType(ShapedType):
         _set(self, "memref", memref)
         _set(self, "tile_view", tile_view)
         _set(self, "memory_space", memory_space)
+
+    def get_effective_tile_view(self) -> "TileView":
+        """The tile's view, or the default view when it has none."""
+        return self.tile_view if self.tile_view is not None else TileView()
 
 
 class TupleType(Type):

@@ -28,6 +28,9 @@ from .registry import PASS_SPECS, PassSpec, build_pipeline, get_pass_spec, list_
 from .verifier_registry import (FunctionVerifier, PropertyVerifier, PropertyVerifierRegistry,
                                 verify_properties)
 from .verifiers.ssa import SSAErrorType
+from .verifiers.nested_calls import NestedCallErrorType
+from .verifiers.type_check import TypeCheckErrorType
+from .verifiers.use_after_def import UseAfterDefErrorType
 
 __all__ = [
     "Pass", "PassKind", "PassInstrument", "VerificationInstrument", "CallbackInstrument",
@@ -41,7 +44,8 @@ __all__ = [
     "get_pass_spec", "list_passes", "build_pipeline", "auto_name", "split_auto_name",
     "fresh_name_like", "PassProperties", "create_function_pass", "create_program_pass",
     "runtime_kind_from_name", "runtime_kind_to_name", "DiagnosticCheck", "DiagnosticCheckSet",
-    "DiagnosticPhase", "MemoryPlanner", "get_default_diagnostic_phase",
+    "DiagnosticPhase", "MemoryPlanner", "get_default_diagnostic_phase", "NestedCallErrorType",
+    "TypeCheckErrorType", "UseAfterDefErrorType",
 ]
 
 # passes.inline_functions(), passes.convert_to_ssa(), ..., passes.run_verifier(properties=None)

@@ -264,6 +264,9 @@ class ReportInstrument(PassInstrument):
         self._output_dir = os.fspath(output_dir)
         self._count = 0
 
+    def get_output_dir(self) -> str:
+        return self._output_dir
+
     def run_after_pass(self, pass_: "Pass", program: Program) -> None:
         from .verifier_registry import PropertyVerifierRegistry
         self._count += 1

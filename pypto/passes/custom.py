@@ -19,9 +19,12 @@ class PassProperties:
     def __init__(self, required: Iterable[IRProperty] | IRPropertySet = (),
                  produced: Iterable[IRProperty] | IRPropertySet = (),
                  invalidated: Iterable[IRProperty] | IRPropertySet = ()) -> None:
-        self.required = IRPropertySet(list(required))
-        self.produced = IRPropertySet(list(produced))
-        self.invalidated = IRPropertySet(list(invalidated))
+        self._sets = (IRPropertySet(list(required)), IRPropertySet(list(produced)),
+                      IRPropertySet(list(invalidated)))
+
+    required = property(lambda self: self._sets[0])
+    produced = property(lambda self: self._sets[1])
+    invalidated = property(lambda self: self._sets[2])
 
     def __repr__(self) -> str:
         return (f"PassProperties(required={self.required}, produced={self.produced}, "

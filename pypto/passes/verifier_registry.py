@@ -12,7 +12,7 @@ of the registry; a test or plug-in may replace one with ``register``.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Iterable
 
 from ..errors import InternalError
 from ..ir.function import Program
@@ -143,6 +143,11 @@ class PropertyVerifierRegistry:
             if len(fused) <= 1 or not isinstance(verifier, CheckVerifier):
                 verifier.verify(program, out)
         return [diagnostic for out in outputs for diagnostic in out]
+
+    @staticmethod
+    def generate_report(diagnostics: Iterable[Diagnostic]) -> str:
+        """The text report of ``diagnostics`` (``format_report``)."""
+        return format_report(diagnostics)
 
     @classmethod
     def verify_or_throw(cls, properties: IRPropertySet, program: Program) -> list[Diagnostic]:
