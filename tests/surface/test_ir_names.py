@@ -159,3 +159,18 @@ def test_compat_modules():
     assert ir.operators.__all__ == []
     assert ir.formatter.ruff_format("x = 1\n") in ("x = 1\n",)
     assert ir.printer.python_print is ir.python_print
+
+
+def test_scope_statements_take_body_positionally_as_in_pypto():
+    body = ir.EvalStmt(ir.ConstInt(1, IDX))
+    span = ir.Span("f.py", 3, 1)
+    cluster = ir.ClusterScopeStmt("c", body, span)
+    assert cluster.body is body and cluster.span is span and cluster.name_hint == "c"
+    hierarchy = ir.HierarchyScopeStmt(ir.HOST, ir.Orchestrator, "", body, span)
+    assert hierarchy.body is body and hierarchy.scope_kind is ir.ScopeKind.Hierarchy
+    assert ir.InCoreScopeStmt(ir.NONE, "", body).body is body
+    assert ir.SpmdScopeStmt(4, False, "", body).core_num.value == 4
+    assert ir.RuntimeScopeStmt(True, "", body).manual
+    assert ir.ClusterScopeStmt(body=body).body is body  # keywords keep working
+    with pytest.raises(TypeError, match="ClusterScopeStmt: missing required argument 'body'"):
+        ir.ClusterScopeStmt("c")
