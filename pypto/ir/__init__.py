@@ -45,6 +45,7 @@ from .ops.effects import (ArgEffect, get_op_write_channel, op_has_declared_arg_e
                           op_has_declared_arg_effects)
 from .call_attrs import set_call_attrs
 from .directions import make_call
+from .parent_stmt import ParentStmtAnalysis
 from .op_conversion import (ConversionContext, has_op_conversion, op_conversion,
                             register_op_conversion, register_op_conversion_custom)
 from .serialize import deserialize, deserialize_from_file, serialize, serialize_to_file
@@ -70,7 +71,8 @@ __all__ = ["CompiledProgram", "ConversionContext", "DiagnosticCheck", "Diagnosti
            "PassContext", "PassDumpLevel", "PassManager", "TensorType", "TensorView", "TileType",
            "TileView", "VerificationLevel", "VerificationMode", "compile", "directions",
            "make_call", "make_roundtrip_instrument", "op", "python_print", "inout", "input",
-           "no_dep", "output", "output_existing", "scalar_dir"]
+           "no_dep", "output", "output_existing", "scalar_dir", "op_conversion",
+           "register_op_conversion"]
 
 # The pass manager and the round-trip instrument belong to higher layers; they are
 # looked up there on first access, so importing pypto.ir never imports upward.

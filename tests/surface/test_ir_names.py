@@ -174,3 +174,20 @@ def test_scope_statements_take_body_positionally_as_in_pypto():
     assert ir.ClusterScopeStmt(body=body).body is body  # keywords keep working
     with pytest.raises(TypeError, match="ClusterScopeStmt: missing required argument 'body'"):
         ir.ClusterScopeStmt("c")
+
+
+def test_parent_stmt_analysis():
+    x = ir.Var("x", ir.ScalarType(IDX))
+    i = ir.Var("i", ir.ScalarType(IDX))
+    inner = ir.EvalStmt(x)
+    loop = ir.ForStmt(i, 0, 4, 1, [], inner, [])
+    ret = ir.ReturnStmt([])
+    body = ir.SeqStmts([loop, ret])
+    func = ir.Function("f", [x], [], body)
+    analysis = ir.ParentStmtAnalysis()
+    analysis.build_map(func)
+    assert analysis.get_parent(inner) is loop and analysis.get_parent(loop) is body
+    assert analysis.has_parent(ret) and not analysis.has_parent(body)
+    assert analysis.get_parent(body) is None
+    analysis.clear()
+    assert not analysis.has_parent(inner)
