@@ -30,6 +30,23 @@ def lazy_reexport(module_name: str, home: str,
     return __getattr__, __dir__
 
 
+def lazy_reexports(module_name: str,
+                   homes: dict[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """``(__getattr__, __dir__)`` for a module re-exporting each name from its own home
+    (``{name: home module}``)."""
+
+    def __getattr__(name: str) -> Any:
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(home), name)
+
+    def __dir__() -> list[str]:
+        return sorted(homes)
+
+    return __getattr__, __dir__
+
+
 class _LazyAttribute:
     """A module attribute loaded on first access, then stored in the module's dict.
 

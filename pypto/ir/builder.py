@@ -36,6 +36,7 @@ from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStm
                    SeqStmts, WhileStmt, YieldStmt)
 from .types import ScalarType, Type
 from .builder_names import PyPTOBuilderNames
+from .. import ir  # noqa: F401 - PyPTO's builder module names the IR module ``ir``
 
 __all__ = ["IRBuilder", "ForLoopBuilder", "FunctionBuilder", "IfStmtBuilder", "ProgramBuilder",
            "ScopeBuilder", "WhileLoopBuilder"]

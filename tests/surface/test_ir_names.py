@@ -191,3 +191,20 @@ def test_parent_stmt_analysis():
     assert analysis.get_parent(body) is None
     analysis.clear()
     assert not analysis.has_parent(inner)
+
+
+def test_compat_module_paths_reexport_the_real_objects():
+    import importlib
+    import sys
+    pm = importlib.import_module("pypto.ir.pass_manager")
+    assert pm.core_ir is ir and pm.passes is passes and pm.python_print is ir.python_print
+    assert pm.PassManager is passes.pass_manager.PassManager
+    assert pm.CompileProfiler is pypto.compile_profiling.CompileProfiler
+    compiled = importlib.import_module("pypto.ir.compiled_program")
+    assert compiled.CompiledProgram is ir.CompiledProgram and compiled.ConstInt is ir.ConstInt
+    assert compiled.BackendType is pypto.backend.BackendType
+    compile_module = sys.modules["pypto.ir.compile"]
+    assert compile_module.compile is ir.compile and compile_module.TYPE_CHECKING is False
+    assert ir.builder.ir is ir
+    with pytest.raises(AttributeError, match="has no attribute 'generate'"):
+        compile_module.generate  # code generation is out of scope
