@@ -19,9 +19,13 @@ from .node import Expr, FieldKind, IRNode, Stmt
 from .scope import RuntimeScopeStmt
 from .stmt import AssignStmt, ForStmt, IfStmt, SeqStmts, WhileStmt, YieldStmt, _splice
 from .visitor import IRMutator
+# PyPTO's ir.utils also holds op-building helpers; they live in op_helpers.py.
+from .op_helpers import (CAST_MODE_NAMES, DataType, caller_warning_stacklevel,  # noqa: F401
+                         has_partial_valid_region, resolve_cast_mode)
 
 __all__ = ["flatten_to_stmts", "collect_def_vars", "find_yield_stmt", "get_last_yield_stmt",
-           "substitute_expr", "substitute_stmt", "deep_clone", "child_stmts"]
+           "substitute_expr", "substitute_stmt", "deep_clone", "child_stmts", "CAST_MODE_NAMES",
+           "resolve_cast_mode", "has_partial_valid_region"]
 
 _DEF = FieldKind.DEF
 

@@ -208,3 +208,34 @@ def test_compat_module_paths_reexport_the_real_objects():
     assert ir.builder.ir is ir
     with pytest.raises(AttributeError, match="has no attribute 'generate'"):
         compile_module.generate  # code generation is out of scope
+
+
+def test_ir_utils_cast_modes_valid_regions_and_stacklevel():
+    import warnings
+    from pypto.ir import utils
+    assert utils.CAST_MODE_NAMES == {"none": 0, "rint": 1, "round": 2, "floor": 3, "ceil": 4,
+                                     "trunc": 5, "odd": 6}
+    assert utils.resolve_cast_mode("floor") == 3 and utils.resolve_cast_mode(6) == 6
+    with pytest.raises(ValueError, match="unknown cast mode 'up'"):
+        utils.resolve_cast_mode("up")
+    with pytest.raises(ValueError, match="a name or a code 0..6"):
+        utils.resolve_cast_mode(7)
+    n = ir.Var("n", ir.ScalarType(IDX))
+
+    def tile(valid):
+        view = ir.TileView(valid_shape=valid) if valid is not None else None
+        return ir.Var("t", ir.TileType([16, 16], ir.FP32, None, view, ir.Vec))
+    assert utils.has_partial_valid_region(tile([8, 16]))
+    assert utils.has_partial_valid_region(tile([n, 16]))
+    assert not utils.has_partial_valid_region(tile([16, 16]))
+    assert not utils.has_partial_valid_region(tile(None))
+    tensor = ir.Var("x", ir.TensorType([4, 8], ir.FP32, None, ir.TensorView(valid_shape=[4, 2])))
+    assert utils.has_partial_valid_region(tensor)
+    # a "pypto" function that warns: the warning must point at its caller (this test)
+    inside: dict = {"__name__": "pypto.fake", "utils": utils, "warnings": warnings}
+    exec(compile("def f():\n    warnings.warn('w', stacklevel=utils.caller_warning_stacklevel())\n"
+                 "def g():\n    f()\n", "<pypto-fake>", "exec"), inside)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        inside["g"]()
+    assert caught[0].filename == __file__
