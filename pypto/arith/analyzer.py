@@ -118,7 +118,8 @@ class TransitiveComparisonAnalyzer(_Part):
     def unbind(self, var: E.Var) -> None:
         self._facts.unbind(var)
 
-    def try_compare(self, lhs: Expr, rhs: Expr, propagate_inequalities: bool = True) -> CompareResult:
+    def try_compare(self, lhs: Expr, rhs: Expr,
+                    propagate_inequalities: bool = True) -> CompareResult:
         """How ``lhs`` relates to ``rhs``, from the bound of their difference."""
         lhs, rhs = _as_expr(lhs), _as_expr(rhs)
         difference = Simplifier(self._facts).simplify(E.Sub(lhs, rhs, lhs.type.dtype, lhs.span))

@@ -67,7 +67,8 @@ class ConstIntBound:
         return self._min > 0
 
     def __eq__(self, other: object) -> bool:
-        return isinstance(other, ConstIntBound) and (other._min, other._max) == (self._min, self._max)
+        return isinstance(other, ConstIntBound) and \
+            (other._min, other._max) == (self._min, self._max)
 
     def __hash__(self) -> int:
         return hash((self._min, self._max))
@@ -272,7 +273,8 @@ def const_int_bound(expr: Expr, facts: Facts, depth: int = 0) -> ConstIntBound:
         return ConstIntBound(_add(a.min_value, _mul(b.max_value, -1)),
                              _add(a.max_value, _mul(b.min_value, -1)))
     if kind is E.Mul:
-        corners = [_mul(x, y) for x in (a.min_value, a.max_value) for y in (b.min_value, b.max_value)]
+        corners = [_mul(x, y) for x in (a.min_value, a.max_value)
+                   for y in (b.min_value, b.max_value)]
         return ConstIntBound(min(corners), max(corners))
     if kind is E.Min:
         return ConstIntBound(min(a.min_value, b.min_value), min(a.max_value, b.max_value))

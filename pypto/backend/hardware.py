@@ -26,7 +26,8 @@ class _Value:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._key() == self._key()  # type: ignore[attr-defined]
+        return type(other) is type(self) and \
+            other._key() == self._key()  # type: ignore[attr-defined]
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._key()))

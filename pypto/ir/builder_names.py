@@ -48,8 +48,8 @@ class PyPTOBuilderNames:
     def for_loop(self, loop_var: Var | str, start: Any, stop: Any, step: Any,
                  span: Span | None = None, kind: ForKind = ForKind.Sequential,
                  attrs: Mapping | None = None) -> Any:
-        return self.for_range(loop_var, start, stop, step, kind=kind, attrs=attrs,  # type: ignore[attr-defined]
-                              span=span)
+        frames: Any = self  # the IRBuilder this is mixed into
+        return frames.for_range(loop_var, start, stop, step, kind=kind, attrs=attrs, span=span)
 
     def while_loop(self, condition: Expr, span: Span | None = None) -> Any:
         return self.while_(condition, span)  # type: ignore[attr-defined]
@@ -134,8 +134,5 @@ class PyPTOBuilderNames:
                   slayout: TileLayout = TileLayout.none_box, fractal: int = 512,
                   pad: PadValue = PadValue.null, span: Span | None = None,
                   compact: CompactMode = CompactMode.null) -> TileView:
-        if CompactMode(compact) is not CompactMode.null:
-            raise ValueError("IRBuilder.tile_view: pypto's TileView has no compact mode "
-                             "(only CompactMode.null)")
         return TileView(list(valid_shape), list(stride), start_offset, blayout, slayout,
-                        fractal, pad)
+                        fractal, pad, compact)

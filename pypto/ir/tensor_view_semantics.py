@@ -30,7 +30,8 @@ def _dim(value: Any) -> Expr:
         return value
     if isinstance(value, int) and not isinstance(value, bool):
         return E.ConstInt(value, _INDEX)
-    raise TypeError(f"a shape or stride entry must be an int or ir.Expr, got {type(value).__name__}")
+    raise TypeError(f"a shape or stride entry must be an int or ir.Expr, got "
+                    f"{type(value).__name__}")
 
 
 def _mul(a: Expr, b: Expr) -> Expr:

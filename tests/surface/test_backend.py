@@ -75,7 +75,8 @@ def test_910b_description():
                                                         ir.Mem.Left]
     assert b.find_mem_path(ir.Mem.Left, ir.Mem.Mat) == []
     b950 = backend.Backend950.instance()
-    assert b950.find_mem_path(ir.Mem.Acc, ir.Mem.Vec) == [ir.Mem.Acc, ir.Mem.Vec]  # ... the 950 directly
+    # ... the 950 directly
+    assert b950.find_mem_path(ir.Mem.Acc, ir.Mem.Vec) == [ir.Mem.Acc, ir.Mem.Vec]
 
 
 def test_hardware_values_compare_by_content_and_export_round_trips(tmp_path):

@@ -36,7 +36,8 @@ def test_compile_writes_dumps_the_program_and_a_profile(tmp_path):
                           profiling=True, platform="a2a3sim")
     assert sorted(os.listdir(out)) == ["passes_dump", "program.pir", "report"]
     dumps = sorted(os.listdir(os.path.join(out, "passes_dump")))
-    assert dumps[0] == "00_frontend.py" and len(dumps) == 1 + len(ir.PassManager.get_strategy().passes)
+    assert dumps[0] == "00_frontend.py"
+    assert len(dumps) == 1 + len(ir.PassManager.get_strategy().passes)
     assert "passes" in open(os.path.join(out, "report", "compile_profile.txt")).read()
     again = ir.CompiledProgram.from_dir(out, platform="a2a3sim")
     ir.assert_structural_equal(again.program, compiled.program)
@@ -72,6 +73,7 @@ def test_compile_profiler_nests_stages():
     assert compile_profiling.get_active_profiler() is None
     assert [c.name for c in outer.children] == ["inner"]
     data = prof.to_dict()
-    assert data["stages"][0]["name"] == "outer" and data["stages"][0]["children"][0]["name"] == "inner"
+    assert data["stages"][0]["name"] == "outer"
+    assert data["stages"][0]["children"][0]["name"] == "inner"
     assert prof.total_seconds >= outer.children[0].duration >= 0
     assert "outer" in prof.summary() and '"inner"' in prof.to_json()

@@ -87,11 +87,11 @@ def test_python_print_type_and_explicit_layout():
     explicit = ir.python_print_type(plain, explicit_layout=True)
     assert explicit == ("pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec, pl.TileView(valid_shape=[8, 16], "
                         "blayout=pl.TileLayout.row_major, slayout=pl.TileLayout.none_box, "
-                        "fractal=512, pad=pl.PadValue.null)]")
+                        "fractal=512, pad=pl.PadValue.null, compact=pl.CompactMode.null)]")
     tensor = ir.TensorType([4, 8], ir.FP16, None, ir.TensorView())
     assert ir.python_print(tensor) == "pl.Tensor[[4, 8], pl.FP16, pl.ND]"
     assert ir.python_print(tensor, explicit_layout=True) == \
-        "pl.Tensor[[4, 8], pl.FP16, pl.TensorView(layout=pl.TensorLayout.ND)]"
+        "pl.Tensor[[4, 8], pl.FP16, pl.TensorView(layout=pl.TensorLayout.ND, pad=pl.PadValue.null)]"
     with pytest.raises(TypeError, match="python_print_type expects an ir.Type, got int"):
         ir.python_print_type(3)
 
@@ -239,3 +239,29 @@ def test_ir_utils_cast_modes_valid_regions_and_stacklevel():
         warnings.simplefilter("always")
         inside["g"]()
     assert caught[0].filename == __file__
+
+
+VIEWS = """
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def f(self, x: pl.Tensor[[16, 16], pl.FP32, pl.TensorView(valid_shape=[8, 16],
+                                                             pad=pl.PadValue.zero)],
+          t: pl.Tile[[16, 16], pl.FP32, pl.Mem.Vec, pl.TileView(compact=pl.CompactMode.normal)]):
+        return
+"""
+
+
+def test_tensor_view_pad_and_tile_view_compact_print_parse_and_compare():
+    program = pl.parse(VIEWS)
+    text = ir.python_print(program)
+    assert "pl.TensorView(valid_shape=[8, 16], pad=pl.PadValue.zero)" in text
+    assert "pl.TileView(compact=pl.CompactMode.normal)" in text
+    ir.assert_structural_equal(pl.parse(text), program)
+    other = pl.parse(VIEWS.replace("pl.PadValue.zero", "pl.PadValue.max"))
+    assert not ir.structural_equal(other, program)
+    assert ir.TensorView().pad is ir.PadValue.null and ir.TileView().compact is ir.CompactMode.null
+    assert ir.python_print(ir.TensorType([4], ir.FP32, None, ir.TensorView(pad=ir.PadValue.min))) \
+        == "pl.Tensor[[4], pl.FP32, pl.TensorView(pad=pl.PadValue.min)]"

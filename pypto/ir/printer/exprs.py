@@ -17,7 +17,7 @@ from ..dtype import DataType
 from ..ops.registry import OpDef
 from ..ops.signature import print_layout
 from ..node import Expr, GlobalVar
-from ..enums import TensorLayout
+from ..enums import PadValue, TensorLayout
 from ..types import (MemRef, ScalarType, TensorType, TensorView, TileType, TileView, TupleType,
                      Type, UnknownType)
 from .spelling import (DISTRIBUTED_PREFIX, ValueContext, dict_text, dtype_text, enum_text, float_literal,
@@ -385,7 +385,7 @@ class ExprPrinter:
         # rejects as a tensor layout annotation.
         explicit = self.explicit_layout
         if not view.stride and not view.valid_shape and view.layout is not TensorLayout.DN \
-                and not explicit:
+                and view.pad is PadValue.null and not explicit:
             out.append(f"{self.prefix}.{view.layout.name}")
             return
         parts: list[str] = []
@@ -395,6 +395,8 @@ class ExprPrinter:
             parts.append(f"layout={enum_text(view.layout, self.prefix)}")
         if view.valid_shape:
             parts.append(f"valid_shape={self._shape_text(view.valid_shape)}")
+        if view.pad is not PadValue.null or explicit:
+            parts.append(f"pad={enum_text(view.pad, self.prefix)}")
         out.append(f"{self.prefix}.TensorView({', '.join(parts)})")
 
     def _tile_view(self, view: TileView, out: list[str]) -> None:
@@ -418,6 +420,8 @@ class ExprPrinter:
             parts.append(f"fractal={view.fractal}")
         if view.pad is not default.pad or explicit:
             parts.append(f"pad={enum_text(view.pad, self.prefix)}")
+        if view.compact is not default.compact or explicit:
+            parts.append(f"compact={enum_text(view.compact, self.prefix)}")
         out.append(f"{self.prefix}.TileView({', '.join(parts)})")
 
     def _shape_text(self, dims: tuple) -> str:

@@ -56,7 +56,8 @@ def _mismatch_code(got: Type, expected: Type) -> TypeCheckErrorType:
     if isinstance(got, ShapedType) and isinstance(expected, ShapedType):
         if len(got.shape) != len(expected.shape):
             return codes.SHAPE_DIMENSION_MISMATCH
-        if isinstance(got, TileType) and got.tile_view != expected.tile_view:  # type: ignore[attr-defined]
+        if isinstance(got, TileType) and \
+                got.tile_view != expected.tile_view:  # type: ignore[attr-defined]
             return codes.TILE_VIEW_MISMATCH
         return codes.SHAPE_VALUE_MISMATCH
     if isinstance(got, TupleType) and isinstance(expected, TupleType) \
