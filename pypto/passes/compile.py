@@ -8,7 +8,9 @@ the IR after every pass to ``<output_dir>/passes_dump/`` when ``dump_passes`` an
 (``ir.serialize``) so ``CompiledProgram.from_dir`` can read it back.  The back-end
 options (``skip_ptoas``, ``memory_planner``, ``emit_source_loc`` ...) are accepted and
 recorded in the context; nothing in pypto reads them.  To run the result, pass
-``compiled.program`` to ``pypto.runtime.run`` (the CPU executor).
+``compiled.program`` to ``pypto.runtime.run`` (the CPU executor).  With a
+``distributed_config`` the result is a ``DistributedCompiledProgram`` (callable: it
+runs the ranks on the CPU executor).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from typing import Any
 
 from ..backend import BackendType
 from ..compile_profiling import CompileProfiler
+from ..ir.distributed_compiled_program import DistributedCompiledProgram
 from ..ir.enums import FunctionType, ParamDirection
 from ..ir.function import Function, Program
 from ..ir.serialize import deserialize_from_file, serialize_to_file
@@ -150,7 +153,7 @@ def compile(program: Program, output_dir: str | None = None,  # noqa: A001 - PyP
             platform: str | None = None, distributed_config: Any = None,
             analyze_auto_scopes_for_deps: bool = False, emit_source_loc: bool | None = None,
             dump_ptoas_passes: bool = False, runtime: RuntimeKind | None = None
-            ) -> CompiledProgram:
+            ) -> CompiledProgram | DistributedCompiledProgram:
     """Run the default pipeline on ``program``; see the module docstring."""
     if not isinstance(program, Program):
         raise TypeError(f"compile expects an ir.Program, got {type(program).__name__}")
@@ -180,6 +183,10 @@ def compile(program: Program, output_dir: str | None = None,  # noqa: A001 - PyP
         serialize_to_file(result, os.path.join(output_dir, PROGRAM_FILE))
         if profiler is not None:
             profiler.write_report(os.path.join(output_dir, "report"))
+    if distributed_config is not None:  # PyPTO's distributed result, run rank by rank
+        return DistributedCompiledProgram(result, output_dir, backend_type=backend_type,
+                                          platform=platform,
+                                          distributed_config=distributed_config)
     return CompiledProgram(result, output_dir, backend_type=backend_type, platform=platform)
 
 

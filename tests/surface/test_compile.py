@@ -77,3 +77,12 @@ def test_compile_profiler_nests_stages():
     assert data["stages"][0]["children"][0]["name"] == "inner"
     assert prof.total_seconds >= outer.children[0].duration >= 0
     assert "outer" in prof.summary() and '"inner"' in prof.to_json()
+
+
+def test_compile_with_a_distributed_config_gives_a_distributed_program():
+    from pypto.ir.distributed_compiled_program import DistributedCompiledProgram, DistributedConfig
+    config = DistributedConfig(device_ids=[0, 1])
+    compiled = ir.compile(Scale, distributed_config=config)
+    assert isinstance(compiled, DistributedCompiledProgram)
+    assert compiled.distributed_config is config
+    ir.assert_structural_equal(compiled.program, ir.compile(Scale).program)
