@@ -74,6 +74,10 @@ REDUCERS: dict[str, Callable[..., Any]] = {
 }
 
 
+def _test_only(args: list, info: OpInfo, state: ExecState) -> Any:
+    raise OpFailure(f"{info.name} is a registry test op: it has no meaning on the executor")
+
+
 def _refuse(name: str) -> OpImpl:
     def impl(args: list, info: OpInfo, state: ExecState) -> Any:
         raise OpFailure(f"{name} is a device-only op: the CPU executor refuses it")
@@ -134,7 +138,7 @@ KERNELS: dict[str, Callable[..., OpImpl]] = {
     "task_dummy": _fixed(C.task_dummy), "task_is_valid": _fixed(C.task_is_valid),
     "array_create": _fixed(AR.array_create), "array_get": _fixed(AR.array_get),
     "array_update": _fixed(AR.array_update), "prefetch_handle": AR.prefetch_handle,
-    "prefetch_wait": _fixed(AR.prefetch_wait),
+    "prefetch_wait": _fixed(AR.prefetch_wait), "test_only": _fixed(_test_only),
     **DIST_KERNELS,
 }
 

@@ -90,9 +90,12 @@ assert len(DISTRIBUTED_OPS) == 23
 ARRAY_PREFETCH_OPS = ([f"array.{n}" for n in "create get_element update_element".split()]
                       + [f"prefetch.{n}" for n in
                          "async_prefetch make_context session wait".split()])
+# ops.md group test: the registry's own test entries.
+TESTING_OPS = [f"test.{n}" for n in
+               "op deduce_raises_internal deduce_raises_type tensor_op_no_conv".split()]
 EXPECTED_OPS = sorted([f"tensor.{n}" for n in TENSOR_OPS] + [f"tile.{n}" for n in TILE_OPS]
                       + [f"system.{n}" for n in SYSTEM_OPS] + DISTRIBUTED_OPS
-                      + ARRAY_PREFETCH_OPS)
+                      + ARRAY_PREFETCH_OPS + TESTING_OPS)
 assert (len(TENSOR_OPS), len(TILE_OPS), len(SYSTEM_OPS)) == (105, 138, 22)  # ops.md's counts
 
 

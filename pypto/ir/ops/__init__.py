@@ -19,6 +19,7 @@ from . import (cross_core_ops, system_ops, tensor_memory_ops, tensor_ops,  # noq
                tile_memory_ops, tile_ops)  # (the tables)
 from . import distributed_ops  # noqa: F401  (pld.system / pld.tensor / pld.tile)
 from . import array_ops  # noqa: F401  (array.* / prefetch.*)
+from . import testing_ops  # noqa: F401  (test.*: the registry's own test entries)
 
 __all__ = ["get_op", "is_op_registered", "list_ops", "find_op", "register_op", "ops_in",
            "create_op_call", "deduce_call_return_type", "call_write_targets",
