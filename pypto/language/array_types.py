@@ -55,7 +55,8 @@ class Array(_Handle, metaclass=ArrayMeta):
     __slots__ = ()
     _spelling = "pl.Array"
 
-    def __init__(self, *args: Any, expr: Expr | None = None, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        expr = kwargs.pop("expr", None)
         if args or kwargs:
             raise TypeError("pl.Array is an annotation (pl.Array[8, pl.INT32]); make an array "
                             "with pl.array.create(extent, dtype) inside a @pl.function body")

@@ -159,3 +159,20 @@ def test_type_check_refuses_an_array_of_another_extent_or_a_handle_of_another_ki
     assert messages(caller(ev)) == [
         "Argument 1 of the call to 'callee' does not fit parameter 'a8' "
         "(pl.Array[8, pl.INT32]): a AsyncEvent where a Array is declared"]
+
+
+def test_alloc_gives_a_pointer_as_in_pyptos_printed_programs():
+    text = textwrap.dedent("""
+        import pypto.language as pl
+
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(x: pl.Tensor[[16], pl.FP32]) -> pl.Tensor[[16], pl.FP32]:
+            mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+            return x
+        """)
+    function = pl.parse(text)
+    assert function.body.stmts[0].var.type is ir.PtrType.get()
+    printed = ir.python_print(function)
+    assert "mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)" in printed
+    ir.assert_structural_equal(function, pl.parse(printed))
+    assert pl.tensor.alloc(pl.Mem.Vec, 64).type is ir.PtrType.get()
