@@ -224,3 +224,37 @@ def test_arrays_and_handles_through_the_default_pipeline():
     pypto.run(after, x, out)
     expected = 5 + 2 * np.arange(8)
     assert out.tolist() == (expected + expected.sum()).tolist()
+
+
+RETURNED = """
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[4], pl.INT32], flag: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor[[4], pl.INT32]]) -> pl.Tensor[[4], pl.INT32]:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            a: pl.Array[4, pl.INT32] = pl.array.create(4, pl.INT32)
+            for i in pl.range(4):
+                a = pl.array.update_element(a, i, pl.tensor.read(x, [i]))
+        if flag > 0:
+            b = pl.array.update_element(a, 0, 42)
+        else:
+            b = a
+        with pl.at(level=pl.Level.CORE_GROUP):
+            for j in pl.range(4):
+                out = pl.tensor.write(out, [j], pl.array.get_element(b, j))
+        return out
+"""
+
+
+@pytest.mark.parametrize("flag, expected", [(0, [1, 2, 3, 4]), (1, [42, 2, 3, 4])])
+def test_an_array_made_in_a_kernel_is_returned_and_merged_by_an_if(flag, expected):
+    before = pl.parse(RETURNED)
+    after = default_pipeline(before)
+    first = next(f for f in after.functions.values() if f.name == "main_incore_0")
+    assert tuple(first.return_types) == (ir.ArrayType(DT.INT32, 4),)
+    ir.assert_structural_equal(after, pl.parse(ir.python_print(after)))
+    result = assert_same_results(
+        before, after, lambda: [np.arange(1, 5, dtype=np.int32), flag, np.zeros(4, np.int32)])
+    assert result.tolist() == expected
