@@ -242,6 +242,8 @@ class ExprPrinter:
     def _callee(self, op: Any) -> str:
         if isinstance(op, GlobalVar):
             return self.callee(op.name)
+        if isinstance(op, OpDef) and op.router is not None:  # PyPTO's wrapper that builds it
+            return op_callee_text(f"{op.namespace}.{op.router[0]}", self.prefix)
         return op_callee_text(op.name, self.prefix)
 
     def _call(self, node: E.Call, out: list[str]) -> None:
