@@ -127,8 +127,9 @@ class OpDef(Op):
     ``router``: for an op PyPTO has no wrapper of its own for (``pl=None``), the
     PyPTO wrapper of the namespace that builds it and that wrapper's layout for it, as
     ``(name, spec)`` (``("gather", "input, *, mask_pattern, output_dtype")`` for
-    ``tensor.gather_mask``): the printer writes the call through it, so PyPTO reads the
-    text back; pypto's router of that name builds the op again.
+    ``tensor.gather_mask``; ``"pl.aic_gather"`` names a unified op): the printer writes
+    the call through it, so PyPTO reads the text back; pypto's router of that name
+    builds the op again.
     """
 
     __slots__ = ("params", "keywords", "deduce", "compute", "doc", "semantics", "pl", "ir",

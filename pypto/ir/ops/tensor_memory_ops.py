@@ -124,9 +124,11 @@ TENSOR_MEMORY_OPS: tuple[OpDef, ...] = (
     _op("alloc", [P("memory_space", S, enum=MemorySpace), P("size", S)], view.alloc, DEVICE_ONLY,
         ir=None),
     _op("aic_gather", [P("tensor", T)], rule.same_as_first, X("identity"),
-        [K("split", INT, 0, hidden=True)], pl=None, ir=None),
+        [K("split", INT, 0, hidden=True)], pl=None, ir=None,
+        router=("pl.aic_gather", "x:tensor")),
     _op("aiv_shard", [P("tensor", T)], rule.same_as_first, X("identity"),
-        [K("split", INT, 0, hidden=True)], pl=None, ir=None),
+        [K("split", INT, 0, hidden=True)], pl=None, ir=None,
+        router=("pl.aiv_shard", "x:tensor")),
     _index("get_block_idx"), _index("get_block_num"), _index("get_subblock_idx"),
 )
 

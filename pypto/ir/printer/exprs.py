@@ -243,7 +243,10 @@ class ExprPrinter:
         if isinstance(op, GlobalVar):
             return self.callee(op.name)
         if isinstance(op, OpDef) and op.router is not None:  # PyPTO's wrapper that builds it
-            return op_callee_text(f"{op.namespace}.{op.router[0]}", self.prefix)
+            name = op.router[0]
+            if name.startswith("pl."):  # a unified op: pl.aic_gather
+                return f"{self.prefix}.{name[3:]}"
+            return op_callee_text(f"{op.namespace}.{name}", self.prefix)
         return op_callee_text(op.name, self.prefix)
 
     def _call(self, node: E.Call, out: list[str]) -> None:
