@@ -258,3 +258,17 @@ def test_an_array_made_in_a_kernel_is_returned_and_merged_by_an_if(flag, expecte
     result = assert_same_results(
         before, after, lambda: [np.arange(1, 5, dtype=np.int32), flag, np.zeros(4, np.int32)])
     assert result.tolist() == expected
+
+
+def test_an_array_argument_is_a_one_dimensional_ndarray_of_its_extent_and_dtype():
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(a: pl.Array[4, pl.INT32]) -> pl.Scalar[pl.INT32]:
+        v: pl.Scalar[pl.INT32] = pl.array.get_element(a, 2)
+        return v
+
+    assert pypto.run(k, np.array([5, 6, 7, 8], np.int32)) == 7
+    with pytest.raises(ExecutionError, match=r"argument 'a' of 'k'.*expected shape "
+                                             r"pl.Array\[4, pl.INT32\], got \[3\]"):
+        pypto.run(k, np.zeros(3, np.int32))
+    with pytest.raises(ExecutionError, match="expected dtype pl.INT32"):
+        pypto.run(k, np.zeros(4, np.float32))
