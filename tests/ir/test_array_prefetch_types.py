@@ -176,3 +176,16 @@ def test_alloc_gives_a_pointer_as_in_pyptos_printed_programs():
     assert "mem_vec_2: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)" in printed
     ir.assert_structural_equal(function, pl.parse(printed))
     assert pl.tensor.alloc(pl.Mem.Vec, 64).type is ir.PtrType.get()
+
+
+def test_an_array_alias_in_dsl_text():
+    text = textwrap.dedent("""
+        import pypto.language as pl
+        Counts = pl.Array[4, pl.INT64]
+
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(a: Counts) -> pl.Scalar[pl.INT64]:
+            v: pl.Scalar[pl.INT64] = pl.array.get_element(a, 3)
+            return v
+        """)
+    assert pl.parse(text).params[0].type == ir.ArrayType(DT.INT64, 4)
