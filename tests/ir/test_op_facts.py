@@ -30,7 +30,10 @@ MERGED = {"pld.system.notify": 4, "system.set_ffts": 1, "tile.alloc": 2, "tile.e
           "tile.transpose": 4, "tile.transpose_view": 1}
 # ...and the registrations they ran on into: the same names, in file order.
 RUN_ON = {"pld.system.notify": ["pld.system.wait", "pld.system.defer_wait"],
-          "tile.transpose": ["tile.transpose_view"]}
+          "tile.transpose": ["tile.transpose_view"],
+          "system.set_ffts": ["system.sync_set", "system.sync_wait", "system.tfree_to_aic",
+                              "system.tfree_to_aiv", "system.aic_initialize_pipe",
+                              "system.aiv_initialize_pipe"]}
 
 # Ops PyPTO has no pl wrapper of their own for, and that pypto prints in their own name:
 # no PyPTO wrapper builds them (task_is_valid, tget_scale_addr), or the router's layout
