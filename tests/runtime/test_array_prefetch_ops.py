@@ -272,3 +272,12 @@ def test_an_array_argument_is_a_one_dimensional_ndarray_of_its_extent_and_dtype(
         pypto.run(k, np.zeros(3, np.int32))
     with pytest.raises(ExecutionError, match="expected dtype pl.INT32"):
         pypto.run(k, np.zeros(4, np.float32))
+
+
+def test_ir_builders_keep_their_span():
+    span = ir.Span("k.py", 3, 5)
+    assert ir.op.array.create(4, DT.INT8, span).span == span
+    assert ir.op.array.update_element(A8, 1, 2, span=span).span == span
+    assert ir.op.prefetch.make_context(span).span == span
+    done = ir.op.prefetch.wait(EVENT, SESSION, span)
+    assert done.span == span and done.type == ir.ScalarType(DT.BOOL)
