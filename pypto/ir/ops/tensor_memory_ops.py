@@ -5,7 +5,9 @@ ops.md).  Creation, views and element access are orchestration-legal and carry n
 Ops whose PyPTO wrapper is a router over several ops (``gather``, ``scatter``,
 ``scatter_update``, ``mrgsort``) are built by hand-written routers (``composite.py``,
 which replace the generated wrapper of the same name); their ``pl`` spec is the
-keyword layout the router reads, so printed calls parse back through it.
+keyword layout the router reads, so printed calls parse back through it.  Ops PyPTO
+has no wrapper of their own for print through the router that builds them
+(``router=``: ``gather_mask`` as ``pl.tensor.gather(x, mask_pattern=...)``).
 """
 
 from __future__ import annotations
@@ -121,8 +123,8 @@ TENSOR_MEMORY_OPS: tuple[OpDef, ...] = (
     _op("random", [P("key0", S), P("key1", S), P("counter0", S), P("counter1", S),
                    P("counter2", S), P("counter3", S), P("shape", IDX)], view.random, DEVICE_ONLY,
         [K("dtype", DTYPE, DataType.UINT32), K("rounds", INT, 10)], compute=True),
-    _op("alloc", [P("memory_space", S, enum=MemorySpace), P("size", S)], view.alloc, DEVICE_ONLY,
-        ir=None),
+    _op("alloc", [P("memory_space", S, enum=MemorySpace), P("size", S)], view.alloc,
+        X("alloc"), ir=None),
     _op("aic_gather", [P("tensor", T)], rule.same_as_first, X("identity"),
         [K("split", INT, 0, hidden=True)], pl=None, ir=None,
         router=("pl.aic_gather", "x:tensor")),
