@@ -98,7 +98,10 @@ def _built_nodes():
             ir.Var("t", tile),
             ir.Call(ir.Op("custom.op"), [i]),
             ir.TupleType([ir.distributed_types.CommCtxType.get(),
-                          ir.distributed_types.WindowBufferType.get()])]
+                          ir.distributed_types.WindowBufferType.get()]),
+            ir.TupleType([ir.ArrayType(ir.DataType.INT32, 8), ir.PtrType.get(),
+                          ir.AsyncEventType.get(), ir.AsyncSessionType.get(),
+                          ir.PrefetchAsyncContextType.get()])]
 
 
 def corpus():
