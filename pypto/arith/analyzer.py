@@ -31,8 +31,15 @@ class CompareResult(enum.IntEnum):
 
 
 class _Part:
-    def __init__(self, facts: Facts | None = None) -> None:
-        self._facts = facts if facts is not None else Facts()
+    def __init__(self) -> None:
+        self._facts = Facts()
+
+    @classmethod
+    def _sharing(cls, facts: Facts) -> "Any":
+        """A part seeing ``facts`` (an ``Analyzer``'s), not knowledge of its own."""
+        part = cls()
+        part._facts = facts
+        return part
 
     def enter_constraint(self, constraint: Expr) -> Callable[[], None]:
         """Assume ``constraint``; call the returned function to forget it."""
@@ -182,11 +189,15 @@ class Analyzer:
 
     def __init__(self) -> None:
         facts = self._facts = Facts()
-        self.const_int_bound = ConstIntBoundAnalyzer(facts)
-        self.int_set = IntSetAnalyzer(facts)
-        self.modular_set = ModularSetAnalyzer(facts)
-        self.rewrite_simplify = RewriteSimplifier(facts)
-        self.transitive_cmp = TransitiveComparisonAnalyzer(facts)
+        self._parts = (ConstIntBoundAnalyzer._sharing(facts), IntSetAnalyzer._sharing(facts),
+                       ModularSetAnalyzer._sharing(facts), RewriteSimplifier._sharing(facts),
+                       TransitiveComparisonAnalyzer._sharing(facts))
+
+    const_int_bound = property(lambda self: self._parts[0])
+    int_set = property(lambda self: self._parts[1])
+    modular_set = property(lambda self: self._parts[2])
+    rewrite_simplify = property(lambda self: self._parts[3])
+    transitive_cmp = property(lambda self: self._parts[4])
 
     def bind(self, var: E.Var, expr: Any, allow_override: Any = False, *rest: Any) -> None:
         """``bind(var, expr)``: ``var`` equals ``expr``; ``bind(var, lo, hi)``: ``lo <= var
