@@ -30,6 +30,23 @@ def lazy_reexport(module_name: str, home: str,
     return __getattr__, __dir__
 
 
+def lazy_reexports(module_name: str,
+                   homes: dict[str, str]) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """``(__getattr__, __dir__)`` for a module re-exporting each name from its own home
+    (``{name: home module}``)."""
+
+    def __getattr__(name: str) -> Any:
+        home = homes.get(name)
+        if home is None:
+            raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+        return getattr(importlib.import_module(home), name)
+
+    def __dir__() -> list[str]:
+        return sorted(homes)
+
+    return __getattr__, __dir__
+
+
 class _LazyAttribute:
     """A module attribute loaded on first access, then stored in the module's dict.
 
@@ -45,8 +62,8 @@ class _LazyAttribute:
         if module is None:
             return self
         value: Any = importlib.import_module(self._home)
-        if self._attribute is not None:
-            value = getattr(value, self._attribute)
+        for part in self._attribute.split(".") if self._attribute else ():
+            value = getattr(value, part)
         module.__dict__[self._name] = value
         return value
 
@@ -54,7 +71,8 @@ class _LazyAttribute:
 def install_lazy_attributes(module_name: str,
                             attributes: dict[str, tuple[str, str | None]]) -> None:
     """Give module ``module_name`` the ``attributes`` ``{name: (home module, attribute or
-    None for the module itself)}``, each imported on first access."""
+    None for the module itself)}``, each imported on first access.  The attribute may be
+    dotted (``"DataType.FP32"``)."""
     module = sys.modules[module_name]
     namespace = {name: _LazyAttribute(name, home, attribute)
                  for name, (home, attribute) in attributes.items()}

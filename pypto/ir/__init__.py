@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from .span import Span
 from .dtype import DataType
-from .enums import (ArgDirection, AtomicType, CompactMode, ForKind, FunctionType, InlineLanguage,
-                    Level, Mem, MemorySpace, PadValue, ParamDirection, PipeType, Role, ScopeKind,
-                    ScopeMode, SplitMode, TensorLayout, TileLayout, level_to_linqu_level,
-                    string_to_level, string_to_role)
+from .enums import (ArgDirection, AtomicType, CompactMode, CoreType, ForKind, FunctionType,
+                    InlineLanguage, Level, Mem, MemorySpace, PadValue, ParamDirection, PipeType,
+                    Role, ScopeKind, ScopeMode, SplitMode, TensorLayout, TileLayout, WriteChannel,
+                    level_to_linqu_level, string_to_level, string_to_role)
 from .node import Expr, FieldKind, GlobalVar, IRNode, Op, Stmt, attach_leading_comments
 from .types import (MemRef, ScalarType, ShapedType, TensorType, TensorView, TileType, TileView,
                     TupleType, Type, UnknownType)
@@ -36,19 +36,59 @@ from .array_types import (ArrayType, AsyncEventType, AsyncSessionType, PrefetchA
                           PtrType)
 from . import comm_layout
 from .visitor import IRMutator, IRVisitor
-from .printer import python_print, register_format_callback
+from . import printer, tensor_view_semantics
+from .printer import python_print, python_print_type, register_format_callback
 from .ops import (call_write_targets, create_op_call, deduce_call_return_type, get_op,
                   is_op_registered)
+# ``get_op_arg_effect`` stays in ``pypto.ir.ops.effects`` for now: check-surface takes an
+# installed pypto whose ``pypto_core.ir`` has that name for the reference and reads its op
+# registry the reference's way, which breaks the op comparison for pypto.
+from .ops.effects import (ArgEffect, get_op_write_channel, op_has_declared_arg_effect,
+                          op_has_declared_arg_effects)
+from .call_attrs import set_call_attrs
+from .directions import make_call
+from .parent_stmt import ParentStmtAnalysis
+from .op_conversion import (ConversionContext, has_op_conversion, op_conversion,
+                            register_op_conversion, register_op_conversion_custom)
+from .serialize import deserialize, deserialize_from_file, serialize, serialize_to_file
+from . import builder, directions, formatter, operators, type, utils  # noqa: A004 - PyPTO's name
 from .utils import (collect_def_vars, deep_clone, find_yield_stmt, flatten_to_stmts,
                     get_last_yield_stmt, substitute_expr, substitute_stmt)
 from .builder import IRBuilder
-from . import instruments, op, pass_manager
+from . import instruments, op, pass_manager, compiled_program
+# ``ir.compile`` is the function (looked up lazily below), ``pypto.ir.compile`` the module:
+# loading the module first and dropping the attribute it left keeps both right.
+from . import compile as _compile_module  # noqa: F401
+del globals()["compile"]
+from .constants import module_constants as _module_constants
+
+# ``ir.HOST``, ``ir.Vec``, ``ir.FP32``, ``ir.input`` ... (PyPTO's module constants).  They
+# include ``max``, ``min`` and ``input``: nothing below this line may use those builtins.
+globals().update(_module_constants())
+
+# What ``from pypto.ir import *`` gives, as in PyPTO (not the constants above, which
+# would shadow builtins).
+__all__ = ["CompiledProgram", "ConversionContext", "DiagnosticCheck", "DiagnosticCheckSet",
+           "DiagnosticPhase", "IRBuilder", "IRMutator", "IRVisitor", "OptimizationStrategy",
+           "PassContext", "PassDumpLevel", "PassManager", "TensorType", "TensorView", "TileType",
+           "TileView", "VerificationLevel", "VerificationMode", "compile", "directions",
+           "make_call", "make_roundtrip_instrument", "op", "python_print", "inout", "input",
+           "no_dep", "output", "output_existing", "scalar_dir", "op_conversion",
+           "register_op_conversion"]
 
 # The pass manager and the round-trip instrument belong to higher layers; they are
 # looked up there on first access, so importing pypto.ir never imports upward.
 _LAZY = {"OptimizationStrategy": "pypto.passes.pass_manager",
          "PassDumpLevel": "pypto.passes.pass_manager",
          "PassManager": "pypto.passes.pass_manager",
+         "PassContext": "pypto.passes.context",
+         "VerificationLevel": "pypto.passes.context",
+         "VerificationMode": "pypto.passes.context",
+         "DiagnosticCheck": "pypto.passes.diagnostic_checks",
+         "DiagnosticCheckSet": "pypto.passes.diagnostic_checks",
+         "DiagnosticPhase": "pypto.passes.diagnostic_checks",
+         "compile": "pypto.passes.compile",
+         "CompiledProgram": "pypto.passes.compile",
          "make_roundtrip_instrument": "pypto.language.roundtrip"}
 
 

@@ -35,8 +35,11 @@ from .span import Span
 from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt,
                    SeqStmts, WhileStmt, YieldStmt)
 from .types import ScalarType, Type
+from .builder_names import PyPTOBuilderNames
+from .. import ir  # noqa: F401 - PyPTO's builder module names the IR module ``ir``
 
-__all__ = ["IRBuilder"]
+__all__ = ["IRBuilder", "ForLoopBuilder", "FunctionBuilder", "IfStmtBuilder", "ProgramBuilder",
+           "ScopeBuilder", "WhileLoopBuilder"]
 
 _SCOPE_CLASSES: dict[ScopeKind, type[ScopeStmt]] = {
     ScopeKind.InCore: InCoreScopeStmt, ScopeKind.Cluster: ClusterScopeStmt,
@@ -243,11 +246,13 @@ def _new_var(owner: str, var: Var | str, var_type: Type | None, span: Span | Non
     return Var(var, var_type, _span(span))
 
 
-class IRBuilder:
-    """Context-manager builder for programs, functions, loops, ifs and scopes."""
+class IRBuilder(PyPTOBuilderNames):
+    """Context-manager builder for programs, functions, loops, ifs and scopes (PyPTO's
+    method names too: ``builder_names.py``)."""
 
     def __init__(self) -> None:
         self._frames: list[_Frame] = []
+        self._pending_comments: list[str] = []
 
     # -- frame stack ------------------------------------------------------------
     def _push(self, frame: _Frame) -> None:
@@ -292,14 +297,14 @@ class IRBuilder:
         return frame
 
     # -- constructs -------------------------------------------------------------
-    def program(self, name: str = "", span: Span | None = None) -> ProgramFrame:
+    def program(self, name: str, span: Span | None = None) -> ProgramFrame:
         return ProgramFrame(self, name, span)
 
-    def function(self, name: str, *, return_types: Any = (),
+    def function(self, name: str, span: Span | None = None,
                  type: FunctionType = FunctionType.Opaque, level: Level | None = None,
                  role: Role | None = None, attrs: Mapping | None = None,
-                 requires_runtime_binding: bool = False,
-                 span: Span | None = None) -> FunctionFrame:
+                 requires_runtime_binding: bool = False, *,
+                 return_types: Any = ()) -> FunctionFrame:
         return FunctionFrame(self, name, span, return_types=return_types, type=type,
                              level=level, role=role, attrs=attrs,
                              requires_runtime_binding=requires_runtime_binding)
@@ -317,18 +322,25 @@ class IRBuilder:
     def if_(self, condition: Expr, span: Span | None = None) -> IfFrame:
         return IfFrame(self, condition, span)
 
-    def scope(self, kind: ScopeKind, name_hint: str = "", *, attrs: Mapping | None = None,
-              span: Span | None = None, **fields: Any) -> ScopeFrame:
-        """A scope of ``kind``; ``fields`` are the kind's own (``level=``, ``core_num=``...)."""
-        kind = ScopeKind(kind)
+    def scope(self, scope_kind: ScopeKind, span: Span | None = None, level: Level | None = None,
+              role: Role | None = None, split: Any = None, name_hint: str = "",
+              core_num: Any = None, sync_start: bool | None = None, manual: bool | None = None,
+              attrs: Mapping | None = None) -> ScopeFrame:
+        """A scope of ``scope_kind`` with the fields that kind has (``level=`` for a
+        hierarchy scope, ``core_num=`` for spmd ...); a field the kind lacks is an error."""
+        given = {"level": level, "role": role, "split": split, "core_num": core_num,
+                 "sync_start": sync_start, "manual": manual}
+        fields = {key: value for key, value in given.items() if value is not None}
+        kind = ScopeKind(scope_kind)
         if kind not in _SCOPE_CLASSES:
             raise ValueError(f"IRBuilder: scope kind {kind.name} is not supported")
         return ScopeFrame(self, kind, name_hint, attrs, fields, span)
 
-    def begin_scope(self, kind: ScopeKind, name_hint: str = "", *, attrs: Mapping | None = None,
-                    span: Span | None = None, **fields: Any) -> ScopeFrame:
-        """Open a scope without ``with``; close it with ``end_scope()``."""
-        frame = self.scope(kind, name_hint, attrs=attrs, span=span, **fields)
+    def begin_scope(self, scope_kind: ScopeKind, span: Span | None = None, **fields: Any
+                    ) -> ScopeFrame:
+        """Open a scope without ``with`` (the arguments of ``scope``); close it with
+        ``end_scope()``."""
+        frame = self.scope(scope_kind, span, **fields)
         self._push(frame)
         return frame
 
@@ -345,16 +357,18 @@ class IRBuilder:
         """Append any statement to the innermost open body."""
         if not isinstance(stmt, Stmt):
             raise TypeError(f"IRBuilder.emit expects a Stmt, got {type(stmt).__name__}")
-        self._body_frame("statement").add(stmt)
+        frame = self._body_frame("statement")
+        self._take_comments(stmt)
+        frame.add(stmt)
         return stmt
 
-    def let(self, var: Var | str, value: Expr, type: Type | None = None,
+    def let(self, name: Var | str, value: Expr, type: Type | None = None,
             span: Span | None = None) -> Var:
-        """``var = value``; a name makes a new Var typed ``type`` or ``value.type``."""
+        """``name = value``; a name makes a new Var typed ``type`` or ``value.type``."""
         if not isinstance(value, Expr):
             raise TypeError(f"IRBuilder.let expects an Expr value, got "
                             f"{value.__class__.__name__}")
-        target = _new_var("let", var, type if type is not None else value.type, span)
+        target = _new_var("let", name, type if type is not None else value.type, span)
         self.emit(AssignStmt(target, value, _span(span)))
         return target
 
@@ -372,3 +386,8 @@ class IRBuilder:
 
     def continue_(self, span: Span | None = None) -> None:
         self.emit(ContinueStmt(_span(span)))
+
+
+# PyPTO's names for the frames the constructs return.
+ProgramBuilder, FunctionBuilder, ForLoopBuilder = ProgramFrame, FunctionFrame, ForFrame
+WhileLoopBuilder, IfStmtBuilder, ScopeBuilder = WhileFrame, IfFrame, ScopeFrame

@@ -145,9 +145,9 @@ def _unary_operand(op: str, value: Any, span: Span | None, allow: str) -> tuple:
     return operand, dtype, span
 
 
-def neg(value: Any, span: Span | None = None) -> Expr:
-    operand, dtype, sp = _unary_operand("-", value, span, "int float")
-    return E.Neg(operand, dtype, sp)
+def neg(operand: Any, span: Span | None = None) -> Expr:
+    value, dtype, sp = _unary_operand("-", operand, span, "int float")
+    return E.Neg(value, dtype, sp)
 
 
 def abs_(value: Any, span: Span | None = None) -> Expr:
@@ -155,18 +155,18 @@ def abs_(value: Any, span: Span | None = None) -> Expr:
     return E.Abs(operand, dtype, sp)
 
 
-def bit_not(value: Any, span: Span | None = None) -> Expr:
-    operand, dtype, sp = _unary_operand("~", value, span, "int")
-    return E.BitNot(operand, dtype, sp)
+def bit_not(operand: Any, span: Span | None = None) -> Expr:
+    value, dtype, sp = _unary_operand("~", operand, span, "int")
+    return E.BitNot(value, dtype, sp)
 
 
-def not_(value: Any, span: Span | None = None) -> Expr:
-    operand, dtype, sp = _unary_operand("not", value, span, "bool")
-    return E.Not(operand, dtype, sp)
+def not_(operand: Any, span: Span | None = None) -> Expr:
+    value, dtype, sp = _unary_operand("not", operand, span, "bool")
+    return E.Not(value, dtype, sp)
 
 
-def cast(value: Any, dtype: DataType, span: Span | None = None) -> Expr:
+def cast(operand: Any, dtype: DataType, span: Span | None = None) -> Expr:
     if not isinstance(dtype, DataType):
         raise TypeError(f"cast: target dtype must be a DataType, got {type(dtype).__name__}")
-    operand, _, sp = _unary_operand("cast", value, span, "int float bool")
-    return E.Cast(operand, dtype, sp)
+    value, _, sp = _unary_operand("cast", operand, span, "int float bool")
+    return E.Cast(value, dtype, sp)

@@ -108,9 +108,10 @@ class MemorySpace(IREnum):
     Right = 4
     Acc = 5
     Bias = 6
-    LeftScale = 7
-    RightScale = 8
-    ScalarLocal = 9
+    # PyPTO's values, in its declaration order (ScalarLocal came first, as 7).
+    LeftScale = 8
+    RightScale = 9
+    ScalarLocal = 7
 
 
 Mem = MemorySpace

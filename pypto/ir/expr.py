@@ -362,5 +362,9 @@ class Submit(Expr):
         return dict(self._attrs)
 
     @property
+    def arg_directions(self) -> list:
+        return list(self._attrs.get("arg_directions", ()))
+
+    @property
     def kwargs(self) -> dict:
         return dict(self._kwargs)

@@ -279,6 +279,13 @@ class Op:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
+    def get_attr_keys(self) -> list[str]:
+        """The names of the op's attributes (a registered op's keywords; none here)."""
+        return []
+
+    def has_attr(self, key: str) -> bool:
+        return key in self.get_attr_keys()
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.name!r})"
 

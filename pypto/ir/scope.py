@@ -35,6 +35,8 @@ class ScopeStmt(Stmt):
 
     def _init_scope(self, name_hint: str, body: Any, span: Any, attrs: Any) -> None:
         owner = type(self).__name__
+        if body is None:  # positional or keyword, as in PyPTO, but never optional
+            raise TypeError(f"{owner}: missing required argument 'body'")
         check_type(owner, "name_hint", name_hint, str, "str")
         _set(self, "name_hint", name_hint)
         _set(self, "body", _body(owner, "body", body))
@@ -53,8 +55,9 @@ class InCoreScopeStmt(ScopeStmt):
     scope_kind = ScopeKind.InCore
     _fields = _COMMON + (("split", _U),)
 
-    def __init__(self, split: SplitMode = SplitMode.NONE, name_hint: str = "", *,
-                 body: Stmt, span: Span | None = None, attrs: Mapping | None = None) -> None:
+    def __init__(self, split: SplitMode = SplitMode.NONE, name_hint: str = "",
+                 body: Stmt | None = None, span: Span | None = None, *,
+                 attrs: Mapping | None = None) -> None:
         check_type("InCoreScopeStmt", "split", split, SplitMode, "SplitMode")
         _set(self, "split", SplitMode(split))
         self._init_scope(name_hint, body, span, attrs)
@@ -67,8 +70,8 @@ class ClusterScopeStmt(ScopeStmt):
     scope_kind = ScopeKind.Cluster
     _fields = _COMMON
 
-    def __init__(self, name_hint: str = "", *, body: Stmt, span: Span | None = None,
-                 attrs: Mapping | None = None) -> None:
+    def __init__(self, name_hint: str = "", body: Stmt | None = None,
+                 span: Span | None = None, *, attrs: Mapping | None = None) -> None:
         self._init_scope(name_hint, body, span, attrs)
 
 
@@ -79,8 +82,9 @@ class HierarchyScopeStmt(ScopeStmt):
     scope_kind = ScopeKind.Hierarchy
     _fields = _COMMON + (("level", _U), ("role", _U))
 
-    def __init__(self, level: Level, role: Role | None = None, name_hint: str = "", *,
-                 body: Stmt, span: Span | None = None, attrs: Mapping | None = None) -> None:
+    def __init__(self, level: Level, role: Role | None = None, name_hint: str = "",
+                 body: Stmt | None = None, span: Span | None = None, *,
+                 attrs: Mapping | None = None) -> None:
         check_type("HierarchyScopeStmt", "level", level, Level, "Level")
         if role is not None:
             check_type("HierarchyScopeStmt", "role", role, Role, "Role or None")
@@ -96,8 +100,9 @@ class SpmdScopeStmt(ScopeStmt):
     scope_kind = ScopeKind.Spmd
     _fields = _COMMON + (("core_num", _U), ("sync_start", _U))
 
-    def __init__(self, core_num: Expr | int, sync_start: bool = False, name_hint: str = "", *,
-                 body: Stmt, span: Span | None = None, attrs: Mapping | None = None) -> None:
+    def __init__(self, core_num: Expr | int, sync_start: bool = False, name_hint: str = "",
+                 body: Stmt | None = None, span: Span | None = None, *,
+                 attrs: Mapping | None = None) -> None:
         if isinstance(core_num, int) and not isinstance(core_num, bool):
             core_num = ConstInt(core_num, DataType.INDEX)
         check_type("SpmdScopeStmt", "core_num", core_num, Expr, "Expr or int")
@@ -114,8 +119,8 @@ class RuntimeScopeStmt(ScopeStmt):
     scope_kind = ScopeKind.Runtime
     _fields = _COMMON + (("manual", _U),)
 
-    def __init__(self, manual: bool = False, name_hint: str = "", *, body: Stmt,
-                 span: Span | None = None, attrs: Mapping | None = None) -> None:
+    def __init__(self, manual: bool = False, name_hint: str = "", body: Stmt | None = None,
+                 span: Span | None = None, *, attrs: Mapping | None = None) -> None:
         check_type("RuntimeScopeStmt", "manual", manual, bool, "bool")
         _set(self, "manual", manual)
         self._init_scope(name_hint, body, span, attrs)
@@ -132,8 +137,8 @@ class GraphScopeStmt(ScopeStmt):
     scope_kind = ScopeKind.Graph
     _fields = _COMMON
 
-    def __init__(self, name_hint: str, *, body: Stmt, span: Span | None = None,
-                 attrs: Mapping | None = None) -> None:
+    def __init__(self, name_hint: str, body: Stmt | None = None,
+                 span: Span | None = None, *, attrs: Mapping | None = None) -> None:
         check_type("GraphScopeStmt", "name_hint", name_hint, str, "str")
         if not name_hint:
             raise ValueError("GraphScopeStmt: field 'name_hint' must not be empty; a pl.graph "

@@ -7,7 +7,7 @@ import collections.abc as _abc
 from typing import Any, ClassVar, Iterable, Sequence
 
 from .dtype import DataType
-from .enums import MemorySpace, TensorLayout, TileLayout, PadValue
+from .enums import CompactMode, MemorySpace, TensorLayout, TileLayout, PadValue
 from .node import check_type
 
 __all__ = ["Type", "UnknownType", "ScalarType", "ShapedType", "TensorType", "TileType",
@@ -123,6 +123,17 @@ class ShapedType(Type):
     __slots__ = ("shape", "dtype", "memref", "_static")
 
     @property
+    def memory_space(self) -> "MemorySpace | None":
+        """Where the data lives: a tensor's is its memref's (``None`` without one); a tile
+        has its own field."""
+        return self.memref.memory_space if self.memref is not None else None
+
+    def shares_memref_with(self, other: "ShapedType") -> bool:
+        """Do both have a memref, and the same one (space, address, size, id)?"""
+        return self.memref is not None and getattr(other, "memref", None) is not None \
+            and self.memref == other.memref
+
+    @property
     def static_shape(self) -> bool:
         """Is every dim a ``ConstInt`` (no Var, no expression)?  Cached: walkers and
         mutators ask it for every Var they meet."""
@@ -192,6 +203,10 @@ class TileType(ShapedType):
         _set(self, "memref", memref)
         _set(self, "tile_view", tile_view)
         _set(self, "memory_space", memory_space)
+
+    def get_effective_tile_view(self) -> "TileView":
+        """The tile's view, or the default view when it has none."""
+        return self.tile_view if self.tile_view is not None else TileView()
 
 
 class TupleType(Type):
@@ -264,27 +279,33 @@ class MemRef(_Value):
 class TensorView(_Value):
     """Strides, layout and valid shape of a tensor view."""
 
-    __slots__ = ("stride", "layout", "valid_shape")
-    _fields = ("stride", "layout", "valid_shape")
+    __slots__ = ("stride", "layout", "valid_shape", "pad")
+    _fields = ("stride", "layout", "valid_shape", "pad")
 
     def __init__(self, stride: Iterable[Any] | None = None, layout: TensorLayout = TensorLayout.ND,
-                 valid_shape: Iterable[Any] | None = None) -> None:
+                 valid_shape: Iterable[Any] | None = None, pad: PadValue = PadValue.null) -> None:
         _set(self, "stride", _exprs("TensorView", "stride", stride))
         _set(self, "layout", TensorLayout(layout))
         _set(self, "valid_shape", _exprs("TensorView", "valid_shape", valid_shape))
+        # What reads outside the valid region see (a type annotation; the CPU executor
+        # does not read it).
+        _set(self, "pad", PadValue(pad))
 
 
 class TileView(_Value):
-    """Valid shape, strides, offset, block/scatter layouts, fractal size and pad of a tile."""
+    """Valid shape, strides, offset, block/scatter layouts, fractal size, pad and compact
+    mode of a tile (the compact mode is a storage choice of the device; recorded only)."""
 
-    __slots__ = ("valid_shape", "stride", "start_offset", "blayout", "slayout", "fractal", "pad")
-    _fields = ("valid_shape", "stride", "start_offset", "blayout", "slayout", "fractal", "pad")
+    __slots__ = ("valid_shape", "stride", "start_offset", "blayout", "slayout", "fractal", "pad",
+                 "compact")
+    _fields = ("valid_shape", "stride", "start_offset", "blayout", "slayout", "fractal", "pad",
+               "compact")
 
     def __init__(self, valid_shape: Iterable[Any] | None = None,
                  stride: Iterable[Any] | None = None, start_offset: Any = None,
                  blayout: TileLayout = TileLayout.row_major,
                  slayout: TileLayout = TileLayout.none_box, fractal: int = 512,
-                 pad: PadValue = PadValue.null) -> None:
+                 pad: PadValue = PadValue.null, compact: CompactMode = CompactMode.null) -> None:
         from .expr import ConstInt
         _set(self, "valid_shape", _exprs("TileView", "valid_shape", valid_shape))
         _set(self, "stride", _exprs("TileView", "stride", stride))
@@ -295,6 +316,7 @@ class TileView(_Value):
         _set(self, "slayout", TileLayout(slayout))
         _set(self, "fractal", int(fractal))
         _set(self, "pad", PadValue(pad))
+        _set(self, "compact", CompactMode(compact))
 
 
 _UNKNOWN = object.__new__(UnknownType)

@@ -19,9 +19,13 @@ from .node import Expr, FieldKind, IRNode, Stmt
 from .scope import RuntimeScopeStmt
 from .stmt import AssignStmt, ForStmt, IfStmt, SeqStmts, WhileStmt, YieldStmt, _splice
 from .visitor import IRMutator
+# PyPTO's ir.utils also holds op-building helpers; they live in op_helpers.py.
+from .op_helpers import (CAST_MODE_NAMES, DataType, caller_warning_stacklevel,  # noqa: F401
+                         has_partial_valid_region, resolve_cast_mode)
 
 __all__ = ["flatten_to_stmts", "collect_def_vars", "find_yield_stmt", "get_last_yield_stmt",
-           "substitute_expr", "substitute_stmt", "deep_clone", "child_stmts"]
+           "substitute_expr", "substitute_stmt", "deep_clone", "child_stmts", "CAST_MODE_NAMES",
+           "resolve_cast_mode", "has_partial_valid_region"]
 
 _DEF = FieldKind.DEF
 
@@ -45,13 +49,14 @@ def child_stmts(node: IRNode) -> list[Stmt]:
     return stmt_children(node) if isinstance(node, Stmt) else []
 
 
-def collect_def_vars(node: Stmt | Function) -> list[Var]:
-    """Vars introduced by definition fields in ``node`` (a Stmt or a Function), in pre-order.
+def collect_def_vars(stmt: Stmt | Function) -> list[Var]:
+    """Vars introduced by definition fields in ``stmt`` (a Stmt or a Function), in pre-order.
 
     Pre-order follows each class's field order (``ForStmt``: loop var, iter_args, the
     body's definitions, return vars).  A Var defined twice (non-SSA IR) is listed once,
     at its first definition.
     """
+    node = stmt
     if not isinstance(node, (Stmt, Function)):
         raise TypeError(f"collect_def_vars expects a Stmt or Function, got {type(node).__name__}")
     out: list[Var] = []
@@ -145,27 +150,27 @@ class _Substituter(IRMutator):
         return super().visit_expr(op)
 
 
-def substitute_expr(expr: Expr, pairs: Pairs) -> Expr:
+def substitute_expr(expr: Expr, var_map: Pairs) -> Expr:
     """``expr`` with each ``old`` (matched by identity) replaced by ``new``.
 
-    ``pairs`` is a mapping or a list of ``(old, new)``; replacement is simultaneous
+    ``var_map`` is a mapping or a list of ``(old, new)``; replacement is simultaneous
     (a ``new`` is not substituted again).  Vars whose type mentions a replaced dim
     are re-minted (02-ir.md §15.3).  Unchanged subtrees are returned as is.
     """
     if not isinstance(expr, Expr):
         raise TypeError(f"substitute_expr expects an Expr, got {type(expr).__name__}")
-    return _Substituter(_pair_table(pairs, "substitute_expr"))(expr)
+    return _Substituter(_pair_table(var_map, "substitute_expr"))(expr)
 
 
-def substitute_stmt(stmt: Stmt, pairs: Pairs) -> Stmt:
-    """``stmt`` with each ``old`` replaced by ``new`` (see ``substitute_expr``).
+def substitute_stmt(body: Stmt, var_map: Pairs) -> Stmt:
+    """``body`` with each ``old`` replaced by ``new`` (see ``substitute_expr``).
 
-    Definition sites are replaced too, so a Var that is defined in ``stmt`` must map
+    Definition sites are replaced too, so a Var that is defined in ``body`` must map
     to a Var (``TypeError`` naming the field otherwise).
     """
-    if not isinstance(stmt, Stmt):
-        raise TypeError(f"substitute_stmt expects a Stmt, got {type(stmt).__name__}")
-    return _Substituter(_pair_table(pairs, "substitute_stmt"))(stmt)
+    if not isinstance(body, Stmt):
+        raise TypeError(f"substitute_stmt expects a Stmt, got {type(body).__name__}")
+    return _Substituter(_pair_table(var_map, "substitute_stmt"))(body)
 
 
 # -- cloning --------------------------------------------------------------------------
@@ -252,11 +257,11 @@ class _Cloner(IRMutator):
                           return_vars=self._defines(op.return_vars))
 
 
-def deep_clone(node: Stmt | Expr | Function, var_map: Pairs | None = None, *,
+def deep_clone(body: Stmt | Expr | Function, var_map: Pairs | None = None, *,
                name_of: Callable[[Var], str] | None = None) -> tuple[Any, dict[Var, Var]]:
-    """A copy of ``node`` sharing no Stmt/Expr object with it, and the def-var map.
+    """A copy of ``body`` sharing no Stmt/Expr object with it, and the def-var map.
 
-    * Every Var defined in ``node`` (definition fields; Function params) gets one
+    * Every Var defined in ``body`` (definition fields; Function params) gets one
       fresh Var of the same name (or ``name_of(old)``); IterArgs are re-minted with
       their cloned inits.  The returned ``def_var_map`` maps old -> fresh.
     * ``var_map`` (mapping or ``(old, new)`` pairs) replaces the remaining uses, e.g.
@@ -264,9 +269,9 @@ def deep_clone(node: Stmt | Expr | Function, var_map: Pairs | None = None, *,
       as given, not copied.
     * Free Vars stay the same objects (they refer to the enclosing scope).
     """
-    if not isinstance(node, (Stmt, Expr, Function)):
+    if not isinstance(body, (Stmt, Expr, Function)):
         raise TypeError(f"deep_clone expects a Stmt, Expr or Function, got "
-                        f"{type(node).__name__}")
+                        f"{type(body).__name__}")
     table = _pair_table(var_map, "deep_clone") if var_map is not None else {}
     cloner = _Cloner(table, name_of)
-    return cloner(node), cloner.def_map
+    return cloner(body), cloner.def_map

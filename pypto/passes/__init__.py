@@ -11,6 +11,10 @@ from __future__ import annotations
 
 from .context import (CallbackInstrument, PassContext, PassInstrument, ReportInstrument,
                       RuntimeKind, VerificationInstrument, VerificationLevel, VerificationMode)
+from .custom import (PassProperties, create_function_pass, create_program_pass,
+                     runtime_kind_from_name, runtime_kind_to_name)
+from .diagnostic_checks import (DiagnosticCheck, DiagnosticCheckSet, DiagnosticPhase,
+                                MemoryPlanner, get_default_diagnostic_phase)
 from .diagnostic import (Diagnostic, DiagnosticSeverity, PassError, PassErrorCode,
                          VerificationError, format_report)
 from .instrumentation import (IRStatistics, PassStatisticsInstrument, PassTimingInstrument,
@@ -24,6 +28,9 @@ from .registry import PASS_SPECS, PassSpec, build_pipeline, get_pass_spec, list_
 from .verifier_registry import (FunctionVerifier, PropertyVerifier, PropertyVerifierRegistry,
                                 verify_properties)
 from .verifiers.ssa import SSAErrorType
+from .verifiers.nested_calls import NestedCallErrorType
+from .verifiers.type_check import TypeCheckErrorType
+from .verifiers.use_after_def import UseAfterDefErrorType
 
 __all__ = [
     "Pass", "PassKind", "PassInstrument", "VerificationInstrument", "CallbackInstrument",
@@ -35,10 +42,13 @@ __all__ = [
     "get_verified_properties", "get_structural_properties", "get_default_verify_properties",
     "get_default_verification_level", "verify_properties", "format_report", "PassSpec",
     "get_pass_spec", "list_passes", "build_pipeline", "auto_name", "split_auto_name",
-    "fresh_name_like",
+    "fresh_name_like", "PassProperties", "create_function_pass", "create_program_pass",
+    "runtime_kind_from_name", "runtime_kind_to_name", "DiagnosticCheck", "DiagnosticCheckSet",
+    "DiagnosticPhase", "MemoryPlanner", "get_default_diagnostic_phase", "NestedCallErrorType",
+    "TypeCheckErrorType", "UseAfterDefErrorType",
 ]
 
-# passes.inline_functions(), passes.convert_to_ssa(), ..., passes.run_verifier(props=None)
+# passes.inline_functions(), passes.convert_to_ssa(), ..., passes.run_verifier(properties=None)
 for _spec in PASS_SPECS:
     globals()[_spec.factory_name] = make_factory(_spec)
     __all__.append(_spec.factory_name)

@@ -16,6 +16,8 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable
 from ..errors import InternalError
 from ..ir.function import Program
 from .diagnostic import VerificationError, format_report, has_errors
+from .diagnostic_checks import (DiagnosticCheckSet, DiagnosticPhase, MemoryPlanner,
+                                default_disabled_diagnostics)
 from .properties import get_structural_properties
 
 if TYPE_CHECKING:
@@ -114,14 +116,18 @@ def _enum_arg(owner: str, field: str, value: Any, enum_type: type[enum.Enum]) ->
 class PassContext:
     """Instruments and pass configuration for every pass run inside ``with ctx:``.
 
-    Keywords of the public project's backend options (memory planner,
-    diagnostics phase, ...) are accepted and ignored: no in-scope pass has them.
+    PyPTO's back-end options (diagnostic phase and disabled diagnostics, memory
+    planner, L0C double buffering) are kept and returned by their getters; no in-scope
+    pass reads them.
     """
 
-    def __init__(self, instruments: Iterable[PassInstrument] | None = None,
+    def __init__(self, instruments: Iterable[PassInstrument],
                  verification_level: VerificationLevel = VerificationLevel.BASIC,
-                 runtime: RuntimeKind = RuntimeKind.TENSORMAP_AND_RINGBUFFER,
-                 **ignored_backend_options: Any) -> None:
+                 diagnostic_phase: DiagnosticPhase = DiagnosticPhase.PRE_PIPELINE,
+                 disabled_diagnostics: DiagnosticCheckSet | None = None,
+                 memory_planner: MemoryPlanner = MemoryPlanner.PYPTO,
+                 enable_pypto_l0c_double_buffer: bool = False,
+                 runtime: RuntimeKind = RuntimeKind.TENSORMAP_AND_RINGBUFFER) -> None:
         items = list(instruments) if instruments is not None else []
         for i, item in enumerate(items):
             if not isinstance(item, PassInstrument):
@@ -130,6 +136,17 @@ class PassContext:
         self._instruments = items
         self._verification_level = _enum_arg("PassContext", "verification_level",
                                              verification_level, VerificationLevel)
+        self._diagnostic_phase = _enum_arg("PassContext", "diagnostic_phase", diagnostic_phase,
+                                           DiagnosticPhase)
+        if disabled_diagnostics is None:
+            disabled_diagnostics = default_disabled_diagnostics()
+        elif not isinstance(disabled_diagnostics, DiagnosticCheckSet):
+            raise TypeError(f"PassContext: 'disabled_diagnostics' expects a DiagnosticCheckSet, "
+                            f"got {type(disabled_diagnostics).__name__}")
+        self._disabled_diagnostics = DiagnosticCheckSet(disabled_diagnostics)
+        self._memory_planner = _enum_arg("PassContext", "memory_planner", memory_planner,
+                                         MemoryPlanner)
+        self._l0c_double_buffer = bool(enable_pypto_l0c_double_buffer)
         self._runtime = _enum_arg("PassContext", "runtime", runtime, RuntimeKind)
 
     def get_instruments(self) -> list[PassInstrument]:
@@ -140,6 +157,18 @@ class PassContext:
 
     def get_runtime(self) -> RuntimeKind:
         return self._runtime
+
+    def get_diagnostic_phase(self) -> DiagnosticPhase:
+        return self._diagnostic_phase
+
+    def get_disabled_diagnostics(self) -> DiagnosticCheckSet:
+        return DiagnosticCheckSet(self._disabled_diagnostics)
+
+    def get_memory_planner(self) -> MemoryPlanner:
+        return self._memory_planner
+
+    def get_enable_pypto_l0c_double_buffer(self) -> bool:
+        return self._l0c_double_buffer
 
     @staticmethod
     def current() -> "PassContext | None":
@@ -234,6 +263,9 @@ class ReportInstrument(PassInstrument):
         super().__init__("ReportInstrument")
         self._output_dir = os.fspath(output_dir)
         self._count = 0
+
+    def get_output_dir(self) -> str:
+        return self._output_dir
 
     def run_after_pass(self, pass_: "Pass", program: Program) -> None:
         from .verifier_registry import PropertyVerifierRegistry

@@ -48,6 +48,7 @@ class Diagnostic:
     error_code: int
     message: str
     span: Span
+    hint_code: str = ""  # PyPTO's code of a performance hint ("" for other findings)
 
     def __post_init__(self) -> None:
         if not isinstance(self.severity, DiagnosticSeverity):

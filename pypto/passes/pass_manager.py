@@ -42,26 +42,42 @@ def coerce_dump_level(dump_ir: Any) -> PassDumpLevel:
 
 
 class PassManager:
-    """An ordered pass list for one optimization strategy."""
+    """An ordered pass list for one optimization strategy.
 
-    def __init__(self, passes: Iterable[Any] = (),
-                 strategy: OptimizationStrategy = OptimizationStrategy.Default) -> None:
+    ``PassManager(strategy)`` is the strategy's pipeline, as in PyPTO (``get_strategy``
+    is the same); ``PassManager([p1, p2, ...])`` -- pypto's own form -- runs the given
+    passes.  ``analyze_auto_scopes_for_deps`` (PyPTO's task-dependency analysis of
+    automatic scopes, a back-end pass) is not available: only ``False`` is accepted.
+    """
+
+    def __init__(self, strategy: OptimizationStrategy | Iterable[Any] = OptimizationStrategy.Default,
+                 *, analyze_auto_scopes_for_deps: bool = False) -> None:
         from .pass_base import Pass
-        self._passes = list(passes)
+        if analyze_auto_scopes_for_deps:
+            raise ValueError("PassManager: analyze_auto_scopes_for_deps=True needs PyPTO's "
+                             "AutoDeriveTaskDependencies pass, which pypto does not have")
+        if isinstance(strategy, OptimizationStrategy):
+            from .registry import default_pipeline_specs
+            self._passes = [spec.create() for spec in default_pipeline_specs()]
+            self._strategy = strategy
+            return
+        if isinstance(strategy, (str, bytes)) or not isinstance(strategy, Iterable):
+            raise TypeError(f"PassManager expects an OptimizationStrategy or a list of passes, "
+                            f"got {type(strategy).__name__}")
+        self._passes = list(strategy)
         for i, p in enumerate(self._passes):
             if not isinstance(p, Pass):
                 raise TypeError(f"PassManager: 'passes[{i}]' expects a Pass, "
                                 f"got {type(p).__name__}")
-        self._strategy = strategy
+        self._strategy = OptimizationStrategy.Default
 
     @classmethod
-    def get_strategy(cls, strategy: OptimizationStrategy = OptimizationStrategy.Default
-                     ) -> "PassManager":
+    def get_strategy(cls, strategy: OptimizationStrategy = OptimizationStrategy.Default, *,
+                     analyze_auto_scopes_for_deps: bool = False) -> "PassManager":
         if not isinstance(strategy, OptimizationStrategy):
             raise ValueError(f"PassManager.get_strategy: unknown strategy {strategy!r}; "
                              f"expected one of {[s.name for s in OptimizationStrategy]}")
-        from .registry import default_pipeline_specs
-        return cls([spec.create() for spec in default_pipeline_specs()], strategy)
+        return cls(strategy, analyze_auto_scopes_for_deps=analyze_auto_scopes_for_deps)
 
     @property
     def strategy(self) -> OptimizationStrategy:
@@ -78,9 +94,10 @@ class PassManager:
     def get_pass_names(self) -> list[str]:
         return self.pass_names
 
-    def run_passes(self, program: Program, dump_ir: bool | PassDumpLevel = False,
+    def run_passes(self, input_ir: Program, dump_ir: bool | PassDumpLevel = False,
                    output_dir: str | os.PathLike | None = None, prefix: str = "pl") -> Program:
         from .pipeline import PassPipeline
+        program = input_ir
         if not isinstance(program, Program):
             raise TypeError(f"PassManager.run_passes expects an ir.Program, "
                             f"got {type(program).__name__}")

@@ -64,10 +64,11 @@ class PassPipeline:
         for p in passes:
             self.add_pass(p)
 
-    def add_pass(self, p: Pass) -> None:
-        if not isinstance(p, Pass):
-            raise TypeError(f"PassPipeline.add_pass expects a Pass, got {type(p).__name__}")
-        self._passes.append(p)
+    def add_pass(self, pass_obj: Pass) -> None:
+        if not isinstance(pass_obj, Pass):
+            raise TypeError(f"PassPipeline.add_pass expects a Pass, got "
+                            f"{type(pass_obj).__name__}")
+        self._passes.append(pass_obj)
 
     def get_passes(self) -> list[Pass]:
         return list(self._passes)

@@ -157,7 +157,7 @@ PASS_SPECS: tuple[PassSpec, ...] = (
     _spec("IRVerifier", "run-verifier", "run_verifier", _PROGRAM,
           "pypto.passes.verifier_registry:verify_program",
           "Verify a property set (default: get_default_verify_properties()); change nothing.",
-          parameters=("props",), in_default_pipeline=False),
+          parameters=("properties",), in_default_pipeline=False),
 )
 
 _BY_SPELLING: dict[str, PassSpec] = {}

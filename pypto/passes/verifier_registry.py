@@ -12,7 +12,7 @@ of the registry; a test or plug-in may replace one with ``register``.
 from __future__ import annotations
 
 import logging
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Iterable
 
 from ..errors import InternalError
 from ..ir.function import Program
@@ -118,12 +118,12 @@ class PropertyVerifierRegistry:
         return cls._verifiers.get(prop)
 
     @classmethod
-    def verify(cls, props: IRPropertySet, program: Program) -> list[Diagnostic]:
+    def verify(cls, properties: IRPropertySet, program: Program) -> list[Diagnostic]:
         """Run the verifiers of ``props``; return every diagnostic, property by property
         in enum order.  Verifiers that are statement checks (``verifiers.checks``) share
         one walk of the program; each keeps its own diagnostics, so the result is the
         same as running the verifiers one after another."""
-        props = as_property_set(props, "PropertyVerifierRegistry.verify")
+        props = as_property_set(properties, "PropertyVerifierRegistry.verify")
         _check_program(program, "PropertyVerifierRegistry.verify")
         cls._ensure_builtins()
         from .verifiers.checks import CheckVerifier, run_checks
@@ -144,10 +144,15 @@ class PropertyVerifierRegistry:
                 verifier.verify(program, out)
         return [diagnostic for out in outputs for diagnostic in out]
 
+    @staticmethod
+    def generate_report(diagnostics: Iterable[Diagnostic]) -> str:
+        """The text report of ``diagnostics`` (``format_report``)."""
+        return format_report(diagnostics)
+
     @classmethod
-    def verify_or_throw(cls, props: IRPropertySet, program: Program) -> list[Diagnostic]:
+    def verify_or_throw(cls, properties: IRPropertySet, program: Program) -> list[Diagnostic]:
         """Like ``verify``; raises ``pypto.Error`` with the report if any error was found."""
-        diagnostics = cls.verify(props, program)
+        diagnostics = cls.verify(properties, program)
         if has_errors(diagnostics):
             raise VerificationError(format_report(diagnostics), diagnostics)
         log_warnings(diagnostics, "verification")
@@ -160,9 +165,10 @@ def log_warnings(diagnostics: list[Diagnostic], label: str) -> None:
                        format_report(diagnostics))
 
 
-def verify_properties(props: IRPropertySet, program: Program, pass_name: str) -> list[Diagnostic]:
-    """Verify ``props`` on ``program``; ``pypto.Error`` naming ``pass_name`` on failure."""
-    props = as_property_set(props, "verify_properties")
+def verify_properties(properties: IRPropertySet, program: Program,
+                      pass_name: str) -> list[Diagnostic]:
+    """Verify ``properties`` on ``program``; ``pypto.Error`` naming ``pass_name`` on failure."""
+    props = as_property_set(properties, "verify_properties")
     _check_program(program, "verify_properties")
     diagnostics = PropertyVerifierRegistry.verify(props, program)
     if has_errors(diagnostics):
@@ -173,9 +179,9 @@ def verify_properties(props: IRPropertySet, program: Program, pass_name: str) ->
     return diagnostics
 
 
-def verify_program(program: Program, props: Any = None) -> Program:
-    """The transform of the ``IRVerifier`` pass (``passes.run_verifier(props)``)."""
-    props = (get_default_verify_properties() if props is None
-             else as_property_set(props, "run_verifier"))
+def verify_program(program: Program, properties: Any = None) -> Program:
+    """The transform of the ``IRVerifier`` pass (``passes.run_verifier(properties)``)."""
+    props = (get_default_verify_properties() if properties is None
+             else as_property_set(properties, "run_verifier"))
     PropertyVerifierRegistry.verify_or_throw(props, program)
     return program

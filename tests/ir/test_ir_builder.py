@@ -119,7 +119,7 @@ def test_for_loop_options_and_existing_loop_var():
 def test_every_scope_kind(kind, fields, cls):
     ib = ir.IRBuilder()
     with ib.function("f") as f:
-        with ib.scope(kind, "name", attrs={"slot_num": 2}, **fields) as frame:
+        with ib.scope(kind, name_hint="name", attrs={"slot_num": 2}, **fields) as frame:
             y = ib.let("y", const(1))
     scope = f.result.body
     assert type(scope) is cls and frame.result is scope
@@ -133,7 +133,7 @@ def test_every_scope_kind(kind, fields, cls):
 def test_begin_and_end_scope():
     ib = ir.IRBuilder()
     with ib.function("f") as f:
-        ib.begin_scope(ir.ScopeKind.Graph, "layer")
+        ib.begin_scope(ir.ScopeKind.Graph, name_hint="layer")
         ib.eval_(const(1))
         scope = ib.end_scope()
     assert isinstance(scope, ir.GraphScopeStmt) and f.result.body is scope
@@ -150,7 +150,7 @@ def test_end_scope_rejects_an_unnamed_graph():
         ib.eval_(const(2))  # the failed scope is closed; the function body continues
     with pytest.raises(ValueError, match="a Graph scope needs a non-empty name_hint"):
         with ib.function("g"):
-            with ib.scope(ir.ScopeKind.Graph, ""):
+            with ib.scope(ir.ScopeKind.Graph, name_hint=""):
                 ib.eval_(const(1))
 
 

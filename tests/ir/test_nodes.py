@@ -503,9 +503,13 @@ def test_scope_constructors_fields_and_kinds():
     assert (defaults.split, defaults.name_hint) == (ir.SplitMode.NONE, "")
 
 
-def test_scope_body_and_span_are_keyword_only():
+def test_scope_body_and_span_are_positional_as_in_pypto():
+    # 02-ir.md §7 had them keyword-only; PyPTO's constructors take them positionally
+    # (issue 13: PyPTO's parameter kinds), and attrs stays keyword-only.
+    scope = ir.ClusterScopeStmt("c", ir.BreakStmt(SPAN), SPAN)
+    assert isinstance(scope.body, ir.BreakStmt) and scope.span is SPAN
     with pytest.raises(TypeError):
-        ir.ClusterScopeStmt("c", ir.BreakStmt(SPAN))  # type: ignore[misc]
+        ir.ClusterScopeStmt("c", ir.BreakStmt(SPAN), SPAN, {"a": 1})  # type: ignore[misc]
 
 
 def test_scope_attrs_property_is_a_dict_copy():

@@ -174,6 +174,8 @@ def test_memory_space_members_and_alias():
     assert list(ir.MemorySpace.__members__) == [
         "DDR", "Vec", "Mat", "Left", "Right", "Acc", "Bias", "LeftScale", "RightScale",
         "ScalarLocal"]
+    # PyPTO's values: ScalarLocal is 7, the scale buffers 8 and 9.
+    assert [m.value for m in ir.MemorySpace] == [0, 1, 2, 3, 4, 5, 6, 8, 9, 7]
     assert ir.Mem is ir.MemorySpace
 
 

@@ -136,17 +136,31 @@ def test_innermost_context_wins_completely():
     assert [tag for tag, _, _ in log] == ["outer.before", "outer.after"]
 
 
-def test_context_accessors_and_ignored_backend_options():
+def test_context_accessors_and_backend_options():
     instrument = passes.CallbackInstrument(name="cb")
+    disabled = passes.DiagnosticCheckSet([passes.DiagnosticCheck.UnusedVariable])
     ctx = passes.PassContext([instrument], verification_level=passes.VerificationLevel.NONE,
                              runtime=passes.RuntimeKind.HOST_BUILD_GRAPH,
-                             memory_planner="greedy", diagnostics_phase=2)
+                             memory_planner=passes.MemoryPlanner.PTOAS,
+                             diagnostic_phase=passes.DiagnosticPhase.POST_PASS,
+                             disabled_diagnostics=disabled, enable_pypto_l0c_double_buffer=True)
     assert ctx.get_instruments() == [instrument]
     assert ctx.get_verification_level() is passes.VerificationLevel.NONE
     assert ctx.get_runtime() is passes.RuntimeKind.HOST_BUILD_GRAPH
+    assert ctx.get_memory_planner() is passes.MemoryPlanner.PTOAS
+    assert ctx.get_diagnostic_phase() is passes.DiagnosticPhase.POST_PASS
+    assert ctx.get_disabled_diagnostics() == disabled
+    assert ctx.get_enable_pypto_l0c_double_buffer() is True
     default = passes.PassContext([])
     assert default.get_verification_level() is passes.VerificationLevel.BASIC
     assert default.get_runtime() is passes.RuntimeKind.TENSORMAP_AND_RINGBUFFER
+    assert default.get_disabled_diagnostics().to_list() == [
+        passes.DiagnosticCheck.UnusedControlFlowResult]
+    assert default.get_memory_planner() is passes.MemoryPlanner.PYPTO
+    with pytest.raises(TypeError, match="'memory_planner' expects a MemoryPlanner, got str"):
+        passes.PassContext([], memory_planner="greedy")
+    with pytest.raises(TypeError, match="unexpected keyword argument 'diagnostics_phase'"):
+        passes.PassContext([], diagnostics_phase=2)
     assert instrument.get_name() == "cb"
 
 
@@ -306,7 +320,7 @@ def test_run_verifier_with_explicit_properties():
     only_breaks = passes.IRPropertySet([P.BreakContinueValid])
     passes.run_verifier(only_breaks)(non_ssa_program())  # SSA is not checked
     with pytest.raises(pypto.Error, match="BreakContinueValid"):
-        passes.run_verifier(props=[P.BreakContinueValid])(break_outside_loop_program())
+        passes.run_verifier(properties=[P.BreakContinueValid])(break_outside_loop_program())
 
 
 # -- PassPipeline -----------------------------------------------------------------------

@@ -207,3 +207,13 @@ def test_roundtrip_skips_unmappable_return_dims(monkeypatch):
     body = ir.SeqStmts([ir.AssignStmt(y, ir.Call(ir.Op("tensor.create"), [], ret_type)),
                         ir.ReturnStmt([y])])
     run_with_roundtrip(ir.Program([ir.Function("main", [x], [ret_type], body)], "P"))
+
+
+def test_pass_manager_takes_pypto_strategy_form():
+    by_strategy = ir.PassManager(ir.OptimizationStrategy.Default)
+    assert by_strategy.pass_names == ir.PassManager.get_strategy().pass_names == DEFAULT_PIPELINE
+    assert by_strategy.strategy is ir.OptimizationStrategy.Default
+    with pytest.raises(ValueError, match="analyze_auto_scopes_for_deps=True needs"):
+        ir.PassManager(ir.OptimizationStrategy.Default, analyze_auto_scopes_for_deps=True)
+    with pytest.raises(TypeError, match="expects an OptimizationStrategy or a list of passes"):
+        ir.PassManager("Default")

@@ -84,7 +84,7 @@ def test_ssa_multiple_assignment_message_ends_with_printed_function():
     x, y = new_vars("x", "y")
     f = func("main", [x], seq(assign(y, x, 2), assign(y, x, 3), ret(y)))
     d = only(P.SSAForm, program(f))
-    assert (d.severity, d.rule_name, d.error_code) == (ERROR, "SSAVerify", 0)
+    assert (d.severity, d.rule_name, d.error_code) == (ERROR, "SSAVerify", 1)
     assert d.message == ("Variable 'y' is assigned more than once (2 times), violating SSA form"
                          f"\nIn function 'main':\n{ir.python_print(f)}")
     assert d.span == span(3)
@@ -103,7 +103,7 @@ def test_ssa_name_shadowing():
     i = ir.Var("i", IDX)
     body = seq(assign(y, x), for_loop(i, 4, assign(inner, x, 5)), ret(y))
     d = only(P.SSAForm, program(func("main", [x], body)))
-    assert d.error_code == SSAErrorType.NAME_SHADOWING == 1
+    assert d.error_code == SSAErrorType.NAME_SHADOWING == 2
     assert d.message.startswith("Variable 'y' shadows a variable of the same name defined in "
                                 "an enclosing scope\nIn function 'main'")
     assert d.span == span(5)
@@ -114,7 +114,7 @@ def test_ssa_scope_violation():
     i = ir.Var("i", IDX)
     body = seq(for_loop(i, 4, assign(t, x)), ret(t, line=7))
     d = only(P.SSAForm, program(func("main", [x], body)))
-    assert d.error_code == SSAErrorType.SCOPE_VIOLATION
+    assert d.error_code == SSAErrorType.SCOPE_VIOLATION == 6
     assert d.message.startswith("Variable 't' used outside its defining scope")
     assert d.span == span(7)
 
@@ -177,25 +177,35 @@ def test_type_check_conditions_and_bounds():
     bad_while = ir.WhileStmt(x, [], ir.EvalStmt(x), [], span(3))
     bad_for = ir.ForStmt(i, 0, x, 1, [], ir.EvalStmt(x), [], span(4))
     f = func("main", [x, n], seq(bad_if, bad_while, bad_for, ret(x)))
-    assert [(d.rule_name, d.message, d.span) for d in verify(P.TypeChecked, program(f))] == [
-        ("TypeCheck", "IfStmt condition must be a Bool scalar, got int64", span(2)),
-        ("TypeCheck", "WhileStmt condition must be a Bool scalar, got Tensor", span(3)),
-        ("TypeCheck", "ForStmt stop must be a scalar, got Tensor", span(4)),
+    codes = passes.TypeCheckErrorType
+    assert [(d.rule_name, d.error_code, d.message, d.span)
+            for d in verify(P.TypeChecked, program(f))] == [
+        ("TypeCheck", codes.CONDITION_MUST_BE_BOOL, "IfStmt condition must be a Bool scalar, "
+         "got int64", span(2)),
+        ("TypeCheck", codes.CONDITION_MUST_BE_BOOL, "WhileStmt condition must be a Bool scalar, "
+         "got Tensor", span(3)),
+        ("TypeCheck", codes.FOR_RANGE_MUST_BE_SCALAR, "ForStmt stop must be a scalar, got Tensor",
+         span(4)),
     ]
+    not_scalar = ir.IfStmt(x, ir.EvalStmt(x), None, [], span(5))
+    d = only(P.TypeChecked, program(func("main", [x], seq(not_scalar, ret(x)))))
+    assert d.error_code == codes.IF_CONDITION_MUST_BE_SCALAR == 106
 
 
-@pytest.mark.parametrize("yielded_type, reason", [
-    (ir.TensorType([64], DT.INT32), "dtype int32 != fp32"),
-    (ir.TensorType([32], DT.FP32), "shape [32] != [64]"),
-    (ir.ScalarType(DT.FP32), "kind Scalar != Tensor"),
+@pytest.mark.parametrize("yielded_type, reason, code", [
+    (ir.TensorType([64], DT.INT32), "dtype int32 != fp32", 102),
+    (ir.TensorType([32], DT.FP32), "shape [32] != [64]", 104),
+    (ir.TensorType([8, 8], DT.FP32), "shape [8, 8] != [64]", 103),
+    (ir.ScalarType(DT.FP32), "kind Scalar != Tensor", 101),
 ])
-def test_type_check_yield_against_iter_args(yielded_type, reason):
+def test_type_check_yield_against_iter_args(yielded_type, reason, code):
     x, rv = new_vars("x", "rv")
     other = ir.Var("other", yielded_type)
     i = ir.Var("i", IDX)
     loop = for_loop(i, 4, ir.YieldStmt([other], span(9)), [ir.IterArg("acc", T, x)], [rv])
     d = only(P.TypeChecked, program(func("main", [x, other], seq(loop, ret(rv)))))
     assert d.message == f"Yield value 0 does not match iter_arg 'acc' of ForStmt: {reason}"
+    assert d.error_code == code
     assert d.span == span(9)
 
 
@@ -215,6 +225,7 @@ def test_type_check_call_arity():
     d = only(P.TypeChecked, program(callee, caller))
     assert d.message == ("Call to 'callee' passes 1 argument(s) but the function takes "
                          "2 parameter(s)")
+    assert d.error_code == passes.TypeCheckErrorType.SIZE_MISMATCH
     assert d.span == span(3)
 
 
@@ -279,13 +290,17 @@ def test_no_nested_calls_reports_each_context():
         assign(s, ir.Add(dim, ir.ConstInt(1, DT.INDEX), DT.INDEX), 3),
         ir.IfStmt(flag, ir.EvalStmt(x), None, [], span(4)),
         ret(call("tensor.exp", y), line=5)))
-    assert [(d.rule_name, d.message, d.span) for d in verify(P.NoNestedCalls, program(f))] == [
-        ("NoNestedCall", "Call to 'tensor.add' is nested inside an argument of 'tensor.mul'",
-         span(2)),
-        ("NoNestedCall", "Call to 'tensor.dim' is nested inside an operand of Add", span(3)),
-        ("NoNestedCall", "Call to 'tensor.any' is nested inside an if condition", span(4)),
-        ("NoNestedCall", "Call to 'tensor.exp' is nested inside a return value", span(5)),
+    assert [(d.rule_name, d.error_code, d.message, d.span)
+            for d in verify(P.NoNestedCalls, program(f))] == [
+        ("NoNestedCall", 201, "Call to 'tensor.add' is nested inside an argument of "
+         "'tensor.mul'", span(2)),
+        ("NoNestedCall", 204, "Call to 'tensor.dim' is nested inside an operand of Add", span(3)),
+        ("NoNestedCall", 202, "Call to 'tensor.any' is nested inside an if condition", span(4)),
+        ("NoNestedCall", 0, "Call to 'tensor.exp' is nested inside a return value", span(5)),
     ]
+    assert [(m.name, m.value) for m in passes.NestedCallErrorType] == [
+        ("CALL_IN_CALL_ARGS", 201), ("CALL_IN_IF_CONDITION", 202), ("CALL_IN_FOR_RANGE", 203),
+        ("CALL_IN_BINARY_EXPR", 204), ("CALL_IN_UNARY_EXPR", 205)]
 
 
 # -- NormalizedStmtStructure / NoRedundantBlocks ----------------------------------------
@@ -353,8 +368,9 @@ def test_use_after_def_reports_each_variable_once():
     body = seq(assign(y, z, 2), assign(z, x), assign(y, z), loop, branchy,
                ir.EvalStmt(acc, span(6)), ir.EvalStmt(i, span(7)), ir.EvalStmt(inner, span(8)),
                ret(rv))
-    assert [(d.rule_name, d.message, d.span)
-            for d in verify(P.UseAfterDef, program(func("main", [x], body)))] == [
+    found = verify(P.UseAfterDef, program(func("main", [x], body)))
+    assert {d.error_code for d in found} == {passes.UseAfterDefErrorType.USE_BEFORE_DEF} == {401}
+    assert [(d.rule_name, d.message, d.span) for d in found] == [
         ("UseAfterDefCheck", "Variable 'z' used before definition in function 'main'", span(2)),
         ("UseAfterDefCheck", "Variable 'acc' used before definition in function 'main'", span(6)),
         ("UseAfterDefCheck", "Variable 'i' used before definition in function 'main'", span(7)),
@@ -685,7 +701,7 @@ def diag(severity, rule, code, message, line):
 
 def test_report_format_byte_for_byte():
     report = passes.format_report([
-        diag(ERROR, "SSAVerify", 2, "Variable 'x' used outside its defining scope", 3),
+        diag(ERROR, "SSAVerify", 6, "Variable 'x' used outside its defining scope", 3),
         diag(WARNING, "SplitIncoreOrch", 1, "careful", 9),
     ])
     assert report == (
@@ -696,7 +712,7 @@ def test_report_format_byte_for_byte():
         "[1] ERROR - SSAVerify\n"
         "  Message: Variable 'x' used outside its defining scope\n"
         "  Location: f.py:3:7\n"
-        "  Error Code: 2\n"
+        "  Error Code: 6\n"
         "\n"
         "[2] WARNING - SplitIncoreOrch\n"
         "  Message: careful\n"

@@ -49,12 +49,15 @@ EMPTY = "[]"
 DERIVED = "derived"
 
 
-class Effect(enum.Enum):
+class ArgEffect(enum.Enum):
     """What an op does to the storage behind one operand."""
 
     Read = 0
     Write = 1
     ReadWrite = 2
+
+
+Effect = ArgEffect  # the name pypto's own code uses
 
 
 @dataclass(frozen=True)
@@ -181,6 +184,10 @@ class OpDef(Op):
     def max_args(self) -> int:
         return len(self.params)
 
+    def get_attr_keys(self) -> list[str]:
+        """PyPTO's attribute names of the op (its keywords, hidden ones included)."""
+        return [spec.name for spec in self.keywords]
+
     def param_index(self, name: str) -> int | None:
         for index, spec in enumerate(self.params):
             if spec.name == name:
@@ -260,8 +267,9 @@ def find_op(name: str) -> OpDef | None:
     return _OPS.get(name) if isinstance(name, str) else None
 
 
-def get_op(name: str) -> OpDef:
-    """The registered op called ``name``; ``ValueError`` naming it if unknown."""
+def get_op(op_name: str) -> OpDef:
+    """The registered op called ``op_name``; ``ValueError`` naming it if unknown."""
+    name = op_name
     if not isinstance(name, str):
         raise TypeError(f"get_op expects an op name (str), got {type(name).__name__}")
     op = _OPS.get(name)
@@ -272,8 +280,8 @@ def get_op(name: str) -> OpDef:
     return op
 
 
-def is_op_registered(name: str) -> bool:
-    return isinstance(name, str) and name in _OPS
+def is_op_registered(op_name: str) -> bool:
+    return isinstance(op_name, str) and op_name in _OPS
 
 
 def list_ops() -> list[str]:

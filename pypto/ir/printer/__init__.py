@@ -23,31 +23,51 @@ from .names import VarScan, assign_names
 from .spelling import op_callee_text, shadow_reserved
 from .stmts import StmtPrinter
 
-__all__ = ["python_print", "register_format_callback"]
+__all__ = ["python_print", "python_print_type", "register_format_callback"]
 
 _format_callback: Callable[[str], str] | None = None
 
 
-def register_format_callback(fn: Callable[[str], str] | None) -> None:
+def register_format_callback(callback: Callable[[str], str] | None) -> None:
     """Install (or, with ``None``, remove) the post-processor used when ``format=True``."""
     global _format_callback
-    if fn is not None and not callable(fn):
+    if callback is not None and not callable(callback):
         raise TypeError(f"register_format_callback expects a callable or None, "
-                        f"got {type(fn).__name__}")
-    _format_callback = fn
+                        f"got {type(callback).__name__}")
+    _format_callback = callback
 
 
 def python_print(node: Any, prefix: str = "pl", concise: bool = False,
-                 format: bool = True) -> str:  # noqa: A002 - public keyword name
+                 format: bool = True,  # noqa: A002 - public keyword name
+                 explicit_layout: bool = False) -> str:
     """DSL text of ``node``: 4-space indents, no trailing newline.
 
     ``prefix`` replaces ``pl`` everywhere; ``concise`` drops assignment and single
-    yield-target annotations; ``format`` runs the registered format callback, if any.
+    yield-target annotations; ``format`` runs the registered format callback, if any;
+    ``explicit_layout`` prints every field of tensor and tile views, defaults included
+    (``pl.TileView(blayout=pl.TileLayout.row_major, ...)``), instead of only the ones
+    that differ from the default.  Both forms read back to the same IR.
     """
     if not isinstance(prefix, str) or not prefix.isidentifier():
         raise ValueError(f"python_print: prefix must be a Python identifier, got {prefix!r}")
     with deep_recursion():
-        text = _render(node, prefix, bool(concise))
+        text = _render(node, prefix, bool(concise), bool(explicit_layout))
+    return _formatted(text, format)
+
+
+def python_print_type(type: Type, prefix: str = "pl", format: bool = True,  # noqa: A002
+                      explicit_layout: bool = False) -> str:
+    """The DSL spelling of a type (``pl.Tensor[[16, 16], pl.FP32]``)."""
+    if not isinstance(type, Type):
+        raise TypeError(f"python_print_type expects an ir.Type, got {_type_name(type)}")
+    return python_print(type, prefix, False, format, explicit_layout)
+
+
+def _type_name(value: Any) -> str:
+    return value.__class__.__name__
+
+
+def _formatted(text: str, format: bool) -> str:  # noqa: A002
     callback = _format_callback
     if format and callback is not None:
         text = callback(text)
@@ -57,23 +77,23 @@ def python_print(node: Any, prefix: str = "pl", concise: bool = False,
     return text
 
 
-def _render(node: Any, prefix: str, concise: bool) -> str:
+def _render(node: Any, prefix: str, concise: bool, explicit: bool) -> str:
     if isinstance(node, Program):
-        return "\n".join(render_program(node, prefix, concise))
+        return "\n".join(render_program(node, prefix, concise, explicit))
     if isinstance(node, Function):
-        return "\n".join(render_function(node, prefix, concise))
+        return "\n".join(render_function(node, prefix, concise, explicit))
     if isinstance(node, Stmt):
         scan = VarScan()
         scan.stmt(node)
         lines: list[str] = []
-        StmtPrinter(_lone_printer(scan, prefix), concise, lines).stmt(node, 0)
+        StmtPrinter(_lone_printer(scan, prefix, explicit), concise, lines).stmt(node, 0)
         return "\n".join(lines)
     if isinstance(node, Expr):
         scan = VarScan()
         scan.expr(node)
-        return _lone_printer(scan, prefix).expr(node)
+        return _lone_printer(scan, prefix, explicit).expr(node)
     if isinstance(node, Type):
-        return ExprPrinter(prefix).type(node)
+        return ExprPrinter(prefix, explicit_layout=explicit).type(node)
     if isinstance(node, GlobalVar):
         return node.name
     if isinstance(node, Op):
@@ -82,7 +102,7 @@ def _render(node: Any, prefix: str, concise: bool) -> str:
                     f"got {type(node).__name__}")
 
 
-def _lone_printer(scan: VarScan, prefix: str) -> ExprPrinter:
+def _lone_printer(scan: VarScan, prefix: str, explicit: bool) -> ExprPrinter:
     """A statement or expression printed alone: plain de-duplicated names, no ``__FREE_VAR``."""
     names = assign_names(scan.ordered_vars(), shadow_reserved(prefix))
-    return ExprPrinter(prefix, names)
+    return ExprPrinter(prefix, names, explicit_layout=explicit)

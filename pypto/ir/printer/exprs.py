@@ -19,7 +19,7 @@ from ..dtype import DataType
 from ..ops.registry import OpDef
 from ..ops.signature import print_layout
 from ..node import Expr, GlobalVar
-from ..enums import TensorLayout
+from ..enums import PadValue, TensorLayout
 from ..types import (MemRef, ScalarType, TensorType, TensorView, TileType, TileView, TupleType,
                      Type, UnknownType)
 from .spelling import (DISTRIBUTED_PREFIX, ValueContext, dict_text, dtype_text, enum_text, float_literal,
@@ -68,8 +68,11 @@ class ExprPrinter:
 
     def __init__(self, prefix: str, names: dict[E.Var, str] | None = None,
                  closure_vars: dict[E.Var, Any] | None = None,
-                 callee: Callable[[str], str] | None = None) -> None:
+                 callee: Callable[[str], str] | None = None, *,
+                 explicit_layout: bool = False) -> None:
         self.prefix = prefix
+        # Views print every layout field, defaults included (python_print's explicit_layout).
+        self.explicit_layout = explicit_layout
         self.names: dict[E.Var, str] = names if names is not None else {}
         self.closure_vars = closure_vars if closure_vars is not None else {}
         self.callee = callee if callee is not None else sanitize_identifier
@@ -394,20 +397,25 @@ class ExprPrinter:
     def _tensor_view(self, view: TensorView, out: list[str]) -> None:
         # A layout-only view uses the layout shorthand, except DN, which the parser
         # rejects as a tensor layout annotation.
-        if not view.stride and not view.valid_shape and view.layout is not TensorLayout.DN:
+        explicit = self.explicit_layout
+        if not view.stride and not view.valid_shape and view.layout is not TensorLayout.DN \
+                and view.pad is PadValue.null and not explicit:
             out.append(f"{self.prefix}.{view.layout.name}")
             return
         parts: list[str] = []
         if view.stride:
             parts.append(f"stride={self._shape_text(view.stride)}")
-        if view.layout is not TensorLayout.ND:
+        if view.layout is not TensorLayout.ND or explicit:
             parts.append(f"layout={enum_text(view.layout, self.prefix)}")
         if view.valid_shape:
             parts.append(f"valid_shape={self._shape_text(view.valid_shape)}")
+        if view.pad is not PadValue.null or explicit:
+            parts.append(f"pad={enum_text(view.pad, self.prefix)}")
         out.append(f"{self.prefix}.TensorView({', '.join(parts)})")
 
     def _tile_view(self, view: TileView, out: list[str]) -> None:
         default = _DEFAULT_TILE_VIEW
+        explicit = self.explicit_layout
         parts: list[str] = []
         if view.valid_shape:
             parts.append(f"valid_shape={self._shape_text(view.valid_shape)}")
@@ -420,12 +428,14 @@ class ExprPrinter:
         # Keyword order follows the ir.TileView constructor.
         for field in ("blayout", "slayout"):
             value = getattr(view, field)
-            if value is not getattr(default, field):
+            if value is not getattr(default, field) or explicit:
                 parts.append(f"{field}={enum_text(value, self.prefix)}")
-        if view.fractal != default.fractal:
+        if view.fractal != default.fractal or explicit:
             parts.append(f"fractal={view.fractal}")
-        if view.pad is not default.pad:
+        if view.pad is not default.pad or explicit:
             parts.append(f"pad={enum_text(view.pad, self.prefix)}")
+        if view.compact is not default.compact or explicit:
+            parts.append(f"compact={enum_text(view.compact, self.prefix)}")
         out.append(f"{self.prefix}.TileView({', '.join(parts)})")
 
     def _shape_text(self, dims: tuple) -> str:

@@ -72,8 +72,10 @@ class _FunctionPrinter:
     """Prints one function given its naming table."""
 
     def __init__(self, prefix: str, concise: bool, lines: list[str],
-                 callee_text: Callable[[str], str], in_program: bool) -> None:
+                 callee_text: Callable[[str], str], in_program: bool,
+                 explicit_layout: bool = False) -> None:
         self.prefix = prefix
+        self.explicit_layout = explicit_layout
         self.concise = concise
         self.lines = lines
         self.callee_text = callee_text
@@ -81,7 +83,8 @@ class _FunctionPrinter:
 
     def print(self, func: Function, def_name: str, names: dict[E.Var, str],
               closure_vars: dict[E.Var, None], depth: int) -> None:
-        exprs = ExprPrinter(self.prefix, names, closure_vars, self.callee_text)
+        exprs = ExprPrinter(self.prefix, names, closure_vars, self.callee_text,
+                            explicit_layout=self.explicit_layout)
         stmts = StmtPrinter(exprs, self.concise, self.lines)
         pad = stmts.indent(depth)
         self.lines.append(pad + self._decorator(func))
@@ -162,19 +165,22 @@ def _function_table(scan: VarScan, reserved: frozenset[str], dim_vars: dict[E.Va
     return names
 
 
-def render_function(func: Function, prefix: str, concise: bool) -> list[str]:
+def render_function(func: Function, prefix: str, concise: bool,
+                    explicit_layout: bool = False) -> list[str]:
     """A Function printed alone: calls are ``f(...)``, no ``self``."""
     scan = VarScan().function(func)
     reserved = shadow_reserved(prefix)
     names = _function_table(scan, reserved, scan.type_vars, {}, ())
     closure_vars = {var: None for var in scan.free_vars() if var in scan.type_vars}
     lines: list[str] = []
-    printer = _FunctionPrinter(prefix, concise, lines, sanitize_identifier, in_program=False)
+    printer = _FunctionPrinter(prefix, concise, lines, sanitize_identifier, in_program=False,
+                               explicit_layout=explicit_layout)
     printer.print(func, sanitize_identifier(func.name), names, closure_vars, 0)
     return lines
 
 
-def render_program(program: Program, prefix: str, concise: bool) -> list[str]:
+def render_program(program: Program, prefix: str, concise: bool,
+                   explicit_layout: bool = False) -> list[str]:
     functions = program._functions
     scans = {name: VarScan().function(func) for name, func in functions.items()}
     order = dependency_order({name: scan.callees for name, scan in scans.items()})
@@ -209,7 +215,8 @@ def render_program(program: Program, prefix: str, concise: bool) -> list[str]:
     def callee_text(name: str) -> str:
         return "self." + (def_names.get(name) or sanitize_identifier(name))
 
-    printer = _FunctionPrinter(prefix, concise, lines, callee_text, in_program=True)
+    printer = _FunctionPrinter(prefix, concise, lines, callee_text, in_program=True,
+                               explicit_layout=explicit_layout)
     for name in order:
         scan = scans[name]
         fixed = {var: dynamic_names[var] for var in scan.free_vars() if var in dynamic_names}

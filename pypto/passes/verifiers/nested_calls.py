@@ -7,6 +7,8 @@ value or an evaluated expression is fine.
 
 from __future__ import annotations
 
+import enum
+
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.function import Program
@@ -18,6 +20,35 @@ from .walk import callee_name, error, expr_children, stmt_exprs
 __all__ = ["NoNestedCallsVerifier"]
 
 RULE = "NoNestedCall"
+
+
+class NestedCallErrorType(enum.IntEnum):
+    """PyPTO's error codes of the NoNestedCall rule."""
+
+    CALL_IN_CALL_ARGS = 201
+    CALL_IN_IF_CONDITION = 202
+    CALL_IN_FOR_RANGE = 203
+    CALL_IN_BINARY_EXPR = 204
+    CALL_IN_UNARY_EXPR = 205
+
+
+def _nested_code(where: str) -> int:
+    """The code for a call found in ``where`` (the context text of the message); 0 for
+    the contexts PyPTO has no code for (return and yield values, while conditions)."""
+    codes = NestedCallErrorType
+    if where.startswith("an argument of "):
+        return int(codes.CALL_IN_CALL_ARGS)
+    if where == "an if condition":
+        return int(codes.CALL_IN_IF_CONDITION)
+    if where == "a for-loop bound":
+        return int(codes.CALL_IN_FOR_RANGE)
+    if where.startswith("an operand of "):
+        binary = where.rsplit(" ", 1)[1] in _BINARY
+        return int(codes.CALL_IN_BINARY_EXPR if binary else codes.CALL_IN_UNARY_EXPR)
+    return 0
+
+
+_BINARY = frozenset(cls.__name__ for cls in E.BinaryExpr.__subclasses__())
 
 
 def _root_contexts(stmt: Stmt) -> list[tuple[Expr, str | None]]:
@@ -43,7 +74,8 @@ def _check(root: Expr, context: str | None, stmt: Stmt, diagnostics: list[Diagno
         if isinstance(node, (E.Call, E.Submit)):
             name = callee_name(node.op)
             if where is not None and isinstance(node, E.Call):
-                diagnostics.append(error(RULE, 0, f"Call to '{name}' is nested inside {where}",
+                diagnostics.append(error(RULE, _nested_code(where),
+                                         f"Call to '{name}' is nested inside {where}",
                                          stmt.span))
             inner = f"an argument of '{name}'"
             items = [(arg, inner) for arg in node.args]

@@ -31,12 +31,12 @@ RULE = "SSAVerify"
 class SSAErrorType(enum.IntEnum):
     """The kind of an SSA violation; the value is the diagnostic's error code."""
 
-    MULTIPLE_ASSIGNMENT = 0
-    NAME_SHADOWING = 1
-    SCOPE_VIOLATION = 2
+    MULTIPLE_ASSIGNMENT = 1
+    NAME_SHADOWING = 2
     MISSING_YIELD = 3
     ITER_ARGS_RETURN_VARS_MISMATCH = 4
     YIELD_COUNT_MISMATCH = 5
+    SCOPE_VIOLATION = 6
 
 
 class _SSAWalker(DefUseWalker):

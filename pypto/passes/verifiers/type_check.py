@@ -12,20 +12,58 @@ INDEX and INT64 are interchangeable here, as builder promotion may pick either.
 
 from __future__ import annotations
 
+import enum
+
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.dtype import DataType
 from ...ir.function import Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.type_match import call_mismatch, kind_name as _kind, return_mismatch, type_mismatch
-from ...ir.types import ScalarType, UnknownType
+from ...ir.types import ScalarType, ShapedType, TileType, TupleType, Type, UnknownType
 from ..diagnostic import Diagnostic
 from .checks import CheckVerifier, StmtCheck
 from .walk import error, trailing_yield
 
-__all__ = ["TypeCheckVerifier", "type_mismatch"]
+__all__ = ["TypeCheckVerifier", "TypeCheckErrorType", "type_mismatch"]
 
 RULE = "TypeCheck"
+
+
+class TypeCheckErrorType(enum.IntEnum):
+    """PyPTO's error codes of the TypeCheck rule (the diagnostics' ``error_code``)."""
+
+    TYPE_KIND_MISMATCH = 101
+    DTYPE_MISMATCH = 102
+    SHAPE_DIMENSION_MISMATCH = 103
+    SHAPE_VALUE_MISMATCH = 104
+    SIZE_MISMATCH = 105
+    IF_CONDITION_MUST_BE_SCALAR = 106
+    FOR_RANGE_MUST_BE_SCALAR = 107
+    CONDITION_MUST_BE_BOOL = 108
+    TENSOR_PADDING_MISMATCH = 109
+    DISTRIBUTED_WINDOW_IDENTITY_MISMATCH = 110
+    TILE_VIEW_MISMATCH = 111
+
+
+def _mismatch_code(got: Type, expected: Type) -> TypeCheckErrorType:
+    """Which kind of difference between two types a mismatch is."""
+    codes = TypeCheckErrorType
+    if type(got) is not type(expected):
+        return codes.TYPE_KIND_MISMATCH
+    if getattr(got, "dtype", None) != getattr(expected, "dtype", None):
+        return codes.DTYPE_MISMATCH
+    if isinstance(got, ShapedType) and isinstance(expected, ShapedType):
+        if len(got.shape) != len(expected.shape):
+            return codes.SHAPE_DIMENSION_MISMATCH
+        if isinstance(got, TileType) and \
+                got.tile_view != expected.tile_view:  # type: ignore[attr-defined]
+            return codes.TILE_VIEW_MISMATCH
+        return codes.SHAPE_VALUE_MISMATCH
+    if isinstance(got, TupleType) and isinstance(expected, TupleType) \
+            and len(got.types) != len(expected.types):
+        return codes.SIZE_MISMATCH
+    return codes.TYPE_KIND_MISMATCH
 
 
 class _TypeCheck(StmtCheck):
@@ -36,8 +74,8 @@ class _TypeCheck(StmtCheck):
         self.stmt_hooks = {St.IfStmt: self.check_if, St.WhileStmt: self.check_while,
                            St.ForStmt: self.check_for, St.ReturnStmt: self.check_return}
 
-    def report(self, message: str, stmt: Stmt) -> None:
-        self.diagnostics.append(error(RULE, 0, message, stmt.span))
+    def report(self, message: str, stmt: Stmt, code: TypeCheckErrorType) -> None:
+        self.diagnostics.append(error(RULE, int(code), message, stmt.span))
 
     def check_if(self, stmt: St.IfStmt, loop: Stmt | None) -> None:  # type: ignore[override]
         self.check_condition(stmt.condition, "IfStmt", stmt)
@@ -52,7 +90,8 @@ class _TypeCheck(StmtCheck):
         for field in ("start", "stop", "step"):
             bound_type = getattr(stmt, field).type
             if not isinstance(bound_type, (ScalarType, UnknownType)):
-                self.report(f"ForStmt {field} must be a scalar, got {_kind(bound_type)}", stmt)
+                self.report(f"ForStmt {field} must be a scalar, got {_kind(bound_type)}", stmt,
+                            TypeCheckErrorType.FOR_RANGE_MUST_BE_SCALAR)
         self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "ForStmt")
 
     def check_return(self, stmt: St.ReturnStmt, loop: Stmt | None) -> None:  # type: ignore[override]
@@ -61,8 +100,14 @@ class _TypeCheck(StmtCheck):
             return  # nothing declared: nothing to check against
         reason = return_mismatch(stmt.value, func.return_types)
         if reason is not None:
+            code = TypeCheckErrorType.SIZE_MISMATCH
+            if len(stmt.value) == len(func.return_types):
+                code = next((_mismatch_code(v.type, t)
+                             for v, t in zip(stmt.value, func.return_types)
+                             if type_mismatch(v.type, t) is not None),
+                            TypeCheckErrorType.TYPE_KIND_MISMATCH)
             self.report(f"Return in function '{func.name}' does not match its declared "
-                        f"return type: {reason}", stmt)
+                        f"return type: {reason}", stmt, code)
 
     def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
         if isinstance(call.op, GlobalVar) and self.check_arity(call, stmt):  # type: ignore[arg-type]
@@ -75,7 +120,8 @@ class _TypeCheck(StmtCheck):
         if found is not None:
             index, expected, reason = found
             self.report(f"Argument {index + 1} of the call to '{callee.name}' does not fit "  # type: ignore[union-attr]
-                        f"parameter '{params[index].name_hint}' ({expected}): {reason}", stmt)
+                        f"parameter '{params[index].name_hint}' ({expected}): {reason}", stmt,
+                        _mismatch_code(call.args[index].type, params[index].type))
 
     def check_condition(self, condition: Expr, owner: str, stmt: Stmt) -> None:
         t = condition.type
@@ -83,7 +129,10 @@ class _TypeCheck(StmtCheck):
             return
         if not isinstance(t, ScalarType) or t.dtype != DataType.BOOL:
             got = t.dtype.to_string() if isinstance(t, ScalarType) else _kind(t)
-            self.report(f"{owner} condition must be a Bool scalar, got {got}", stmt)
+            code = TypeCheckErrorType.CONDITION_MUST_BE_BOOL
+            if owner == "IfStmt" and not isinstance(t, ScalarType):
+                code = TypeCheckErrorType.IF_CONDITION_MUST_BE_SCALAR
+            self.report(f"{owner} condition must be a Bool scalar, got {got}", stmt, code)
 
     def check_yield(self, body: Stmt | None, targets: tuple, target_kind: str,
                     owner: str) -> None:
@@ -94,7 +143,8 @@ class _TypeCheck(StmtCheck):
             reason = type_mismatch(value.type, target.type)
             if reason is not None:
                 self.report(f"Yield value {index} does not match {target_kind} "
-                            f"'{target.name_hint}' of {owner}: {reason}", found)
+                            f"'{target.name_hint}' of {owner}: {reason}", found,
+                            _mismatch_code(value.type, target.type))
 
     def check_arity(self, call: E.Call | E.Submit, stmt: Stmt) -> bool:
         """Report a wrong argument count; True if the callee is known and the count fits."""
@@ -106,7 +156,7 @@ class _TypeCheck(StmtCheck):
         if n_args == n_params or (isinstance(call, E.Submit) and n_args < n_params):
             return True
         self.report(f"Call to '{callee.name}' passes {n_args} argument(s) but the function "
-                    f"takes {n_params} parameter(s)", stmt)
+                    f"takes {n_params} parameter(s)", stmt, TypeCheckErrorType.SIZE_MISMATCH)
         return False
 
 

@@ -11,6 +11,8 @@ definition".
 
 from __future__ import annotations
 
+import enum
+
 from ...ir import expr as E
 from ...ir.function import Function, Program
 from ...ir.node import Stmt
@@ -19,9 +21,15 @@ from ..verifier_registry import PropertyVerifier
 from .def_use import DefUseWalker
 from .walk import collect_definitions, error, functions_of
 
-__all__ = ["UseAfterDefVerifier"]
+__all__ = ["UseAfterDefVerifier", "UseAfterDefErrorType"]
 
 RULE = "UseAfterDefCheck"
+
+
+class UseAfterDefErrorType(enum.IntEnum):
+    """PyPTO's error code of the UseAfterDef rule."""
+
+    USE_BEFORE_DEF = 401
 
 
 class _UseAfterDefWalker(DefUseWalker):
@@ -39,7 +47,7 @@ class _UseAfterDefWalker(DefUseWalker):
             return
         self.reported.add(var)
         self.diagnostics.append(error(
-            RULE, 0, f"Variable '{var.name_hint}' used before definition in function "
+            RULE, int(UseAfterDefErrorType.USE_BEFORE_DEF), f"Variable '{var.name_hint}' used before definition in function "
                      f"'{self.func.name}'", stmt.span))
 
 

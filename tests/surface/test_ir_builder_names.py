@@ -1,0 +1,84 @@
+"""``IRBuilder`` under PyPTO's method names."""
+
+from __future__ import annotations
+
+import pytest
+
+from pypto import ir
+from pypto.ir import builder
+
+IDX = ir.DataType.INDEX
+S = ir.ScalarType(IDX)
+
+
+def c(value):
+    return ir.ConstInt(value, IDX)
+
+
+def test_pypto_names_build_the_same_function_as_the_frame_api():
+    ib = ir.IRBuilder()
+    with ib.function("f", None, ir.FunctionType.Opaque) as f:
+        assert ib.in_function() and not ib.in_loop()
+        n = f.param("n", S)
+        f.return_type(S)
+        ib.push_pending_leading_comments(["# start"])
+        total = ib.var("total", S)
+        ib.assign(total, c(0))
+        with ib.for_loop("i", 0, n, 1) as loop:
+            assert ib.in_loop() and not ib.in_if()
+            acc = loop.iter_arg("acc", total)
+            with ib.if_stmt(acc > 10) as branch:
+                assert ib.in_if()
+                ib.break_stmt()
+            ib.eval_stmt(acc)
+            ib.continue_stmt()
+            rv = loop.return_var("rv")
+        ib.inline_stmt("pass")
+        ib.return_stmt(rv)
+    func = f.result
+    stmts = func.body.stmts
+    assert [type(s).__name__ for s in stmts] == ["AssignStmt", "ForStmt", "InlineStmt",
+                                                 "ReturnStmt"]
+    assert stmts[0].leading_comments == ("# start",) and stmts[0].var is total
+    assert isinstance(branch.result.then_body, ir.BreakStmt)
+    assert stmts[3].value[0] is rv
+    assert ib.pop_pending_leading_comments() == []
+
+
+def test_types_views_tuples_and_function_attrs():
+    ib = ir.IRBuilder()
+    assert ib.tensor_type([4, 8], ir.FP32) == ir.TensorType([4, 8], ir.FP32)
+    view = ib.tile_view([8, 8], [], None, pad=ir.PadValue.zero)
+    tile = ib.tile_type([8, 8], ir.FP16, tile_view=view, memory_space=ir.Mem.Vec)
+    assert tile.tile_view.pad is ir.PadValue.zero and tile.memory_space is ir.Mem.Vec
+    assert ib.tensor_view([8, 1], ir.ND).layout is ir.ND
+    assert ib.tile_view([8, 8], [], None, compact=ir.CompactMode.normal).compact is \
+        ir.CompactMode.normal
+    x = ib.var("x", S)
+    assert ib.make_tuple([x, x]).elements == (x, x)
+    with ib.program("P") as prog:
+        with ib.function("g", attrs={"a": 1}):
+            ib.add_function_attrs({"b": 2})
+            ib.return_stmt()
+    assert prog.result.get_function("g").attrs == {"a": 1, "b": 2}
+    with pytest.raises(ValueError, match="no function is open"):
+        ib.add_function_attrs({})
+
+
+def test_scope_takes_pypto_fields_by_keyword():
+    ib = ir.IRBuilder()
+    with ib.function("f") as f:
+        with ib.scope(ir.ScopeKind.Spmd, core_num=4, sync_start=True):
+            ib.eval_stmt(c(1))
+        with ib.while_loop(ir.ConstBool(False)):
+            ib.break_stmt()
+    spmd = f.result.body.stmts[0]
+    assert isinstance(spmd, ir.SpmdScopeStmt) and spmd.core_num.value == 4 and spmd.sync_start
+
+
+def test_builder_module_names():
+    assert builder.ForLoopBuilder is builder.ForFrame and builder.ScopeBuilder is builder.ScopeFrame
+    assert builder.FunctionBuilder is builder.FunctionFrame
+    assert builder.ProgramBuilder is builder.ProgramFrame
+    assert builder.IfStmtBuilder is builder.IfFrame
+    assert builder.WhileLoopBuilder is builder.WhileFrame
