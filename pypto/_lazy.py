@@ -59,4 +59,10 @@ def install_lazy_attributes(module_name: str,
     namespace = {name: _LazyAttribute(name, home, attribute)
                  for name, (home, attribute) in attributes.items()}
     namespace["__module__"] = module_name
+
+    def __dir__(self: types.ModuleType) -> list[str]:
+        # dir() lists the module dict only; the lazy names are public attributes too.
+        return sorted(set(self.__dict__) | set(attributes))
+
+    namespace["__dir__"] = __dir__
     module.__class__ = type("LazyAttributesModule", (types.ModuleType,), namespace)

@@ -14,13 +14,16 @@ from ..ir.enums import (ArgDirection, AtomicType, CompactMode, ForKind, Function
                         ScopeMode, SplitMode, TensorLayout, TileLayout)
 from ..ir.types import MemRef, TensorView, TileView, UnknownType
 from .typing import (RUNTIME, DynVar, InOut, Out, Scalar, TaskId, Tensor, Tile, Tuple, dynamic)
-from .dsl import (at, cluster, cond, const, cross_core_slot, func_attr, graph, manual_scope,
-                  parallel, pipeline, range, scope, spmd, spmd_submit, split, static_assert,
-                  static_print, submit, unroll, while_, yield_)
+from .dsl import (at, cluster, cond, const, func_attr, graph, manual_scope, parallel, pipeline,
+                  range, scope, spmd, spmd_submit, static_assert, static_print, submit, unroll,
+                  while_, yield_)
+from .optimizations import cross_core_slot, split
+from . import dsl_api, optimizations
 from .op import *  # noqa: F401,F403  (pl.add, pl.load, ...)
 from . import arg_direction, op
 from . import arg_direction as adir
 from .op import UNIFIED_OPS, array, prefetch, system, tensor, tile
+from .op.tile_ops import MemRefType
 from .decorators import InlineFunction, function, inline, program
 from .parser.text_parser import loads, loads_program, parse, parse_program
 
