@@ -14,9 +14,11 @@ from ..ir.enums import (ArgDirection, AtomicType, CompactMode, ForKind, Function
                         ScopeMode, SplitMode, TensorLayout, TileLayout)
 from ..ir.types import MemRef, TensorView, TileView, UnknownType
 from .typing import (RUNTIME, DynVar, InOut, Out, Scalar, TaskId, Tensor, Tile, Tuple, dynamic)
-from .dsl import (at, cluster, cond, const, func_attr, graph, manual_scope, parallel, pipeline,
-                  range, scope, spmd, spmd_submit, static_assert, static_print, submit, unroll,
-                  while_, yield_)
+from .dsl import (at, cluster, cond, const, func_attr, graph, parallel, pipeline, range, spmd,
+                  static_assert, static_print, unroll, while_, yield_)
+# Loading the submodule pypto.language.scope binds pl.scope to it; the from-import then
+# rebinds pl.scope to the construct (as in PyPTO, where both paths exist).
+from .scope import manual_scope, scope, spmd_submit, submit
 from .optimizations import cross_core_slot, split
 from . import dsl_api, optimizations
 from .op import *  # noqa: F401,F403  (pl.add, pl.load, ...)
