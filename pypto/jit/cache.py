@@ -31,7 +31,13 @@ __all__ = ["TensorCacheInfo", "ScalarCacheInfo", "compute_source_hash", "make_ca
            "l2_lookup", "l2_store", "CacheInfo", "CompileCache"]
 
 # PyPTO's cache module also shows these pass-configuration names (from pypto.passes).
-__getattr__ = lazy_reexport(__name__, "pypto.passes", ["MemoryPlanner", "runtime_kind_to_name"])[0]
+_PASS_NAMES = ("MemoryPlanner", "runtime_kind_to_name")
+__getattr__ = lazy_reexport(__name__, "pypto.passes", _PASS_NAMES)[0]
+
+
+def __dir__() -> list[str]:
+    import pypto.passes as passes
+    return sorted([*globals(), *(name for name in _PASS_NAMES if hasattr(passes, name))])
 
 CacheKey = tuple
 

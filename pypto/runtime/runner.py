@@ -16,6 +16,7 @@ accepted and have no effect (there is no device, and ``run`` has no golden to co
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 from typing import Any, Optional
 
@@ -92,7 +93,12 @@ def run(program: Any, *tensors: Any, config: Optional[RunConfig] = None) -> RunR
     written in place.  Failures raise (``pypto.runtime.ExecutionError``, parser and
     pass errors); they are never only recorded in the result."""
     from .jit_bridge import run_jit
+    from .log_config import LOGGER_NAME
+    log = logging.getLogger(LOGGER_NAME)
     start = time.perf_counter()
+    log.info("running %s on pypto's CPU executor (platform %r is not used)",
+             getattr(program, "name", None) or getattr(program, "__name__", "program"),
+             getattr(config, "platform", None))
     if not isinstance(program, (Program, Function)) and callable(getattr(program, "compile", None)):
         run_jit(program, *tensors, config=config)
         name = getattr(program, "__name__", None)
@@ -102,7 +108,9 @@ def run(program: Any, *tensors: Any, config: Optional[RunConfig] = None) -> RunR
         if not getattr(config, "codegen_only", False):
             from .executor import Executor
             Executor(lowered, world_size=world_size_of(config)).run(*tensors)
-    return RunResult(True, test_name=name, execution_time=time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    log.debug("%s finished in %.3f s", name, elapsed)
+    return RunResult(True, test_name=name, execution_time=elapsed)
 
 
 def _lower(program: Any, config: Optional[RunConfig]) -> Program:

@@ -12,6 +12,19 @@ from .closure import Closure
 from .context import ProgramContext
 from .function_parser import FunctionOptions, FunctionParser
 from .source import SourceInfo
+# PyPTO's module-level names of this path (the pieces an ASTParser works with)
+from ...ir.dtype import DataType  # noqa: E402,F401
+from ..optimizations import SPLIT_SLOT_NUM_DEPRECATION  # noqa: F401
+from ..typing import DynVar  # noqa: F401
+from .diagnostics import (BUG_CLASS_EXCEPTIONS, InvalidOperationError, ParserError,  # noqa: F401
+                          ParserSyntaxError, ParserTypeError, UndefinedVariableError,
+                          UnsupportedFeatureError, concise_error_message)
+from .enum_utils import (LEVEL_MAP, ROLE_MAP, SCOPE_MODE_MAP, SPLIT_MODE_MAP,  # noqa: F401
+                         extract_enum_value)
+from .expr_evaluator import ExprEvaluator  # noqa: F401
+from .scope_manager import ScopeManager  # noqa: F401
+from .span_tracker import SpanTracker  # noqa: F401
+from .type_resolver import TypeResolver  # noqa: F401
 
 __all__ = ["ASTParser"]
 

@@ -13,6 +13,9 @@ from ...ir.span import Span
 from ..typing import DynVar
 from .closure import Closure, python_to_ir
 from .diagnostics import ParserError
+from ...ir.dtype import DataType  # noqa: F401  (PyPTO's module-level names)
+from ..typing import Scalar  # noqa: F401
+from .diagnostics import BUG_CLASS_EXCEPTIONS, ParserTypeError  # noqa: F401
 
 __all__ = ["ExprEvaluator"]
 

@@ -26,6 +26,10 @@ from .program_parser import (options_from_ast, parse_function_definition,
 from .recovery import FailedEntity, collected_error, stored_names
 from .source import SourceInfo
 from .text_namespace import DSL_MODULES, TextClosure, dsl_module, is_constant_value, not_allowed
+# PyPTO's module-level names of this path
+from .diagnostics import BUG_CLASS_EXCEPTIONS  # noqa: E402,F401
+from .enum_utils import FUNCTION_TYPE_MAP, LEVEL_MAP, ROLE_MAP  # noqa: E402,F401
+from .span_tracker import ast_column_to_span_column  # noqa: E402,F401
 
 __all__ = ["parse", "loads", "parse_program", "loads_program"]
 

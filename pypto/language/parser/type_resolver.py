@@ -19,6 +19,8 @@ from . import annotations as _annotations
 from .diagnostics import ParserTypeError
 from .expr_evaluator import ExprEvaluator
 from .statements import reconcile_types
+from ..typing import DynVar, Scalar  # noqa: F401  (PyPTO's module-level names)
+from .diagnostics import ParserError  # noqa: F401
 
 __all__ = ["TypeResolver"]
 
