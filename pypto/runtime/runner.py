@@ -68,6 +68,15 @@ class RunConfig:
     memory_planner: Any = None
     dump_ptoas_passes: bool = False
 
+    @property
+    def enable_l2_swimlane(self) -> int:
+        """The older name of ``enable_chip_swimlane``."""
+        return self.enable_chip_swimlane
+
+    @enable_l2_swimlane.setter
+    def enable_l2_swimlane(self, value: int) -> None:
+        self.enable_chip_swimlane = value
+
     def any_dfx_enabled(self) -> bool:
         """Whether any device diagnostics (swimlanes, argument dumps, PMU, dependency
         graph, scope statistics) were asked for; pypto records none of them."""

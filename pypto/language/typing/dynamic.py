@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+# PyPTO's module-level names of this path (DynVar.unwrap builds a Var of ScalarType)
+from ...ir.dtype import DataType  # noqa: E402,F401
+from ...ir.expr import Var  # noqa: E402,F401
+from ...ir.node import Expr  # noqa: E402,F401
+from ...ir.span import Span  # noqa: E402,F401
+from ...ir.types import ScalarType  # noqa: E402,F401
+
 __all__ = ["DynVar", "dynamic"]
 
 
@@ -80,8 +87,6 @@ class DynVar(_DimArithmetic):
         Python level: one variable per ``DynVar`` object, made on first use.  (The parser
         makes its own, one per name and program.)"""
         if self._var is None:
-            from ...ir.dtype import DataType
-            from ...ir.expr import Var
             from ...ir.scalar_types import scalar_type
             self._var = Var(self.name, scalar_type(DataType.INDEX))
         return self._var

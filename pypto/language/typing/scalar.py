@@ -6,6 +6,10 @@ from typing import Any
 
 from ...ir.node import Expr
 from ._annotation import AnnotationMeta, WrappedExpr
+# PyPTO's module-level names of this path
+from ...ir.dtype import DataType  # noqa: E402,F401
+from ...ir.expr import ConstInt  # noqa: E402,F401
+from ...ir.span import Span  # noqa: E402,F401
 
 __all__ = ["Scalar", "RuntimeScalarMarker", "RUNTIME", "predicate_to_expr"]
 

@@ -5,6 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ._annotation import AnnotationMeta, AnnotationRecord, WrappedExpr
+# PyPTO's module-level names of this path
+from ...ir.dtype import DataType  # noqa: E402,F401
+from ...ir.enums import MemorySpace  # noqa: E402,F401
+from ...ir.node import Expr  # noqa: E402,F401
+from ...ir.types import MemRef, TileView  # noqa: E402,F401
 
 __all__ = ["Tile"]
 
