@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Optional, 
 
 from ..ir.dtype import DataType
 from ..passes.context import RuntimeKind
-from .._lazy import lazy_reexport
+from .._lazy import optional_reexports
 
 if TYPE_CHECKING:
     from .compiled import CompiledProgram
@@ -31,13 +31,8 @@ __all__ = ["TensorCacheInfo", "ScalarCacheInfo", "compute_source_hash", "make_ca
            "l2_lookup", "l2_store", "CacheInfo", "CompileCache"]
 
 # PyPTO's cache module also shows these pass-configuration names (from pypto.passes).
-_PASS_NAMES = ("MemoryPlanner", "runtime_kind_to_name")
-__getattr__ = lazy_reexport(__name__, "pypto.passes", _PASS_NAMES)[0]
-
-
-def __dir__() -> list[str]:
-    import pypto.passes as passes
-    return sorted([*globals(), *(name for name in _PASS_NAMES if hasattr(passes, name))])
+__getattr__, __dir__ = optional_reexports(globals(), {"MemoryPlanner": "pypto.passes",
+                                                      "runtime_kind_to_name": "pypto.passes"})
 
 CacheKey = tuple
 

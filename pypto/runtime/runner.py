@@ -20,10 +20,16 @@ import logging
 import time
 from typing import Any, Optional
 
+from .._lazy import optional_reexports
 from ..ir.function import Function, Program
 from ..passes.pass_manager import OptimizationStrategy, PassDumpLevel  # PassDumpLevel: PyPTO shows it here
 
 __all__ = ["RunConfig", "RunResult", "run", "lower_program", "strategy_of", "world_size_of"]
+
+# PyPTO's runner module also shows these configuration types of RunConfig's fields.
+__getattr__, __dir__ = optional_reexports(globals(), {
+    "BackendType": "pypto.backend", "DiagnosticCheckSet": "pypto.passes",
+    "DiagnosticPhase": "pypto.passes", "MemoryPlanner": "pypto.passes"})
 
 
 def _default_backend_type() -> Any:

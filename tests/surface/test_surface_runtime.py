@@ -60,3 +60,17 @@ def test_configure_log_levels_and_sync(restore_levels):
         log_config.configure_log("loud")
     with pytest.raises(TypeError, match="level must be"):
         log_config.configure_log(2.5)
+
+
+def test_optional_reexports_show_only_what_resolves():
+    from pypto._lazy import optional_reexports
+    from pypto.ir import DataType
+    namespace = {"__name__": "fake", "own": 1}
+    getattr_, dir_ = optional_reexports(namespace, {"DataType": "pypto.ir",
+                                                    "NoSuchName": "pypto.ir",
+                                                    "Gone": "pypto.no_such_module"})
+    assert getattr_("DataType") is DataType
+    assert dir_() == ["DataType", "__name__", "own"]
+    for name in ("NoSuchName", "Gone", "other"):
+        with pytest.raises(AttributeError, match=f"module 'fake' has no attribute '{name}'"):
+            getattr_(name)

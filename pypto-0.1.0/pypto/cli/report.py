@@ -1,0 +1,89 @@
+"""Turn what went wrong into findings (``language.parser.findings.Finding``).
+
+Parser errors, pass refusals and failed verifications know their findings
+(``findings_of``); this module adds what only the command line meets: a Python
+syntax error in the user's file (``E400``), an exception raised by the file's own
+module code (``E401``, at the innermost line of that file on the traceback), and a
+plain ``ValueError``/``TypeError`` of the user's making (no span).
+"""
+
+from __future__ import annotations
+
+import linecache
+import traceback
+from typing import Optional
+
+from ..language.parser.diagnostics import span_to_dict
+from ..language.parser.display import BACKTRACE_SEPARATOR, backtrace_enabled
+from ..language.parser.findings import (PYTHON_EXCEPTION, PYTHON_SYNTAX_ERROR, Finding,
+                                        finding_of_diagnostic, findings_of)
+from ..passes.diagnostic import Diagnostic, PassErrorCode
+from .errors import ProgramError
+
+__all__ = ["findings_of_error", "syntax_error_finding", "module_exception_finding",
+           "plain_finding", "diagnostic_finding", "program_error", "backtrace_text"]
+
+
+def plain_finding(message: str, code: str = PassErrorCode.UNCLASSIFIED.code) -> Finding:
+    return Finding("error", code, message)
+
+
+def diagnostic_finding(diag: Diagnostic) -> Finding:
+    return finding_of_diagnostic(diag)
+
+
+def syntax_error_finding(err: SyntaxError) -> Finding:
+    """A Python ``SyntaxError`` (or ``IndentationError``), located when it can be."""
+    span = None
+    if err.filename and err.lineno:
+        span = span_to_dict({"filename": err.filename, "line": err.lineno,
+                             "column": err.offset or 0})
+    return Finding("error", PYTHON_SYNTAX_ERROR, f"{type(err).__name__}: {err.msg}", span,
+                   origin="python")
+
+
+def module_exception_finding(exc: BaseException, filename: str) -> Finding:
+    """An exception raised by the user's own code while their file ran: at the
+    innermost line of ``filename`` on the traceback (the line the user can act on)."""
+    message = f"{type(exc).__name__}: {exc}"
+    line = _innermost_line_in(exc, filename)
+    if line is None:
+        return Finding("error", PYTHON_EXCEPTION, f"running {filename} failed: {message}",
+                       origin="python")
+    text = linecache.getline(filename, line)
+    column = len(text) - len(text.lstrip()) + 1 if text.strip() else 0
+    span = span_to_dict({"filename": filename, "line": line, "column": column})
+    return Finding("error", PYTHON_EXCEPTION, message, span, origin="python")
+
+
+def _innermost_line_in(exc: BaseException, filename: str) -> Optional[int]:
+    line = None
+    tb = exc.__traceback__
+    while tb is not None:
+        if tb.tb_frame.f_code.co_filename == filename:
+            line = tb.tb_lineno
+        tb = tb.tb_next
+    return line
+
+
+def findings_of_error(exc: BaseException) -> list[Finding]:
+    """The findings of a user-facing error raised while compiling or checking."""
+    found = findings_of(exc)
+    if found:
+        return found
+    if isinstance(exc, SyntaxError):
+        return [syntax_error_finding(exc)]
+    return [plain_finding(str(exc) or type(exc).__name__)]
+
+
+def program_error(exc: BaseException) -> ProgramError:
+    return ProgramError(findings_of_error(exc), exc)
+
+
+def backtrace_text(exc: BaseException) -> Optional[str]:
+    """The Python traceback when ``PTO_BACKTRACE=1`` asks for it, else ``None``."""
+    if not backtrace_enabled():
+        return None
+    trace = "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
+    return f"{BACKTRACE_SEPARATOR}\n{trace.rstrip()}"
+

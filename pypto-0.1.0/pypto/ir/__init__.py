@@ -1,0 +1,58 @@
+"""``pypto.ir``: the IR data model, printer, structural equality/hash, visitor/mutator.
+
+Everything a pass or a test needs is re-exported here (02-ir.md).
+"""
+
+from __future__ import annotations
+
+from .span import Span
+from .dtype import DataType
+from .enums import (ArgDirection, AtomicType, CompactMode, ForKind, FunctionType, InlineLanguage,
+                    Level, Mem, MemorySpace, PadValue, ParamDirection, PipeType, Role, ScopeKind,
+                    ScopeMode, SplitMode, TensorLayout, TileLayout, level_to_linqu_level,
+                    string_to_level, string_to_role)
+from .node import Expr, FieldKind, GlobalVar, IRNode, Op, Stmt, attach_leading_comments
+from .types import (MemRef, ScalarType, ShapedType, TensorType, TensorView, TileType, TileView,
+                    TupleType, Type, UnknownType)
+from .expr import (Abs, Add, And, BinaryExpr, BitAnd, BitNot, BitOr, BitShiftLeft, BitShiftRight,
+                   BitXor, Call, Cast, ConstBool, ConstFloat, ConstInt, Eq, FloatDiv, FloorDiv,
+                   FloorMod, Ge, Gt, IterArg, Le, Lt, MakeTuple, Max, Min, Mul,
+                   Ne, Neg, Not, Or, Pow, Sub, Submit, TupleGetItemExpr, UnaryExpr, Var, Xor)
+from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStmt, InlineStmt,
+                   ReturnStmt, SeqStmts, WhileStmt, YieldStmt)
+from .scope import (ClusterScopeStmt, GraphScopeStmt, HierarchyScopeStmt, InCoreScopeStmt,
+                    RuntimeScopeStmt, ScopeStmt, SpmdScopeStmt)
+from .function import (Function, Program, is_incore_type, is_orchestration_like,
+                       is_wrapper_type)
+from .builders import (abs_, add, and_, bit_and, bit_not, bit_or, bit_shift_left,
+                       bit_shift_right, bit_xor, cast, eq, floordiv, ge, gt, le, lt, max_, min_,
+                       mod, mul, ne, neg, not_, or_, pow, sub, truediv)
+from .structural import assert_structural_equal, structural_equal, structural_hash
+from .diff import diff
+from .distributed_types import (CommCtxType, CommDomainScopeStmt, DistributedTensorType,
+                                WindowBuffer, WindowBufferType)
+from .enums import NotifyOp, ReduceOp, WaitCmp
+from . import comm_layout
+from .visitor import IRMutator, IRVisitor
+from .printer import python_print, register_format_callback
+from .ops import (call_write_targets, create_op_call, deduce_call_return_type, get_op,
+                  is_op_registered)
+from .utils import (collect_def_vars, deep_clone, find_yield_stmt, flatten_to_stmts,
+                    get_last_yield_stmt, substitute_expr, substitute_stmt)
+from .builder import IRBuilder
+from . import instruments, op, pass_manager
+
+# The pass manager and the round-trip instrument belong to higher layers; they are
+# looked up there on first access, so importing pypto.ir never imports upward.
+_LAZY = {"OptimizationStrategy": "pypto.passes.pass_manager",
+         "PassDumpLevel": "pypto.passes.pass_manager",
+         "PassManager": "pypto.passes.pass_manager",
+         "make_roundtrip_instrument": "pypto.language.roundtrip"}
+
+
+def __getattr__(name: str):  # noqa: ANN202  (PEP 562)
+    home = _LAZY.get(name)
+    if home is None:
+        raise AttributeError(f"module 'pypto.ir' has no attribute {name!r}")
+    import importlib
+    return getattr(importlib.import_module(home), name)

@@ -1,0 +1,374 @@
+"""``ir.IRBuilder``: build IR imperatively with ``with`` blocks (02-ir.md §16).
+
+    ib = ir.IRBuilder()
+    with ib.program("P") as prog:
+        with ib.function("main", type=ir.FunctionType.Orchestration) as f:
+            x = f.param("x", ir.ScalarType(ir.DataType.INDEX))
+            f.return_type(ir.ScalarType(ir.DataType.INDEX))
+            with ib.for_range("i", 0, 8) as loop:
+                acc = loop.iter_arg("acc", x)
+                ib.yield_(ib.let("nxt", acc + loop.loop_var))
+                total = loop.return_var("total")
+            ib.return_(total)
+    program = prog.result
+
+Every construct is a frame on a stack; statements go to the innermost open body.
+A frame builds its node when its ``with`` block ends normally (the node is then in
+``frame.result`` and appended to the enclosing body); if the block raises, the frame
+is dropped and the exception propagates.  Scopes also have the explicit
+``begin_scope`` / ``end_scope`` pair.  Misuse raises ``ValueError`` naming the
+construct.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .dtype import DataType
+from .enums import ForKind, FunctionType, Level, ParamDirection, Role, ScopeKind
+from .expr import IterArg, Var
+from .function import Function, Program
+from .node import Expr, Stmt
+from .scope import (ClusterScopeStmt, GraphScopeStmt, HierarchyScopeStmt, InCoreScopeStmt,
+                    RuntimeScopeStmt, ScopeStmt, SpmdScopeStmt)
+from .span import Span
+from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt,
+                   SeqStmts, WhileStmt, YieldStmt)
+from .types import ScalarType, Type
+
+__all__ = ["IRBuilder"]
+
+_SCOPE_CLASSES: dict[ScopeKind, type[ScopeStmt]] = {
+    ScopeKind.InCore: InCoreScopeStmt, ScopeKind.Cluster: ClusterScopeStmt,
+    ScopeKind.Hierarchy: HierarchyScopeStmt, ScopeKind.Spmd: SpmdScopeStmt,
+    ScopeKind.Runtime: RuntimeScopeStmt, ScopeKind.Graph: GraphScopeStmt,
+}
+
+
+def _span(span: Span | None) -> Span:
+    return span if span is not None else Span.unknown()
+
+
+class _Frame:
+    """One open construct.  ``what`` names it in error messages."""
+
+    what = "construct"
+
+    def __init__(self, builder: "IRBuilder", span: Span | None) -> None:
+        self.builder = builder
+        self.span = _span(span)
+        self.stmts: list[Stmt] = []
+        self.result: Any = None
+
+    def add(self, stmt: Stmt) -> None:
+        self.stmts.append(stmt)
+
+    def body(self) -> Stmt:
+        return SeqStmts.flatten(self.stmts, self.span)
+
+    def build(self) -> Any:
+        raise NotImplementedError
+
+    def __enter__(self) -> "_Frame":
+        self.builder._push(self)
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+        if exc_type is not None:
+            self.builder._drop(self)
+            return False
+        self.builder._finish(self)
+        return False
+
+
+class ProgramFrame(_Frame):
+    what = "program"
+
+    def __init__(self, builder: "IRBuilder", name: str, span: Span | None) -> None:
+        super().__init__(builder, span)
+        self.name = name
+        self.functions: list[Function] = []
+
+    def add_function(self, func: Function) -> None:
+        if not isinstance(func, Function):
+            raise TypeError(f"add_function expects a Function, got {type(func).__name__}")
+        self.functions.append(func)
+
+    def build(self) -> Program:
+        return Program(self.functions, self.name, self.span)
+
+
+class FunctionFrame(_Frame):
+    what = "function"
+
+    def __init__(self, builder: "IRBuilder", name: str, span: Span | None,
+                 **options: Any) -> None:
+        super().__init__(builder, span)
+        self.name = name
+        self.params: list[tuple[Var, ParamDirection]] = []
+        self.return_types: list[Type] = list(options.pop("return_types", ()))
+        self.options = options
+
+    def param(self, var: Var | str, type: Type | None = None,
+              direction: ParamDirection = ParamDirection.In, span: Span | None = None) -> Var:
+        """Declare the next parameter (a new Var from ``name`` + ``type``, or a given Var)."""
+        var = _new_var(f"function '{self.name}' param", var, type, span)
+        self.params.append((var, direction))
+        return var
+
+    def return_type(self, type: Type) -> None:
+        self.return_types.append(type)
+
+    def build(self) -> Function:
+        return Function(self.name, self.params, self.return_types, self.body(), self.span,
+                        **self.options)
+
+
+class _LoopFrame(_Frame):
+    """Shared iter_arg / return_var bookkeeping of for and while loops."""
+
+    def __init__(self, builder: "IRBuilder", span: Span | None) -> None:
+        super().__init__(builder, span)
+        self.iter_args: list[IterArg] = []
+        self.return_vars: list[Var] = []
+
+    def iter_arg(self, name: str, init: Expr, type: Type | None = None,
+                 span: Span | None = None) -> IterArg:
+        """A loop-carried variable seeded with ``init`` (type defaults to ``init.type``)."""
+        arg = IterArg(name, type if type is not None else init.type, init, _span(span))
+        self.iter_args.append(arg)
+        return arg
+
+    def return_var(self, name: str, type: Type | None = None, span: Span | None = None) -> Var:
+        """The Var holding the final value of the next iter_arg (same type by default)."""
+        index = len(self.return_vars)
+        if type is None:
+            if index >= len(self.iter_args):
+                raise ValueError(f"IRBuilder: {self.what} return_var '{name}' has no matching "
+                                 f"iter_arg (declare iter_args first or pass a type)")
+            type = self.iter_args[index].type
+        var = Var(name, type, _span(span))
+        self.return_vars.append(var)
+        return var
+
+
+class ForFrame(_LoopFrame):
+    what = "for loop"
+
+    def __init__(self, builder: "IRBuilder", loop_var: Var, start: Any, stop: Any, step: Any,
+                 kind: ForKind, attrs: Mapping | None, span: Span | None) -> None:
+        super().__init__(builder, span)
+        self.loop_var = loop_var
+        self.bounds = (start, stop, step)
+        self.kind, self.attrs = kind, attrs
+
+    def build(self) -> ForStmt:
+        start, stop, step = self.bounds
+        return ForStmt(self.loop_var, start, stop, step, self.iter_args, self.body(),
+                       self.return_vars, self.span, self.kind, self.attrs)
+
+
+class WhileFrame(_LoopFrame):
+    what = "while loop"
+
+    def __init__(self, builder: "IRBuilder", condition: Expr | None, span: Span | None) -> None:
+        super().__init__(builder, span)
+        self.cond = condition
+
+    def condition(self, expr: Expr) -> None:
+        """Set the condition (after declaring the iter_args it reads)."""
+        self.cond = expr
+
+    def build(self) -> WhileStmt:
+        if self.cond is None:
+            raise ValueError("IRBuilder: while loop has no condition; call .condition(expr)")
+        return WhileStmt(self.cond, self.iter_args, self.body(), self.return_vars, self.span)
+
+
+class IfFrame(_Frame):
+    what = "if"
+
+    def __init__(self, builder: "IRBuilder", condition: Expr, span: Span | None) -> None:
+        super().__init__(builder, span)
+        self.condition = condition
+        self.then_stmts: list[Stmt] | None = None  # set when else_() switches branches
+        self.return_vars: list[Var] = []
+
+    def else_(self) -> None:
+        """Statements from now on go to the else branch."""
+        if self.then_stmts is not None:
+            raise ValueError("IRBuilder: if already has an else branch")
+        self.then_stmts, self.stmts = self.stmts, []
+
+    def return_var(self, name: str, type: Type, span: Span | None = None) -> Var:
+        """A Var bound to the branches' yielded values after the if."""
+        var = Var(name, type, _span(span))
+        self.return_vars.append(var)
+        return var
+
+    def build(self) -> IfStmt:
+        if self.then_stmts is None:
+            then_body, else_body = self.body(), None
+        else:
+            then_body = SeqStmts.flatten(self.then_stmts, self.span)
+            else_body = self.body()
+        return IfStmt(self.condition, then_body, else_body, self.return_vars, self.span)
+
+
+class ScopeFrame(_Frame):
+    what = "scope"
+
+    def __init__(self, builder: "IRBuilder", kind: ScopeKind, name_hint: str,
+                 attrs: Mapping | None, fields: dict, span: Span | None) -> None:
+        super().__init__(builder, span)
+        self.kind, self.name_hint, self.attrs, self.fields = kind, name_hint, attrs, fields
+
+    def build(self) -> ScopeStmt:
+        if self.kind is ScopeKind.Graph and not self.name_hint:
+            raise ValueError("IRBuilder.end_scope: a Graph scope needs a non-empty name_hint "
+                             "(it names the outlined Graph function)")
+        cls = _SCOPE_CLASSES[self.kind]
+        return cls(name_hint=self.name_hint, body=self.body(), span=self.span,
+                   attrs=self.attrs, **self.fields)
+
+
+def _new_var(owner: str, var: Var | str, var_type: Type | None, span: Span | None) -> Var:
+    if isinstance(var, Var):
+        return var
+    if not isinstance(var, str):
+        raise TypeError(f"IRBuilder: {owner} expects a Var or a name, got "
+                        f"{var.__class__.__name__}")
+    if var_type is None:
+        raise ValueError(f"IRBuilder: {owner} '{var}' needs a type")
+    return Var(var, var_type, _span(span))
+
+
+class IRBuilder:
+    """Context-manager builder for programs, functions, loops, ifs and scopes."""
+
+    def __init__(self) -> None:
+        self._frames: list[_Frame] = []
+
+    # -- frame stack ------------------------------------------------------------
+    def _push(self, frame: _Frame) -> None:
+        if isinstance(frame, FunctionFrame) and self._frames \
+                and not isinstance(self._frames[-1], ProgramFrame):
+            raise ValueError(f"IRBuilder: function '{frame.name}' must be at top level or "
+                             f"directly in a program, not in a {self._frames[-1].what}")
+        if isinstance(frame, ProgramFrame) and self._frames:
+            raise ValueError("IRBuilder: programs cannot be nested")
+        if not isinstance(frame, (FunctionFrame, ProgramFrame)):
+            self._body_frame(frame.what)
+        self._frames.append(frame)
+
+    def _drop(self, frame: _Frame) -> None:
+        if self._frames and self._frames[-1] is frame:
+            self._frames.pop()
+
+    def _finish(self, frame: _Frame) -> Any:
+        if not self._frames or self._frames[-1] is not frame:
+            current = self._frames[-1].what if self._frames else "nothing"
+            raise ValueError(f"IRBuilder: cannot close a {frame.what}; the innermost open "
+                             f"construct is {current}")
+        try:
+            frame.result = frame.build()
+        finally:  # a construct that fails to build is abandoned, never left open
+            self._frames.pop()
+        if self._frames:
+            parent = self._frames[-1]
+            if isinstance(parent, ProgramFrame):
+                parent.add_function(frame.result)
+            else:
+                parent.add(frame.result)
+        return frame.result
+
+    def _body_frame(self, what: str) -> _Frame:
+        if not self._frames:
+            raise ValueError(f"IRBuilder: a {what} must be inside a function")
+        frame = self._frames[-1]
+        if isinstance(frame, ProgramFrame):
+            raise ValueError(f"IRBuilder: a {what} must be inside a function, not directly in "
+                             f"program '{frame.name}'")
+        return frame
+
+    # -- constructs -------------------------------------------------------------
+    def program(self, name: str = "", span: Span | None = None) -> ProgramFrame:
+        return ProgramFrame(self, name, span)
+
+    def function(self, name: str, *, return_types: Any = (),
+                 type: FunctionType = FunctionType.Opaque, level: Level | None = None,
+                 role: Role | None = None, attrs: Mapping | None = None,
+                 requires_runtime_binding: bool = False,
+                 span: Span | None = None) -> FunctionFrame:
+        return FunctionFrame(self, name, span, return_types=return_types, type=type,
+                             level=level, role=role, attrs=attrs,
+                             requires_runtime_binding=requires_runtime_binding)
+
+    def for_range(self, loop_var: Var | str, start: Any, stop: Any, step: Any = 1, *,
+                  kind: ForKind = ForKind.Sequential, attrs: Mapping | None = None,
+                  span: Span | None = None) -> ForFrame:
+        """``for loop_var in range(start, stop, step)``; a name makes an INDEX loop var."""
+        var = _new_var("for loop_var", loop_var, ScalarType(DataType.INDEX), span)
+        return ForFrame(self, var, start, stop, step, kind, attrs, span)
+
+    def while_(self, condition: Expr | None = None, span: Span | None = None) -> WhileFrame:
+        return WhileFrame(self, condition, span)
+
+    def if_(self, condition: Expr, span: Span | None = None) -> IfFrame:
+        return IfFrame(self, condition, span)
+
+    def scope(self, kind: ScopeKind, name_hint: str = "", *, attrs: Mapping | None = None,
+              span: Span | None = None, **fields: Any) -> ScopeFrame:
+        """A scope of ``kind``; ``fields`` are the kind's own (``level=``, ``core_num=``...)."""
+        kind = ScopeKind(kind)
+        if kind not in _SCOPE_CLASSES:
+            raise ValueError(f"IRBuilder: scope kind {kind.name} is not supported")
+        return ScopeFrame(self, kind, name_hint, attrs, fields, span)
+
+    def begin_scope(self, kind: ScopeKind, name_hint: str = "", *, attrs: Mapping | None = None,
+                    span: Span | None = None, **fields: Any) -> ScopeFrame:
+        """Open a scope without ``with``; close it with ``end_scope()``."""
+        frame = self.scope(kind, name_hint, attrs=attrs, span=span, **fields)
+        self._push(frame)
+        return frame
+
+    def end_scope(self) -> ScopeStmt:
+        """Close the innermost scope and return it (``ValueError`` for an unnamed Graph)."""
+        if not self._frames or not isinstance(self._frames[-1], ScopeFrame):
+            current = self._frames[-1].what if self._frames else "nothing"
+            raise ValueError(f"IRBuilder.end_scope: the innermost open construct is {current}, "
+                             "not a scope")
+        return self._finish(self._frames[-1])
+
+    # -- statements -------------------------------------------------------------
+    def emit(self, stmt: Stmt) -> Stmt:
+        """Append any statement to the innermost open body."""
+        if not isinstance(stmt, Stmt):
+            raise TypeError(f"IRBuilder.emit expects a Stmt, got {type(stmt).__name__}")
+        self._body_frame("statement").add(stmt)
+        return stmt
+
+    def let(self, var: Var | str, value: Expr, type: Type | None = None,
+            span: Span | None = None) -> Var:
+        """``var = value``; a name makes a new Var typed ``type`` or ``value.type``."""
+        if not isinstance(value, Expr):
+            raise TypeError(f"IRBuilder.let expects an Expr value, got "
+                            f"{value.__class__.__name__}")
+        target = _new_var("let", var, type if type is not None else value.type, span)
+        self.emit(AssignStmt(target, value, _span(span)))
+        return target
+
+    def eval_(self, expr: Expr, span: Span | None = None) -> None:
+        self.emit(EvalStmt(expr, _span(span)))
+
+    def yield_(self, *values: Expr, span: Span | None = None) -> None:
+        self.emit(YieldStmt(list(values), _span(span)))
+
+    def return_(self, *values: Expr, span: Span | None = None) -> None:
+        self.emit(ReturnStmt(list(values), _span(span)))
+
+    def break_(self, span: Span | None = None) -> None:
+        self.emit(BreakStmt(_span(span)))
+
+    def continue_(self, span: Span | None = None) -> None:
+        self.emit(ContinueStmt(_span(span)))

@@ -1,0 +1,366 @@
+"""Expression nodes: variables, constants, scalar operators, calls and tuples."""
+
+from __future__ import annotations
+
+import itertools
+from typing import Any, Iterable, Mapping
+
+from .dtype import DataType
+from .node import Expr, FieldKind, Op, as_tuple, check_type
+from .span import Span
+from .types import ScalarType, TupleType, Type, UnknownType
+
+__all__ = [
+    "Var", "IterArg", "ConstInt", "ConstFloat", "ConstBool", "BinaryExpr", "UnaryExpr",
+    "Add", "Sub", "Mul", "FloorDiv", "FloorMod", "FloatDiv", "Min", "Max", "Pow", "Eq", "Ne",
+    "Lt", "Le", "Gt", "Ge", "And", "Or", "Xor", "BitAnd", "BitOr", "BitXor", "BitShiftLeft",
+    "BitShiftRight", "Abs", "Neg", "Not", "BitNot", "Cast", "Call", "MakeTuple",
+    "TupleGetItemExpr", "Submit", "BINARY_CLASSES", "UNARY_CLASSES",
+]
+
+_set = object.__setattr__
+_U, _D, _I = FieldKind.USUAL, FieldKind.DEF, FieldKind.IGNORE
+_ids = itertools.count(1)
+
+
+def _span(owner: str, span: Any) -> Span:
+    if span is None:
+        return Span.unknown()
+    check_type(owner, "span", span, Span, "Span")
+    return span
+
+
+# -- variables ---------------------------------------------------------------------
+
+class Var(Expr):
+    """A variable.  Identity is the object; ``name_hint`` is cosmetic."""
+
+    __slots__ = ("name_hint", "unique_id")
+    _fields = (("name_hint", _I), ("type", _U))
+
+    def __init__(self, name_hint: str, type: Type, span: Span | None = None) -> None:
+        # The hottest constructor of the passes: checks inline, messages only on failure.
+        if name_hint.__class__ is not str:
+            check_type("Var", "name_hint", name_hint, str, "str")
+        if not isinstance(type, Type):
+            check_type("Var", "type", type, Type, "Type")
+        _set(self, "name_hint", name_hint)
+        _set(self, "type", type)
+        _set(self, "span", span if span.__class__ is Span else _span("Var", span))
+        _set(self, "unique_id", next(_ids))
+
+    def replace(self, **changes: Any):
+        new = type(self)._fast_replace(self, **changes)  # type: ignore[attr-defined]
+        _set(new, "unique_id", next(_ids))  # a rebuilt Var is a new variable
+        return new
+
+
+class IterArg(Var):
+    """A loop-carried variable; ``initValue`` seeds the first iteration."""
+
+    __slots__ = ("initValue",)
+    _fields = (("name_hint", _I), ("type", _U), ("initValue", _U))
+
+    def __init__(self, name_hint: str, type: Type, initValue: Expr,
+                 span: Span | None = None) -> None:
+        super().__init__(name_hint, type, span)
+        check_type("IterArg", "initValue", initValue, Expr, "Expr")
+        _set(self, "initValue", initValue)
+
+
+# -- constants ---------------------------------------------------------------------
+
+class ConstInt(Expr):
+    __slots__ = ("value",)
+    _fields = (("type", _U), ("value", _U))
+
+    def __init__(self, value: int, dtype: DataType, span: Span | None = None) -> None:
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise TypeError(f"ConstInt: field 'value' expects int, got {type(value).__name__}")
+        check_type("ConstInt", "dtype", dtype, DataType, "DataType")
+        _set(self, "value", value)
+        _set(self, "type", _scalar(dtype))
+        _set(self, "span", _span("ConstInt", span))
+
+    @property
+    def dtype(self) -> DataType:
+        return self.type.dtype
+
+
+class ConstFloat(Expr):
+    __slots__ = ("value",)
+    _fields = (("type", _U), ("value", _U))
+
+    def __init__(self, value: float, dtype: DataType, span: Span | None = None) -> None:
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise TypeError(f"ConstFloat: field 'value' expects float, got {type(value).__name__}")
+        check_type("ConstFloat", "dtype", dtype, DataType, "DataType")
+        _set(self, "value", float(value))
+        _set(self, "type", _scalar(dtype))
+        _set(self, "span", _span("ConstFloat", span))
+
+    @property
+    def dtype(self) -> DataType:
+        return self.type.dtype
+
+
+class ConstBool(Expr):
+    __slots__ = ("value",)
+    _fields = (("type", _U), ("value", _U))
+
+    def __init__(self, value: bool, span: Span | None = None) -> None:
+        check_type("ConstBool", "value", value, bool, "bool")
+        _set(self, "value", value)
+        _set(self, "type", _scalar(DataType.BOOL))
+        _set(self, "span", _span("ConstBool", span))
+
+    @property
+    def dtype(self) -> DataType:
+        return DataType.BOOL
+
+
+_SCALAR_TYPES: dict[DataType, ScalarType] = {}
+
+
+def _scalar(dtype: DataType) -> ScalarType:
+    """Shared ScalarType instance per dtype (types are immutable)."""
+    found = _SCALAR_TYPES.get(dtype)
+    if found is None:
+        found = _SCALAR_TYPES[dtype] = ScalarType(dtype)
+    return found
+
+
+# -- scalar operators --------------------------------------------------------------
+
+class BinaryExpr(Expr):
+    """Abstract binary scalar operator.  Raw constructors do not check operands;
+    the ``ir.add`` ... builder functions do (promotion, casts)."""
+
+    __slots__ = ("left", "right")
+    _fields = (("type", _U), ("left", _U), ("right", _U))
+
+    def __init__(self, left: Expr, right: Expr, dtype: DataType, span: Span | None = None) -> None:
+        name = type(self).__name__
+        if type(self) is BinaryExpr:
+            raise TypeError("BinaryExpr is abstract; use Add, Sub, ...")
+        check_type(name, "left", left, Expr, "Expr")
+        check_type(name, "right", right, Expr, "Expr")
+        check_type(name, "dtype", dtype, DataType, "DataType")
+        _set(self, "left", left)
+        _set(self, "right", right)
+        _set(self, "type", _scalar(dtype))
+        _set(self, "span", _span(name, span))
+
+    @property
+    def dtype(self) -> DataType:
+        return self.type.dtype
+
+
+class UnaryExpr(Expr):
+    """Abstract unary scalar operator (for ``Cast`` the dtype is the target)."""
+
+    __slots__ = ("operand",)
+    _fields = (("type", _U), ("operand", _U))
+
+    def __init__(self, operand: Expr, dtype: DataType, span: Span | None = None) -> None:
+        name = type(self).__name__
+        if type(self) is UnaryExpr:
+            raise TypeError("UnaryExpr is abstract; use Neg, Not, ...")
+        check_type(name, "operand", operand, Expr, "Expr")
+        check_type(name, "dtype", dtype, DataType, "DataType")
+        _set(self, "operand", operand)
+        _set(self, "type", _scalar(dtype))
+        _set(self, "span", _span(name, span))
+
+    @property
+    def dtype(self) -> DataType:
+        return self.type.dtype
+
+
+def _binary(name: str) -> type:
+    return type(name, (BinaryExpr,), {"__slots__": (), "__module__": __name__})
+
+
+def _unary(name: str) -> type:
+    return type(name, (UnaryExpr,), {"__slots__": (), "__module__": __name__})
+
+
+Add = _binary("Add"); Sub = _binary("Sub"); Mul = _binary("Mul")
+FloorDiv = _binary("FloorDiv"); FloorMod = _binary("FloorMod"); FloatDiv = _binary("FloatDiv")
+Min = _binary("Min"); Max = _binary("Max"); Pow = _binary("Pow")
+Eq = _binary("Eq"); Ne = _binary("Ne"); Lt = _binary("Lt"); Le = _binary("Le")
+Gt = _binary("Gt"); Ge = _binary("Ge"); And = _binary("And"); Or = _binary("Or")
+Xor = _binary("Xor"); BitAnd = _binary("BitAnd"); BitOr = _binary("BitOr")
+BitXor = _binary("BitXor"); BitShiftLeft = _binary("BitShiftLeft")
+BitShiftRight = _binary("BitShiftRight")
+Abs = _unary("Abs"); Neg = _unary("Neg"); Not = _unary("Not"); BitNot = _unary("BitNot")
+Cast = _unary("Cast")
+
+BINARY_CLASSES = (Add, Sub, Mul, FloorDiv, FloorMod, FloatDiv, Min, Max, Pow, Eq, Ne, Lt, Le,
+                  Gt, Ge, And, Or, Xor, BitAnd, BitOr, BitXor, BitShiftLeft, BitShiftRight)
+UNARY_CLASSES = (Abs, Neg, Not, BitNot, Cast)
+
+
+# -- calls and tuples --------------------------------------------------------------
+
+def _ordered_dict(owner: str, field: str, value: Any) -> dict:
+    if not value:
+        if value is None or type(value) is dict:
+            return {}
+    if type(value) is dict:
+        for key in value:
+            if type(key) is not str:
+                check_type(owner, f"{field} key", key, str, "str")
+        return dict(value)
+    if not isinstance(value, Mapping):
+        raise TypeError(f"{owner}: field '{field}' expects a dict, got {type(value).__name__}")
+    for key in value:
+        check_type(owner, f"{field} key", key, str, "str")
+    return dict(value)
+
+
+class Call(Expr):
+    """A call of a registered op or of a program function (``GlobalVar``).
+
+    Constructor forms: ``Call(op, args, span)``, ``Call(op, args, type, span)``,
+    ``Call(op, args, kwargs, span)``, ``Call(op, args, kwargs, type, span)``,
+    ``Call(op, args, kwargs, attrs, type, span)``.  Without a type it is
+    ``UnknownType``; ``ir.create_op_call`` deduces it.
+    """
+
+    __slots__ = ("op", "args", "_attrs", "_kwargs")
+    _fields = (("type", _U), ("op", _U), ("args", _U), ("attrs", _U), ("kwargs", _U))
+
+    def __init__(self, op: Op, args: Iterable[Expr], *rest: Any, **kw: Any) -> None:
+        kwargs, attrs, type_, span = _call_rest(rest, kw)
+        check_type("Call", "op", op, Op, "Op or GlobalVar")
+        _set(self, "op", op)
+        _set(self, "args", as_tuple("Call", "args", args, Expr, "Expr"))
+        _set(self, "_kwargs", _ordered_dict("Call", "kwargs", kwargs))
+        _set(self, "_attrs", _ordered_dict("Call", "attrs", attrs))
+        if type_ is None:
+            type_ = UnknownType.get()
+        check_type("Call", "type", type_, Type, "Type")
+        _set(self, "type", type_)
+        _set(self, "span", _span("Call", span))
+        directions = self._attrs.get("arg_directions")
+        if directions and len(directions) != len(self.args):
+            raise ValueError(f"Call: attrs['arg_directions'] has {len(directions)} entries "
+                             f"but the call has {len(self.args)} args")
+
+    @property
+    def attrs(self) -> dict:
+        return dict(self._attrs)
+
+    @property
+    def kwargs(self) -> dict:
+        return dict(self._kwargs)
+
+    @property
+    def arg_directions(self) -> list:
+        return list(self._attrs.get("arg_directions", ()))
+
+
+def _call_rest(rest: tuple, kw: dict) -> tuple:
+    """Decode the overloaded tail of ``Call(op, args, ...)`` positionally by type."""
+    kwargs = kw.pop("kwargs", None)
+    attrs = kw.pop("attrs", None)
+    type_ = kw.pop("type", None)
+    span = kw.pop("span", None)
+    if kw:
+        raise TypeError(f"Call: unexpected keyword argument '{next(iter(kw))}'")
+    dicts = []
+    for item in rest:
+        if isinstance(item, Span):
+            span = item
+        elif isinstance(item, Type):
+            type_ = item
+        elif isinstance(item, Mapping) or item is None:
+            dicts.append(item)
+        else:
+            raise TypeError(f"Call: unexpected argument of type {type(item).__name__}; "
+                            "expected kwargs/attrs dict, Type or Span")
+    if len(dicts) > 2:
+        raise TypeError("Call: at most two dicts (kwargs, attrs) may be given")
+    if dicts:
+        kwargs = dicts[0]
+    if len(dicts) == 2:
+        attrs = dicts[1]
+    return kwargs, attrs, type_, span
+
+
+class MakeTuple(Expr):
+    __slots__ = ("elements",)
+    _fields = (("type", _U), ("elements", _U))
+
+    def __init__(self, elements: Iterable[Expr], span: Span | None = None) -> None:
+        elems = as_tuple("MakeTuple", "elements", elements, Expr, "Expr")
+        _set(self, "elements", elems)
+        _set(self, "type", TupleType([e.type for e in elems]))
+        _set(self, "span", _span("MakeTuple", span))
+
+
+class TupleGetItemExpr(Expr):
+    __slots__ = ("tuple", "index")
+    _fields = (("type", _U), ("tuple", _U), ("index", _U))
+
+    def __init__(self, tuple: Expr, index: int, span: Span | None = None) -> None:  # noqa: A002
+        check_type("TupleGetItemExpr", "tuple", tuple, Expr, "Expr")
+        if isinstance(index, bool) or not isinstance(index, int):
+            raise TypeError("TupleGetItemExpr: field 'index' expects int")
+        ttype = tuple.type
+        if not isinstance(ttype, TupleType):
+            raise ValueError(f"TupleGetItemExpr: field 'tuple' must have a TupleType, "
+                             f"got {ttype}")
+        if not 0 <= index < len(ttype.types):
+            raise ValueError(f"TupleGetItemExpr: index {index} out of range for a tuple of "
+                             f"{len(ttype.types)} element(s)")
+        _set(self, "tuple", tuple)
+        _set(self, "index", index)
+        _set(self, "type", ttype.types[index])
+        _set(self, "span", _span("TupleGetItemExpr", span))
+
+
+class Submit(Expr):
+    """An asynchronous task launch; typed ``Tuple[<callee results...>, Scalar[TASK_ID]]``."""
+
+    __slots__ = ("op", "args", "deps", "core_num", "sync_start", "allow_early_resolve",
+                 "predicate", "_attrs", "_kwargs")
+    _fields = (("type", _U), ("op", _U), ("args", _U), ("deps", _U), ("core_num", _U),
+               ("sync_start", _U), ("allow_early_resolve", _U), ("predicate", _U),
+               ("attrs", _U), ("kwargs", _U))
+
+    def __init__(self, op: Op, args: Iterable[Expr], deps: Iterable[Expr], type: Type,
+                 span: Span | None = None, core_num: Expr | int | None = None,
+                 sync_start: bool = False, allow_early_resolve: bool = False,
+                 predicate: Expr | None = None, attrs: Mapping | None = None,
+                 kwargs: Mapping | None = None) -> None:
+        check_type("Submit", "op", op, Op, "Op or GlobalVar")
+        check_type("Submit", "type", type, Type, "Type")
+        if isinstance(core_num, int) and not isinstance(core_num, bool):
+            core_num = ConstInt(core_num, DataType.INDEX)
+        if core_num is not None:
+            check_type("Submit", "core_num", core_num, Expr, "Expr or int")
+        if predicate is not None:
+            check_type("Submit", "predicate", predicate, Expr, "Expr")
+        check_type("Submit", "sync_start", sync_start, bool, "bool")
+        check_type("Submit", "allow_early_resolve", allow_early_resolve, bool, "bool")
+        _set(self, "op", op)
+        _set(self, "args", as_tuple("Submit", "args", args, Expr, "Expr"))
+        _set(self, "deps", as_tuple("Submit", "deps", deps, Expr, "Expr"))
+        _set(self, "type", type)
+        _set(self, "core_num", core_num)
+        _set(self, "sync_start", sync_start)
+        _set(self, "allow_early_resolve", allow_early_resolve)
+        _set(self, "predicate", predicate)
+        _set(self, "_attrs", _ordered_dict("Submit", "attrs", attrs))
+        _set(self, "_kwargs", _ordered_dict("Submit", "kwargs", kwargs))
+        _set(self, "span", _span("Submit", span))
+
+    @property
+    def attrs(self) -> dict:
+        return dict(self._attrs)
+
+    @property
+    def kwargs(self) -> dict:
+        return dict(self._kwargs)

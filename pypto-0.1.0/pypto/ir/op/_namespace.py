@@ -1,0 +1,19 @@
+"""Fill one builder module (``ir.op.tensor`` ...) from the op registry."""
+
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from ..ops.wrappers import generate_wrappers
+
+__all__ = ["fill_builders"]
+
+
+def fill_builders(module_globals: dict[str, Any], namespace: str,
+                  extra: dict[str, Callable[..., Any]] | None = None) -> list[str]:
+    """Define the ``ir`` flavour of ``namespace``'s wrappers (plus ``extra``) in
+    ``module_globals``; return their names."""
+    builders = generate_wrappers(namespace, "ir", module_globals["__name__"])
+    builders.update(extra or {})
+    module_globals.update(builders)
+    return sorted(builders)

@@ -1,0 +1,22 @@
+"""``ir.op.tensor``: PyPTO's builders of the ``tensor.*`` ops (``span=None``), generated
+from the registry entries; the routers over several ops are ``ir/ops/composite.py``."""
+
+from __future__ import annotations
+
+from ..dtype import DataType
+from ..enums import MemorySpace, PadValue, TensorLayout
+from ..expr import Call, ConstFloat, ConstInt
+from ..node import Expr
+from ..ops import composite as _composite
+from ..span import Span
+from ..types import ScalarType
+from ._helpers import normalize_pad_value, resolve_cast_mode, resolve_gather_compare_cmp_mode
+from ._namespace import fill_builders
+
+__all__ = fill_builders(globals(), "tensor", {
+    "gather": _composite.gather, "scatter": _composite.scatter,
+    "scatter_update": _composite.scatter_update, "mrgsort": _composite.mrgsort,
+    "mrgsort_format2": _composite.mrgsort_format2})
+
+_ = (DataType, MemorySpace, PadValue, TensorLayout, Call, ConstFloat, ConstInt, Expr, Span,
+     ScalarType, normalize_pad_value, resolve_cast_mode, resolve_gather_compare_cmp_mode)

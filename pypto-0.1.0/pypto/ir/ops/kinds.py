@@ -1,0 +1,148 @@
+"""What an op's operands and attributes accept: ``ArgKind`` (IR operands) and
+``ValueKind`` (attribute values, with their canonicalising converters)."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+from typing import Any, Callable
+
+from ..dtype import DataType
+from ..expr import ConstBool, ConstFloat, ConstInt, MakeTuple
+from ..node import Expr
+from ..types import ScalarType, ShapedType, TensorType, TileType, Type
+
+__all__ = ["ArgKind", "ValueKind", "BadKwargValue", "BOOL", "INT", "FLOAT", "STR", "DTYPE",
+           "INT_TUPLE", "TYPE", "enum_kind"]
+
+
+def _is_index_tuple(value: Expr) -> bool:
+    return isinstance(value, MakeTuple) and all(
+        isinstance(e.type, ScalarType) and e.type.dtype.is_int() for e in value.elements)
+
+
+class ArgKind(enum.Enum):
+    """The kind of IR value an operand accepts."""
+
+    Tensor = "a Tensor"
+    Tile = "a Tile"
+    Shaped = "a Tensor or a Tile"
+    Scalar = "a Scalar"
+    IndexTuple = "a tuple of integer scalars (e.g. [0, 0])"
+    TensorTuple = "a tuple of Tensors"
+    Value = "an IR value"
+
+    @property
+    def description(self) -> str:
+        return self.value
+
+    def accepts(self, value: Expr) -> bool:
+        return _KIND_CHECKS[self](value)
+
+
+_KIND_CHECKS: dict[ArgKind, Callable[[Expr], bool]] = {
+    ArgKind.Tensor: lambda v: isinstance(v.type, TensorType),
+    ArgKind.Tile: lambda v: isinstance(v.type, TileType),
+    ArgKind.Shaped: lambda v: isinstance(v.type, ShapedType),
+    ArgKind.Scalar: lambda v: isinstance(v.type, ScalarType),
+    ArgKind.IndexTuple: _is_index_tuple,
+    ArgKind.TensorTuple: lambda v: isinstance(v, MakeTuple) and all(
+        isinstance(e.type, TensorType) for e in v.elements),
+    ArgKind.Value: lambda v: True,
+}
+
+
+class BadKwargValue(Exception):
+    """Raised by a ``ValueKind`` converter; ``call.py`` turns it into a ``TypeError``."""
+
+
+@dataclass(frozen=True)
+class ValueKind:
+    """The Python values an attribute accepts, and how they are canonicalised.
+
+    ``convert`` returns the canonical value (``None``: canonically absent) or raises
+    ``BadKwargValue``.  IR constants (``ConstInt`` ...) are accepted too, because a
+    parser may hand over a literal it has already turned into IR.
+    """
+
+    label: str
+    convert: Callable[[Any], Any]
+
+
+def _unwrap_const(value: Any) -> Any:
+    if isinstance(value, (ConstInt, ConstFloat, ConstBool)):
+        return value.value
+    return value
+
+
+def _to_bool(value: Any) -> bool:
+    value = _unwrap_const(value)
+    if isinstance(value, bool):
+        return value
+    raise BadKwargValue
+
+
+def _to_int(value: Any) -> int:
+    value = _unwrap_const(value)
+    if isinstance(value, int) and not isinstance(value, (bool, enum.Enum)):
+        return value
+    raise BadKwargValue
+
+
+def _to_float(value: Any) -> float:
+    value = _unwrap_const(value)
+    if isinstance(value, (int, float)) and not isinstance(value, (bool, enum.Enum)):
+        return float(value)
+    raise BadKwargValue
+
+
+def _to_str(value: Any) -> str:
+    if isinstance(value, str):
+        return value
+    raise BadKwargValue
+
+
+def _to_dtype(value: Any) -> DataType:
+    if isinstance(value, DataType):
+        return value
+    raise BadKwargValue
+
+
+def _to_int_tuple(value: Any) -> tuple[int, ...] | None:
+    items = value.elements if isinstance(value, MakeTuple) else value
+    if not isinstance(items, (list, tuple)):
+        raise BadKwargValue
+    out = tuple(_to_int(item) for item in items)
+    return out or None  # an empty list means "none": canonically omitted
+
+
+def _to_type(value: Any) -> Type:
+    if isinstance(value, Type):
+        return value
+    raise BadKwargValue
+
+
+BOOL = ValueKind("bool", _to_bool)
+INT = ValueKind("int", _to_int)
+FLOAT = ValueKind("float", _to_float)
+STR = ValueKind("str", _to_str)
+DTYPE = ValueKind("DataType", _to_dtype)
+INT_TUPLE = ValueKind("list of int", _to_int_tuple)
+TYPE = ValueKind("an IR type", _to_type)
+
+
+def enum_kind(enum_cls: type[enum.IntEnum]) -> ValueKind:
+    """Members of ``enum_cls``; a plain int is accepted and mapped to its member."""
+
+    def convert(value: Any) -> enum.IntEnum:
+        value = _unwrap_const(value)
+        if isinstance(value, enum_cls):
+            return enum_cls(value)  # canonical member (aliases collapse)
+        if isinstance(value, int) and not isinstance(value, (bool, enum.Enum)):
+            try:
+                return enum_cls(value)
+            except ValueError:
+                raise BadKwargValue from None
+        raise BadKwargValue
+
+    return ValueKind(enum_cls.__name__, convert)

@@ -1,0 +1,421 @@
+"""Expressions, constants and types as DSL text (02-ir.md §12.5-§12.6).
+
+Expressions are emitted into a parts list (no re-concatenation of sub-results), so
+printing is linear even for long operator chains.  Parentheses are decided from the
+child's precedence, which is known from its class without printing it.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Callable
+
+from ...errors import InternalError
+from .. import expr as E
+from ..distributed_types import CommCtxType, DistributedTensorType, WindowBufferType
+from ..dtype import DataType
+from ..ops.registry import OpDef
+from ..ops.signature import print_layout
+from ..node import Expr, GlobalVar
+from ..enums import TensorLayout
+from ..types import (MemRef, ScalarType, TensorType, TensorView, TileType, TileView, TupleType,
+                     Type, UnknownType)
+from .spelling import (DISTRIBUTED_PREFIX, ValueContext, dict_text, dtype_text, enum_text, float_literal,
+                       op_callee_text, sanitize_identifier, shadow_reserved, value_text)
+
+__all__ = ["ExprPrinter"]
+
+_INDEX, _FP32 = DataType.INDEX, DataType.FP32
+
+# Operators printed infix: class -> (text between operands, precedence).
+_INFIX: dict[type, tuple[str, int]] = {
+    E.Or: (" or ", 1), E.And: (" and ", 3),
+    E.Eq: (" == ", 5), E.Ne: (" != ", 5), E.Lt: (" < ", 5), E.Le: (" <= ", 5),
+    E.Gt: (" > ", 5), E.Ge: (" >= ", 5),
+    E.BitOr: (" | ", 6), E.BitXor: (" ^ ", 7), E.BitAnd: (" & ", 8),
+    E.BitShiftLeft: (" << ", 9), E.BitShiftRight: (" >> ", 9),
+    E.Add: (" + ", 10), E.Sub: (" - ", 10),
+    E.Mul: (" * ", 11), E.FloatDiv: (" / ", 11), E.FloorDiv: (" // ", 11), E.FloorMod: (" % ", 11),
+    E.Pow: (" ** ", 13),
+}
+# Prefix operators: class -> (text before the operand, precedence).
+_PREFIX: dict[type, tuple[str, int]] = {E.Neg: ("-", 12), E.BitNot: ("~", 12), E.Not: ("not ", 4)}
+# Binary nodes printed as calls: class -> callee after the prefix.  Logical Xor has no DSL
+# spelling; it prints as a call so the text stays valid Python.
+_BINARY_CALLS: dict[type, str] = {E.Min: "min", E.Max: "max", E.Xor: "xor"}
+
+_COMPARE = 5
+_UNARY = 12
+_CALL = 14
+_ATOM = 15
+
+_DEFAULT_TILE_VIEW = TileView()
+
+
+class ExprPrinter:
+    """Prints expressions and types with one naming table.
+
+    ``names`` maps Var objects to printed names (Vars missing from it print their
+    sanitised ``name_hint``); ``closure_vars`` are the Vars the parser resolves from the
+    closure (dynamic dims), which count like constants for the typed-leaf rule;
+    ``callee`` renders a ``GlobalVar`` callee (``self.f`` in a program, ``f`` alone).
+    """
+
+    def __init__(self, prefix: str, names: dict[E.Var, str] | None = None,
+                 closure_vars: dict[E.Var, Any] | None = None,
+                 callee: Callable[[str], str] | None = None) -> None:
+        self.prefix = prefix
+        self.names: dict[E.Var, str] = names if names is not None else {}
+        self.closure_vars = closure_vars if closure_vars is not None else {}
+        self.callee = callee if callee is not None else sanitize_identifier
+        self.values = ValueContext(prefix, self.expr, self.type)
+        self._closure_only_memo: dict[Expr, bool] = {}
+        # Type text by object identity (types are often shared); the type is kept
+        # alive next to its text so its id cannot be reused during this print.
+        self._type_memo: dict[int, tuple[Type, str]] = {}
+
+    # -- public --------------------------------------------------------------------
+    def expr(self, node: Expr) -> str:
+        out: list[str] = []
+        self._emit(node, out, False)
+        return "".join(out)
+
+    def var_name(self, var: E.Var) -> str:
+        name = self.names.get(var)
+        if name is None:
+            name = self.names[var] = sanitize_identifier(var.name_hint,
+                                                         shadow_reserved(self.prefix))
+        return name
+
+    def type(self, type_: Type) -> str:
+        found = self._type_memo.get(id(type_))
+        if found is not None:
+            return found[1]
+        out: list[str] = []
+        self._type(type_, out)
+        text = "".join(out)
+        self._type_memo[id(type_)] = (type_, text)
+        return text
+
+    # -- precedence ----------------------------------------------------------------
+    def _prec(self, node: Expr, typed: bool) -> int:
+        cls = type(node)
+        infix = _INFIX.get(cls)
+        if infix is not None:
+            return infix[1]
+        prefix = _PREFIX.get(cls)
+        if prefix is not None:
+            return prefix[1]
+        if cls is E.ConstInt or cls is E.ConstFloat:
+            if typed or node.dtype is not (_INDEX if cls is E.ConstInt else _FP32):
+                return _CALL  # pl.const(...)
+            value = node.value
+            if cls is E.ConstFloat:
+                if math.isnan(value):  # printed as a call
+                    return _CALL
+                return _UNARY if math.copysign(1.0, value) < 0 else _ATOM
+            return _UNARY if value < 0 else _ATOM
+        if isinstance(node, E.Var) or cls is E.ConstBool or cls is E.MakeTuple:
+            return _ATOM
+        return _CALL
+
+    def _closure_only(self, node: Expr) -> bool:
+        """True when the parser would fold ``node`` in Python if its constants printed bare.
+
+        That is an operator tree whose leaves are all constants or closure-resolved
+        Vars; its constant leaves then print typed (``pl.const(1, pl.INDEX)``).
+        Memoised, so nested trees are inspected once in total.
+        """
+        memo = self._closure_only_memo
+        found = memo.get(node)
+        if found is not None:
+            return found
+        cls = type(node)
+        if cls is E.ConstInt or cls is E.ConstFloat or cls is E.ConstBool:
+            result = True
+        elif isinstance(node, E.Var):
+            result = node in self.closure_vars
+        elif cls in _INFIX:
+            result = self._closure_only(node.left) and self._closure_only(node.right)
+        elif cls in _PREFIX:
+            result = self._closure_only(node.operand)
+        else:
+            result = False
+        memo[node] = result
+        return result
+
+    # -- emission ------------------------------------------------------------------
+    def _emit(self, node: Expr, out: list[str], typed: bool) -> None:
+        cls = type(node)
+        infix = _INFIX.get(cls)
+        if infix is not None:
+            if not typed and self._closure_only(node):
+                typed = True
+            text, prec = infix
+            left, right = node.left, node.right
+            left_prec, right_prec = self._prec(left, typed), self._prec(right, typed)
+            # Python chains comparisons, so both sides of a comparison are wrapped at equal
+            # precedence; `**` is right-associative, so its left side is.
+            paren_left = left_prec < prec or (left_prec == prec
+                                              and (cls is E.Pow or prec == _COMPARE))
+            paren_right = right_prec < prec or (right_prec == prec and cls is not E.Pow)
+            self._operand(left, out, typed, paren_left)
+            out.append(text)
+            self._operand(right, out, typed, paren_right)
+            return
+        prefix = _PREFIX.get(cls)
+        if prefix is not None:
+            if not typed and self._closure_only(node):
+                typed = True
+            text, prec = prefix
+            out.append(text)
+            self._operand(node.operand, out, typed, self._prec(node.operand, typed) < prec)
+            return
+        if isinstance(node, E.Var):
+            out.append(self.var_name(node))
+        elif cls is E.ConstInt:
+            self._const_int(node, out, typed)
+        elif cls is E.ConstFloat:
+            self._const_float(node, out, typed)
+        elif cls is E.ConstBool:
+            out.append("True" if node.value else "False")
+        elif cls is E.Call:
+            self._call(node, out)
+        elif cls is E.Submit:
+            self._submit(node, out)
+        elif cls is E.MakeTuple:
+            out.append("[")
+            self._args(node.elements, out)
+            out.append("]")
+        elif cls is E.TupleGetItemExpr:
+            self._operand(node.tuple, out, False, self._prec(node.tuple, False) < _CALL)
+            out.append(f"[{node.index}]")
+        elif cls in _BINARY_CALLS:
+            out.append(f"{self.prefix}.{_BINARY_CALLS[cls]}(")
+            self._emit(node.left, out, False)
+            out.append(", ")
+            self._emit(node.right, out, False)
+            out.append(")")
+        elif cls is E.Cast:
+            out.append(f"{self.prefix}.cast(")
+            self._emit(node.operand, out, False)
+            out.append(f", {dtype_text(node.dtype, self.prefix)})")
+        elif cls is E.Abs:
+            out.append("abs(")
+            self._emit(node.operand, out, False)
+            out.append(")")
+        else:
+            raise InternalError(f"printer: no spelling for expression {cls.__name__}")
+
+    def _operand(self, node: Expr, out: list[str], typed: bool, paren: bool) -> None:
+        if paren:
+            out.append("(")
+            self._emit(node, out, typed)
+            out.append(")")
+        else:
+            self._emit(node, out, typed)
+
+    def _const_int(self, node: E.ConstInt, out: list[str], typed: bool) -> None:
+        if typed or node.dtype is not _INDEX:
+            out.append(f"{self.prefix}.const({node.value}, {dtype_text(node.dtype, self.prefix)})")
+        else:
+            out.append(str(node.value))
+
+    def _const_float(self, node: E.ConstFloat, out: list[str], typed: bool) -> None:
+        text = float_literal(node.value)
+        if typed or node.dtype is not _FP32:
+            out.append(f"{self.prefix}.const({text}, {dtype_text(node.dtype, self.prefix)})")
+        else:
+            out.append(text)
+
+    def _args(self, args: tuple, out: list[str]) -> None:
+        for i, arg in enumerate(args):
+            if i:
+                out.append(", ")
+            self._emit(arg, out, False)
+
+    def _callee(self, op: Any) -> str:
+        if isinstance(op, GlobalVar):
+            return self.callee(op.name)
+        return op_callee_text(op.name, self.prefix)
+
+    def _call(self, node: E.Call, out: list[str]) -> None:
+        out.append(self._callee(node.op))
+        out.append("(")
+        op = node.op
+        attrs = node._attrs
+        if isinstance(op, OpDef) and len(node.args) <= len(op.params):
+            # PyPTO's wrapper layout: what it accepts, and nothing it does not.
+            args, keywords = print_layout(op, node.args, node._kwargs, node.type, attrs)
+            if op.call_attrs and attrs:  # printed as the wrapper's own keywords
+                attrs = {k: v for k, v in attrs.items() if k not in op.call_attrs}
+        else:
+            args, keywords = node.args, list(node._kwargs.items())
+        sep = ""
+        for arg in args:
+            out.append(sep)
+            if isinstance(arg, Expr):
+                self._emit(arg, out, False)
+            else:  # an enum operand, printed as its member
+                out.append(value_text(arg, self.values, "operand"))
+            sep = ", "
+        for key, value in keywords:
+            if isinstance(value, Expr):
+                out.append(f"{sep}{key}=")
+                self._emit(value, out, False)
+            else:
+                out.append(f"{sep}{key}={value_text(value, self.values, f'kwarg {key!r}')}")
+            sep = ", "
+        if isinstance(op, GlobalVar) and "device" in attrs:  # self.kernel(..., device=r)
+            out.append(f"{sep}device=")
+            self._emit(attrs["device"], out, False)
+            sep = ", "
+            attrs = {k: v for k, v in attrs.items() if k != "device"}
+        if attrs:
+            out.append(f"{sep}attrs={dict_text(attrs, self.values, 'call attr')}")
+        out.append(")")
+
+    def _submit(self, node: E.Submit, out: list[str]) -> None:
+        spmd = node.core_num is not None
+        out.append(f"{self.prefix}.{'spmd_submit' if spmd else 'submit'}({self._callee(node.op)}")
+        for arg in node.args:
+            out.append(", ")
+            self._emit(arg, out, False)
+        for key, value in node._kwargs.items():
+            out.append(f", {key}={value_text(value, self.values, f'kwarg {key!r}')}")
+        if spmd:
+            out.append(f", core_num={self.expr(node.core_num)}")
+            if node.sync_start:
+                out.append(", sync_start=True")
+        elif node.sync_start:  # no DSL meaning without core_num; printed so nothing is lost
+            out.append(", sync_start=True")
+        if node.deps:
+            out.append(", deps=[")
+            self._args(node.deps, out)
+            out.append("]")
+        if node.allow_early_resolve:
+            out.append(", allow_early_resolve=True")
+        if node.predicate is not None:
+            out.append(f", predicate={self.expr(node.predicate)}")
+        if node._attrs:
+            out.append(f", attrs={dict_text(node._attrs, self.values, 'submit attr')}")
+        out.append(")")
+
+    # -- types ---------------------------------------------------------------------
+    def _type(self, type_: Type, out: list[str]) -> None:
+        prefix = self.prefix
+        if isinstance(type_, ScalarType):
+            out.append(f"{prefix}.Scalar[{dtype_text(type_.dtype, prefix)}]")
+        elif isinstance(type_, TensorType):
+            # A distributed tensor's window buffer is not spelled: ``pld.window`` deduces it.
+            out.append(DISTRIBUTED_PREFIX + ".DistributedTensor["
+                       if isinstance(type_, DistributedTensorType) else f"{prefix}.Tensor[")
+            self._shape(type_.shape, out)
+            out.append(f", {dtype_text(type_.dtype, prefix)}")
+            if type_.memref is not None:
+                out.append(", ")
+                self._memref(type_.memref, out)
+            if type_.tensor_view is not None:
+                out.append(", ")
+                self._tensor_view(type_.tensor_view, out)
+            out.append("]")
+        elif isinstance(type_, TileType):
+            out.append(f"{prefix}.Tile[")
+            self._shape(type_.shape, out)
+            out.append(f", {dtype_text(type_.dtype, prefix)}")
+            if type_.memref is not None:
+                out.append(", ")
+                self._memref(type_.memref, out)
+            if type_.memory_space is not None:
+                out.append(f", {enum_text(type_.memory_space, prefix)}")
+            if type_.tile_view is not None:
+                out.append(", ")
+                self._tile_view(type_.tile_view, out)
+            out.append("]")
+        elif isinstance(type_, TupleType):
+            out.append(f"{prefix}.Tuple[")
+            if not type_.types:
+                out.append("()")
+            for i, item in enumerate(type_.types):
+                if i:
+                    out.append(", ")
+                self._type(item, out)
+            out.append("]")
+        elif isinstance(type_, UnknownType):
+            out.append(f"{prefix}.UnknownType")
+        elif isinstance(type_, WindowBufferType):
+            out.append(DISTRIBUTED_PREFIX + ".WindowBuffer")
+        elif isinstance(type_, CommCtxType):
+            out.append(DISTRIBUTED_PREFIX + ".CommCtx")
+        else:
+            raise InternalError(f"printer: no spelling for type {type(type_).__name__}")
+
+    def _dim(self, dim: Expr, out: list[str]) -> None:
+        """A shape-like item: composite dims print with typed leaves so they never fold."""
+        if isinstance(dim, E.Var) or type(dim) is E.ConstInt:
+            self._emit(dim, out, False)
+        else:
+            self._emit(dim, out, True)
+
+    def _shape(self, dims: tuple, out: list[str]) -> None:
+        if all(type(dim) is E.ConstInt and dim.dtype is _INDEX for dim in dims):
+            out.append("[" + ", ".join([str(dim.value) for dim in dims]) + "]")
+            return
+        out.append("[")
+        for i, dim in enumerate(dims):
+            if i:
+                out.append(", ")
+            self._dim(dim, out)
+        out.append("]")
+
+    def _memref(self, memref: MemRef, out: list[str]) -> None:
+        out.append(f"{self.prefix}.MemRef({enum_text(memref.memory_space, self.prefix)}, ")
+        addr = memref.addr
+        if type(addr) is E.ConstInt and addr.dtype is DataType.INT64:
+            out.append(str(addr.value))  # the MemRef constructor types int addresses INT64
+        else:
+            self._dim(addr, out)
+        out.append(f", {memref.size}, {memref.id})")
+
+    def _tensor_view(self, view: TensorView, out: list[str]) -> None:
+        # A layout-only view uses the layout shorthand, except DN, which the parser
+        # rejects as a tensor layout annotation.
+        if not view.stride and not view.valid_shape and view.layout is not TensorLayout.DN:
+            out.append(f"{self.prefix}.{view.layout.name}")
+            return
+        parts: list[str] = []
+        if view.stride:
+            parts.append(f"stride={self._shape_text(view.stride)}")
+        if view.layout is not TensorLayout.ND:
+            parts.append(f"layout={enum_text(view.layout, self.prefix)}")
+        if view.valid_shape:
+            parts.append(f"valid_shape={self._shape_text(view.valid_shape)}")
+        out.append(f"{self.prefix}.TensorView({', '.join(parts)})")
+
+    def _tile_view(self, view: TileView, out: list[str]) -> None:
+        default = _DEFAULT_TILE_VIEW
+        parts: list[str] = []
+        if view.valid_shape:
+            parts.append(f"valid_shape={self._shape_text(view.valid_shape)}")
+        if view.stride:
+            parts.append(f"stride={self._shape_text(view.stride)}")
+        if view.start_offset is not None:
+            dim: list[str] = []
+            self._dim(view.start_offset, dim)
+            parts.append(f"start_offset={''.join(dim)}")
+        # Keyword order follows the ir.TileView constructor.
+        for field in ("blayout", "slayout"):
+            value = getattr(view, field)
+            if value is not getattr(default, field):
+                parts.append(f"{field}={enum_text(value, self.prefix)}")
+        if view.fractal != default.fractal:
+            parts.append(f"fractal={view.fractal}")
+        if view.pad is not default.pad:
+            parts.append(f"pad={enum_text(view.pad, self.prefix)}")
+        out.append(f"{self.prefix}.TileView({', '.join(parts)})")
+
+    def _shape_text(self, dims: tuple) -> str:
+        out: list[str] = []
+        self._shape(dims, out)
+        return "".join(out)
+

@@ -1,0 +1,141 @@
+"""Scope statements: regions that run their body once and that the outliners lift."""
+
+from __future__ import annotations
+
+from typing import Any, Mapping
+
+from .dtype import DataType
+from .enums import Level, Role, ScopeKind, SplitMode
+from .expr import ConstInt, _ordered_dict, _span
+from .node import Expr, FieldKind, Stmt, check_type
+from .span import Span
+from .stmt import _body
+
+__all__ = ["ScopeStmt", "InCoreScopeStmt", "ClusterScopeStmt", "HierarchyScopeStmt",
+           "SpmdScopeStmt", "RuntimeScopeStmt", "GraphScopeStmt", "SCOPE_ATTR_KEYS"]
+
+_set = object.__setattr__
+_U = FieldKind.USUAL
+# Structural field order shared by every scope kind (02-ir.md §7); kind-specific fields follow.
+_COMMON = (("name_hint", _U), ("body", _U), ("attrs", _U))
+
+# Canonical order of reserved scope attrs (the printer and parser follow it).
+SCOPE_ATTR_KEYS = ("manual_dep_edges", "arg_direction_overrides_vars", "dump_vars",
+                   "task_id_var", "allow_early_resolve", "predicate", "slot_num")
+
+
+class ScopeStmt(Stmt):
+    """Abstract scope.  ``name_hint`` is compared; names defined inside stay visible after."""
+
+    __slots__ = ("name_hint", "body", "_attrs")
+    scope_kind: ScopeKind
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        raise TypeError("ScopeStmt is abstract; construct InCoreScopeStmt, GraphScopeStmt, ...")
+
+    def _init_scope(self, name_hint: str, body: Any, span: Any, attrs: Any) -> None:
+        owner = type(self).__name__
+        check_type(owner, "name_hint", name_hint, str, "str")
+        _set(self, "name_hint", name_hint)
+        _set(self, "body", _body(owner, "body", body))
+        _set(self, "_attrs", _ordered_dict(owner, "attrs", attrs))
+        self._init_stmt(_span(owner, span))
+
+    @property
+    def attrs(self) -> dict:
+        return dict(self._attrs)
+
+
+class InCoreScopeStmt(ScopeStmt):
+    """``with pl.at(level=pl.Level.CORE_GROUP):``"""
+
+    __slots__ = ("split",)
+    scope_kind = ScopeKind.InCore
+    _fields = _COMMON + (("split", _U),)
+
+    def __init__(self, split: SplitMode = SplitMode.NONE, name_hint: str = "", *,
+                 body: Stmt, span: Span | None = None, attrs: Mapping | None = None) -> None:
+        check_type("InCoreScopeStmt", "split", split, SplitMode, "SplitMode")
+        _set(self, "split", SplitMode(split))
+        self._init_scope(name_hint, body, span, attrs)
+
+
+class ClusterScopeStmt(ScopeStmt):
+    """``with pl.cluster():``"""
+
+    __slots__ = ()
+    scope_kind = ScopeKind.Cluster
+    _fields = _COMMON
+
+    def __init__(self, name_hint: str = "", *, body: Stmt, span: Span | None = None,
+                 attrs: Mapping | None = None) -> None:
+        self._init_scope(name_hint, body, span, attrs)
+
+
+class HierarchyScopeStmt(ScopeStmt):
+    """``with pl.at(level=..., role=...):`` for any level but CORE_GROUP."""
+
+    __slots__ = ("level", "role")
+    scope_kind = ScopeKind.Hierarchy
+    _fields = _COMMON + (("level", _U), ("role", _U))
+
+    def __init__(self, level: Level, role: Role | None = None, name_hint: str = "", *,
+                 body: Stmt, span: Span | None = None, attrs: Mapping | None = None) -> None:
+        check_type("HierarchyScopeStmt", "level", level, Level, "Level")
+        if role is not None:
+            check_type("HierarchyScopeStmt", "role", role, Role, "Role or None")
+        _set(self, "level", Level(level))
+        _set(self, "role", None if role is None else Role(role))
+        self._init_scope(name_hint, body, span, attrs)
+
+
+class SpmdScopeStmt(ScopeStmt):
+    """``with pl.spmd(n):`` / ``for i in pl.spmd(n):``"""
+
+    __slots__ = ("core_num", "sync_start")
+    scope_kind = ScopeKind.Spmd
+    _fields = _COMMON + (("core_num", _U), ("sync_start", _U))
+
+    def __init__(self, core_num: Expr | int, sync_start: bool = False, name_hint: str = "", *,
+                 body: Stmt, span: Span | None = None, attrs: Mapping | None = None) -> None:
+        if isinstance(core_num, int) and not isinstance(core_num, bool):
+            core_num = ConstInt(core_num, DataType.INDEX)
+        check_type("SpmdScopeStmt", "core_num", core_num, Expr, "Expr or int")
+        check_type("SpmdScopeStmt", "sync_start", sync_start, bool, "bool")
+        _set(self, "core_num", core_num)
+        _set(self, "sync_start", sync_start)
+        self._init_scope(name_hint, body, span, attrs)
+
+
+class RuntimeScopeStmt(ScopeStmt):
+    """``with pl.scope():`` / ``with pl.manual_scope():`` (transparent to the outliners)."""
+
+    __slots__ = ("manual",)
+    scope_kind = ScopeKind.Runtime
+    _fields = _COMMON + (("manual", _U),)
+
+    def __init__(self, manual: bool = False, name_hint: str = "", *, body: Stmt,
+                 span: Span | None = None, attrs: Mapping | None = None) -> None:
+        check_type("RuntimeScopeStmt", "manual", manual, bool, "bool")
+        _set(self, "manual", manual)
+        self._init_scope(name_hint, body, span, attrs)
+
+
+class GraphScopeStmt(ScopeStmt):
+    """``with pl.graph("name"):`` -- the name becomes the outlined Graph function's name.
+
+    The name is mandatory: it is the graph's identity at run time, so it is
+    never generated.  An empty name is rejected here, as in the builder and parser.
+    """
+
+    __slots__ = ()
+    scope_kind = ScopeKind.Graph
+    _fields = _COMMON
+
+    def __init__(self, name_hint: str, *, body: Stmt, span: Span | None = None,
+                 attrs: Mapping | None = None) -> None:
+        check_type("GraphScopeStmt", "name_hint", name_hint, str, "str")
+        if not name_hint:
+            raise ValueError("GraphScopeStmt: field 'name_hint' must not be empty; a pl.graph "
+                             "region needs a name (it becomes the outlined function's name)")
+        self._init_scope(name_hint, body, span, attrs)

@@ -1,0 +1,73 @@
+"""Source locations attached to every IR node."""
+
+from __future__ import annotations
+
+__all__ = ["Span"]
+
+
+class Span:
+    """A 1-based source range ``file:line:col`` (end fields may be -1 = unknown).
+
+    Spans are metadata: they never take part in structural equality or hashing.
+    """
+
+    __slots__ = ("filename", "begin_line", "begin_column", "end_line", "end_column")
+
+    def __init__(self, filename: str, begin_line: int, begin_column: int,
+                 end_line: int = -1, end_column: int = -1) -> None:
+        setattr_ = object.__setattr__
+        setattr_(self, "filename", filename)
+        setattr_(self, "begin_line", begin_line)
+        setattr_(self, "begin_column", begin_column)
+        setattr_(self, "end_line", end_line)
+        setattr_(self, "end_column", end_column)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"Span is immutable; cannot set '{name}'")
+
+    __delattr__ = __setattr__  # type: ignore[assignment]
+
+    @staticmethod
+    def unknown() -> "Span":
+        return _UNKNOWN
+
+    def is_valid(self) -> bool:
+        if self.begin_line <= 0:
+            return False
+        if not (self.begin_column > 0 or self.begin_column == -1):
+            return False
+        if self.end_line == -1 and self.end_column == -1:
+            return True
+        if self.end_line != -1:
+            if self.end_line <= 0 or self.end_line < self.begin_line:
+                return False
+        if self.end_column != -1:
+            if self.end_column <= 0:
+                return False
+            if self.end_line in (-1, self.begin_line) and self.begin_column > 0 \
+                    and self.end_column < self.begin_column:
+                return False
+        return True
+
+    def to_string(self) -> str:
+        return f"{self.filename}:{self.begin_line}:{self.begin_column}"
+
+    __str__ = to_string
+    __repr__ = to_string
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Span):
+            return NotImplemented
+        return (self.filename, self.begin_line, self.begin_column, self.end_line,
+                self.end_column) == (other.filename, other.begin_line, other.begin_column,
+                                     other.end_line, other.end_column)
+
+    def __hash__(self) -> int:
+        return hash((self.filename, self.begin_line, self.begin_column))
+
+    def __reduce__(self):
+        return (Span, (self.filename, self.begin_line, self.begin_column,
+                       self.end_line, self.end_column))
+
+
+_UNKNOWN = Span("", -1, -1, -1, -1)

@@ -1,0 +1,24 @@
+"""Small AST helpers shared by the specializer modules."""
+
+from __future__ import annotations
+
+import ast
+
+__all__ = ["locate", "self_method"]
+
+
+def locate(node: ast.AST, anchor: ast.AST) -> ast.AST:
+    """Give a freshly built subtree the position of the user's node it stands for, so
+    the source map sends anything reported on it back to that node."""
+    for sub in ast.walk(node):
+        if isinstance(sub, (ast.expr, ast.stmt, ast.keyword, ast.arg)):
+            ast.copy_location(sub, anchor)
+            sub.end_lineno = getattr(anchor, "end_lineno", None)  # type: ignore[attr-defined]
+            sub.end_col_offset = getattr(anchor, "end_col_offset", None)  # type: ignore[attr-defined]
+    return node
+
+
+def self_method(name: str, anchor: ast.AST) -> ast.expr:
+    """``self.<name>``, positioned at ``anchor``."""
+    return locate(ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr=name,
+                                ctx=ast.Load()), anchor)  # type: ignore[return-value]

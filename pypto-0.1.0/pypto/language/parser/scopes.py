@@ -1,0 +1,567 @@
+"""``with`` scopes: one handler per construct (``pl.at``, ``pl.cluster``, ``pl.spmd``,
+``pl.graph``, ``pl.scope`` / ``pl.manual_scope``) plus the ``for i in pl.spmd(n)`` form.
+
+Names defined inside a scope stay visible after it.  The handlers enforce the
+nesting rules that only the source can show well (a ``pl.graph`` inside a
+``pl.at``, a graph inside a graph, ...).
+"""
+
+from __future__ import annotations
+
+import ast
+import warnings
+from typing import TYPE_CHECKING, Any, Callable
+
+from ...ir import expr as E
+from ...ir import scope as Sc
+from ...ir import stmt as S
+from ...ir import types as T
+from ...ir.dtype import DataType
+from ...ir.enums import FunctionType, Level, Role, ScopeMode, SplitMode, level_to_linqu_level
+from ...ir.node import Expr
+from ...ir.span import Span
+from ...ir.scalar_types import scalar_type
+from .annotations import attr_chain
+from .context import RegionFrame
+from .control_flow import require_bool
+from .diagnostics import ParserSyntaxError, ParserTypeError, UnsupportedFeatureError
+from ..optimizations import SPLIT_SLOT_NUM_DEPRECATION
+from .enum_args import read_bool, read_enum, read_identifier
+
+if TYPE_CHECKING:
+    from .function_parser import FunctionParser
+
+__all__ = ["STMT_HANDLERS", "SCOPE_HANDLERS", "spmd_for"]
+
+_GRAPH_FORBIDDEN_FUNCS = (FunctionType.InCore, FunctionType.AIC, FunctionType.AIV,
+                          FunctionType.Group, FunctionType.Spmd)
+
+
+class _Args:
+    """Positional/keyword arguments of a scope call, checked against a signature."""
+
+    def __init__(self, p: "FunctionParser", call: ast.Call, construct: str,
+                 positional: tuple[str, ...], keywords: tuple[str, ...]) -> None:
+        self.values: dict[str, ast.expr] = {}
+        self.nodes: dict[str, ast.AST] = {}
+        if len(call.args) > len(positional):
+            raise ParserSyntaxError(
+                f"pl.{construct}() takes at most {len(positional)} positional argument(s), got "
+                f"{len(call.args)}", p.span(call))
+        for name, value in zip(positional, call.args):
+            self.values[name] = value
+        for kw in call.keywords:
+            if kw.arg is None:
+                raise ParserSyntaxError(f"**kwargs is not supported in pl.{construct}()",
+                                        p.span(kw))
+            if kw.arg not in positional and kw.arg not in keywords:
+                raise ParserSyntaxError(f"Unknown keyword argument '{kw.arg}' in "
+                                        f"pl.{construct}()", p.span(kw))
+            if kw.arg in self.values:
+                raise ParserSyntaxError(f"pl.{construct}() got multiple values for argument "
+                                        f"'{kw.arg}'", p.span(kw))
+            self.values[kw.arg] = kw.value
+
+    def get(self, name: str) -> ast.expr | None:
+        return self.values.get(name)
+
+
+# -- shared option parsing ------------------------------------------------------------------
+
+def _var_list(p: "FunctionParser", node: ast.expr, what: str) -> list[E.Var]:
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        raise ParserSyntaxError(f"{what}= must be a list of variables", p.span(node))
+    out = []
+    for item in node.elts:
+        value = p.parse_expr(item)
+        if not isinstance(value, E.Var):
+            raise ParserSyntaxError(f"{what}= entries must be variables, got "
+                                    f"'{ast.unparse(item)}'", p.span(item))
+        out.append(value)
+    return out
+
+
+def _optimizations(p: "FunctionParser", node: ast.expr) -> tuple[SplitMode, int | None]:
+    """``optimizations=[pl.split(pl.SplitMode.X), pl.cross_core_slot(slot_num=N)]``."""
+    if not isinstance(node, (ast.List, ast.Tuple)):
+        raise ParserSyntaxError("optimizations= must be a list", p.span(node))
+    split, slot_num = SplitMode.NONE, None
+    for item in node.elts:
+        chain = attr_chain(item.func) if isinstance(item, ast.Call) else None
+        kws = {kw.arg: kw.value for kw in item.keywords} if chain else {}  # type: ignore
+        if (chain == ["pl", "split"] and len(item.args) == 1  # type: ignore[union-attr]
+                and set(kws) <= {"slot_num"}):
+            split = read_enum(item.args[0], SplitMode, p.span)  # type: ignore[union-attr]
+            if kws:  # PyPTO's deprecated spelling of pl.cross_core_slot(slot_num=N)
+                warnings.warn(SPLIT_SLOT_NUM_DEPRECATION, DeprecationWarning, stacklevel=2)
+                slot_num = _slot_num(p, item, kws,
+                                     "pl.split(mode, slot_num=N) takes a positive int N")
+        elif chain == ["pl", "cross_core_slot"] and not item.args:  # type: ignore[union-attr]
+            slot_num = _slot_num(p, item, kws,
+                                 "pl.cross_core_slot() takes slot_num=<positive int>")
+        else:
+            raise ParserSyntaxError(
+                f"Unsupported optimization '{ast.unparse(item)}'", p.span(item),
+                hint="Use pl.split(pl.SplitMode.UP_DOWN) or pl.cross_core_slot(slot_num=N)")
+    return split, slot_num
+
+
+def _slot_num(p: "FunctionParser", item: ast.expr, kws: dict, message: str) -> int:
+    value = kws.get("slot_num")
+    if set(kws) != {"slot_num"} or not (isinstance(value, ast.Constant)
+                                        and type(value.value) is int and value.value > 0):
+        raise ParserSyntaxError(message, p.span(item))
+    return value.value  # type: ignore[union-attr]
+
+
+def _dispatch_attrs(p: "FunctionParser", args: _Args, construct: str) -> dict[str, Any]:
+    """deps / no_dep_args / dumps / allow_early_resolve / predicate, canonical order."""
+    attrs: dict[str, Any] = {}
+    if args.get("deps") is not None:
+        attrs["manual_dep_edges"] = _var_list(p, args.get("deps"), "deps")  # type: ignore[arg-type]
+    if args.get("no_dep_args") is not None:
+        attrs["arg_direction_overrides_vars"] = _var_list(p, args.get("no_dep_args"),  # type: ignore
+                                                          "no_dep_args")
+    if args.get("dumps") is not None:
+        attrs["dump_vars"] = _var_list(p, args.get("dumps"), "dumps")  # type: ignore[arg-type]
+    return attrs
+
+
+def _finish_attrs(p: "FunctionParser", args: _Args, attrs: dict[str, Any],
+                  task_id: E.Var | None, slot_num: int | None = None) -> dict[str, Any]:
+    if task_id is not None:
+        attrs["task_id_var"] = task_id
+    node = args.get("allow_early_resolve")
+    if node is not None and read_bool(node, "allow_early_resolve=", p.span):
+        attrs["allow_early_resolve"] = True
+    node = args.get("predicate")
+    if node is not None:
+        predicate = p.parse_expr(node)
+        require_bool(p, predicate, node, "predicate")
+        attrs["predicate"] = predicate
+    if slot_num is not None:
+        attrs["slot_num"] = slot_num
+    return attrs
+
+
+def _name_hint(p: "FunctionParser", args: _Args) -> str:
+    node = args.get("name_hint")
+    return "" if node is None else read_identifier(node, "name_hint", p.span)
+
+
+def _task_id(p: "FunctionParser", item: ast.withitem) -> E.Var | None:
+    """``... as tid``: a TASK_ID Var in the enclosing scope, with its placeholder."""
+    target = item.optional_vars
+    if target is None:
+        return None
+    if not isinstance(target, ast.Name):
+        raise ParserSyntaxError("`as` needs a plain name", p.span(target))
+    from .statements import assign_name
+    from ...ir.ops import create_op_call
+    placeholder = create_op_call("system.task_invalid", [], span=p.span(target))
+    return assign_name(p, target.id, placeholder, target)
+
+
+def _body(p: "FunctionParser", node: ast.With, frame: RegionFrame) -> S.Stmt:
+    p.regions.append(frame)
+    try:
+        return p.parse_block(node.body, node.lineno)
+    finally:
+        p.regions.pop()
+
+
+# -- nesting of levels ------------------------------------------------------------------------
+
+_KERNEL_LEVEL = Level.CORE_GROUP.value  # a pl.at at this level or below is one kernel
+
+
+_KERNEL_FUNCS = (FunctionType.InCore, FunctionType.AIC, FunctionType.AIV)
+
+
+def _function_frame(p: "FunctionParser") -> RegionFrame | None:
+    """A kernel function's body as the outermost region: it is one kernel.  (A function's
+    level says less: Orchestration functions default to CHIP and keep the HOST regions
+    written in them.)"""
+    func_type = p.options.func_type
+    if func_type not in _KERNEL_FUNCS:
+        return None
+    return RegionFrame("function", f"a @pl.function(type=pl.FunctionType.{func_type.name})",
+                       Span.unknown(), inner_limit=_KERNEL_LEVEL - 1, kernel=True)
+
+
+def _check_at_nesting(p: "FunctionParser", level: Level, node: ast.With) -> None:
+    """Inside a device task levels nest downwards: a pl.at runs below an enclosing
+    pl.at under CHIP, and on the core group of an enclosing pl.cluster / pl.spmd (a
+    nested kernel would be a kernel calling a kernel, a HOST region inside one a host
+    inside a core).  Above CHIP the hierarchy outliner chains any nesting."""
+    for region in (*p.enclosing_regions(), _function_frame(p)):
+        if region is None or region.inner_limit is None:
+            continue
+        if level.value <= region.inner_limit:
+            return
+        this = f"pl.at(level=pl.Level.{level.name})"
+        if region.kernel and level.value <= _KERNEL_LEVEL:
+            why, hint = ("its body is already one kernel",
+                         "Drop the inner `with`: its statements already run in the kernel")
+        elif region.construct in ("cluster", "spmd"):
+            why, hint = ("it runs on one core group",
+                         f"Put the {this} region around {region.name} instead")
+        else:
+            why, hint = ("a nested region runs at a lower level than the one around it",
+                         f"Put the {this} region around {region.name} instead")
+        raise ParserSyntaxError(f"{this} cannot be nested inside {region.name}: {why}",
+                                p.span(node), hint=hint, note=_starts(region))
+
+
+def _check_launch_nesting(p: "FunctionParser", construct: str, node: ast.stmt) -> None:
+    """pl.cluster / pl.spmd launch kernels: not from inside a kernel."""
+    for region in (*p.enclosing_regions(), _function_frame(p)):
+        if region is not None and region.kernel:
+            raise ParserSyntaxError(
+                f"pl.{construct}() cannot be nested inside {region.name}: a kernel cannot "
+                "launch kernels", p.span(node),
+                hint=f"Put the pl.{construct}() region around the kernel code instead",
+                note=_starts(region))
+
+
+def _starts(region: RegionFrame) -> str | None:
+    if region.construct == "function":
+        return None
+    return f"the enclosing region starts at {region.span.filename}:{region.span.begin_line}"
+
+
+# -- pl.at ------------------------------------------------------------------------------------
+
+_AT_KEYWORDS = ("name_hint", "optimizations", "deps", "no_dep_args", "dumps",
+                "allow_early_resolve", "predicate")
+
+
+def _at(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem) -> None:
+    args = _Args(p, call, "at", ("level", "role"), _AT_KEYWORDS)
+    if args.get("level") is None:
+        raise ParserSyntaxError("pl.at() requires a level argument", p.span(call),
+                                hint="e.g. with pl.at(level=pl.Level.CORE_GROUP):")
+    level = read_enum(args.get("level"), Level, p.span)  # type: ignore[arg-type]
+    role_node = args.get("role")
+    role = None if role_node is None else read_enum(role_node, Role, p.span)
+    optimizations = args.get("optimizations")
+    if optimizations is not None and level is not Level.CORE_GROUP:
+        raise ParserSyntaxError("optimizations= is only supported with "
+                                "level=pl.Level.CORE_GROUP", p.span(optimizations))
+    if role is not None and level is Level.CORE_GROUP:
+        raise ParserSyntaxError("role= is not supported with level=pl.Level.CORE_GROUP",
+                                p.span(role_node))  # type: ignore[arg-type]
+    if role is Role.SubWorker and level_to_linqu_level(level) >= 3:
+        raise ParserSyntaxError(
+            "Inline 'with pl.at(level>=HOST, role=pl.Role.SubWorker)' is not supported",
+            p.span(call),
+            hint=f"Declare a self-contained @pl.function(level=pl.Level.{level.name}, "
+                 "role=pl.Role.SubWorker) without 'self' in the @pl.program instead")
+    name_hint = _name_hint(p, args)
+    split, slot_num = (_optimizations(p, optimizations) if optimizations is not None
+                       else (SplitMode.NONE, None))
+    attrs = _dispatch_attrs(p, args, "at")
+    task_id = _task_id(p, item)
+    attrs = _finish_attrs(p, args, attrs, task_id, slot_num)
+    span = p.span(node)
+    # A region at CHIP or above is orchestration, not one device task: a pl.graph may sit
+    # inside it (HOST > graph > CORE_GROUP is the pipeline's canonical shape, 03 §16).
+    device_task = level_to_linqu_level(level) < level_to_linqu_level(Level.CHIP)
+    _check_at_nesting(p, level, node)
+    body = _body(p, node, RegionFrame("at", f"pl.at(level=pl.Level.{level.name})", span,
+                                      device_task,
+                                      inner_limit=level.value - 1 if device_task else None,
+                                      kernel=level.value <= _KERNEL_LEVEL))
+    if level is Level.CORE_GROUP:
+        p.emit(Sc.InCoreScopeStmt(split, name_hint, body=body, span=span, attrs=attrs))
+    else:
+        p.emit(Sc.HierarchyScopeStmt(level, role, name_hint, body=body, span=span, attrs=attrs))
+
+
+# -- pl.cluster -------------------------------------------------------------------------------
+
+def _cluster(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem) -> None:
+    _no_as(p, item)
+    args = _Args(p, call, "cluster", (), ("name_hint", "dumps"))
+    _check_launch_nesting(p, "cluster", node)
+    name_hint = _name_hint(p, args)
+    attrs = _dispatch_attrs(p, args, "cluster")
+    span = p.span(node)
+    body = _body(p, node, RegionFrame("cluster", "pl.cluster()", span,
+                                      inner_limit=_KERNEL_LEVEL))
+    p.emit(Sc.ClusterScopeStmt(name_hint, body=body, span=span, attrs=attrs))
+
+
+# -- pl.spmd ----------------------------------------------------------------------------------
+
+_SPMD_KEYWORDS = ("sync_start", "name_hint", "optimizations", "deps", "allow_early_resolve",
+                  "predicate", "dumps")
+
+
+def _spmd_options(p: "FunctionParser", call: ast.Call) -> tuple[_Args, Expr, bool, str]:
+    args = _Args(p, call, "spmd", ("core_num",), _SPMD_KEYWORDS)
+    _check_launch_nesting(p, "spmd", call)
+    core_node = args.get("core_num")
+    if core_node is None:
+        raise ParserSyntaxError("pl.spmd() requires core_num (the number of blocks)",
+                                p.span(call))
+    core_num = p.parse_expr(core_node)
+    if not (isinstance(core_num.type, T.ScalarType) and core_num.type.dtype.is_int()):
+        raise ParserSyntaxError("pl.spmd() core_num must be an integer expression",
+                                p.span(core_node))
+    if isinstance(core_num, E.ConstInt) and core_num.value <= 0:
+        raise ParserSyntaxError(f"pl.spmd() core_num must be positive, got {core_num.value}",
+                                p.span(core_node))
+    sync_node = args.get("sync_start")
+    sync_start = False if sync_node is None else read_bool(sync_node, "sync_start=", p.span)
+    if any(region.construct == "cluster" for region in p.regions):
+        for key in ("deps", "allow_early_resolve", "predicate"):
+            if args.get(key) is not None:
+                raise ParserSyntaxError(f"pl.spmd() inside pl.cluster() does not take {key}=; "
+                                        "the cluster is dispatched as one task",
+                                        p.span(args.get(key)))  # type: ignore[arg-type]
+    return args, core_num, sync_start, _name_hint(p, args)
+
+
+def _is_self_call_stmt(stmt: ast.stmt) -> bool:
+    value = stmt.value if isinstance(stmt, (ast.Expr, ast.Assign, ast.AnnAssign)) else None
+    return (isinstance(value, ast.Call) and isinstance(value.func, ast.Attribute)
+            and isinstance(value.func.value, ast.Name) and value.func.value.id == "self")
+
+
+def _is_dispatch_body(body: list[ast.stmt]) -> bool:
+    """One kernel dispatch, alone or followed by the projections of its tuple result
+    (``r = self.k(...)`` then ``a = r[0]``, ...: how a tuple-returning dispatch prints
+    once ConvertToSSA has unpacked it)."""
+    if not body or not _is_self_call_stmt(body[0]):
+        return False
+    if len(body) == 1:
+        return True
+    first = body[0]
+    targets = first.targets if isinstance(first, ast.Assign) else \
+        [first.target] if isinstance(first, ast.AnnAssign) else []
+    if len(targets) != 1 or not isinstance(targets[0], ast.Name):
+        return False
+    result = targets[0].id
+    for stmt in body[1:]:
+        value = stmt.value if isinstance(stmt, (ast.Assign, ast.AnnAssign)) else None
+        if not (isinstance(value, ast.Subscript) and isinstance(value.value, ast.Name)
+                and value.value.id == result and isinstance(value.slice, ast.Constant)
+                and type(value.slice.value) is int):
+            return False
+    return True
+
+
+def _reads_block_index(body: list[ast.stmt]) -> bool:
+    for stmt in body:
+        for sub in ast.walk(stmt):
+            if isinstance(sub, ast.Call):
+                chain = attr_chain(sub.func)
+                if chain in (["pl", "get_block_idx"], ["pl", "tile", "get_block_idx"]):
+                    return True
+    return False
+
+
+def _explicit_carrier(body: list[ast.stmt]) -> ast.With | None:
+    """The spmd body's single ``with pl.at(level=pl.Level.CORE_GROUP ...)``, if that is all."""
+    if len(body) != 1 or not isinstance(body[0], ast.With) or len(body[0].items) != 1:
+        return None
+    call = body[0].items[0].context_expr
+    if isinstance(call, ast.Call) and attr_chain(call.func) == ["pl", "at"]:
+        return body[0]
+    return None
+
+
+def _spmd(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem) -> None:
+    args, core_num, sync_start, name_hint = _spmd_options(p, call)
+    attrs = _dispatch_attrs(p, args, "spmd")
+    task_id = _task_id(p, item)
+    attrs = _finish_attrs(p, args, attrs, task_id)
+    span = p.span(node)
+    frame = RegionFrame("spmd", "pl.spmd()", span, inner_limit=_KERNEL_LEVEL)
+    dispatches = [s for s in node.body if _is_self_call_stmt(s)]
+    optimizations = args.get("optimizations")
+    carrier = _explicit_carrier(node.body)
+    if len(dispatches) > 1:
+        raise ParserSyntaxError(f"pl.spmd() block launches {len(dispatches)} kernels; a "
+                                "pl.spmd() region dispatches exactly one", span,
+                                hint="Use one pl.spmd() per kernel")
+    if len(dispatches) == 1 and _is_dispatch_body(node.body):
+        if optimizations is not None:
+            raise ParserSyntaxError("optimizations= belongs on the InCore scope; a pl.spmd() "
+                                    "that dispatches a kernel takes none", p.span(optimizations))
+        body = _body(p, node, frame)
+    elif carrier is not None:
+        carrier_call = carrier.items[0].context_expr
+        has_own = any(kw.arg == "optimizations" for kw in carrier_call.keywords)  # type: ignore
+        if optimizations is not None:
+            if has_own:
+                raise ParserSyntaxError("optimizations= specified twice (on pl.spmd() and on "
+                                        "its pl.at InCore scope)", p.span(optimizations))
+            raise ParserSyntaxError("optimizations= belongs on the InCore scope: move it to the "
+                                    "inner pl.at(level=pl.Level.CORE_GROUP, ...)",
+                                    p.span(optimizations))
+        body = _body(p, node, frame)
+    else:
+        if not _reads_block_index(node.body):
+            raise ParserSyntaxError(
+                "pl.spmd() body neither reads the per-block index nor dispatches a kernel", span,
+                hint="Read pl.tile.get_block_idx() in the body, use `for i in pl.spmd(n):`, or "
+                     "dispatch one kernel with self.kernel(...)")
+        split, slot_num = (_optimizations(p, optimizations) if optimizations is not None
+                           else (SplitMode.NONE, None))
+        frame.inner_limit, frame.kernel = _KERNEL_LEVEL - 1, True  # the body is one kernel
+        inner = _body(p, node, frame)
+        incore_attrs = {"slot_num": slot_num} if slot_num is not None else {}
+        body = Sc.InCoreScopeStmt(split, name_hint, body=inner, span=span, attrs=incore_attrs)
+        name_hint = f"{name_hint}_spmd" if name_hint else ""
+    p.emit(Sc.SpmdScopeStmt(core_num, sync_start, name_hint, body=body, span=span, attrs=attrs))
+
+
+def spmd_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
+    """``for i in pl.spmd(n):`` -> Spmd(InCore(i = pl.tile.get_block_idx(); body))."""
+    from ...ir.ops import create_op_call
+    from .statements import assign_name
+    if node.orelse:
+        raise UnsupportedFeatureError("for ... else is not supported", p.span(node))
+    if not isinstance(node.target, ast.Name):
+        raise ParserSyntaxError("`for <name> in pl.spmd(n):` needs a single name",
+                                p.span(node.target))
+    args, core_num, sync_start, name_hint = _spmd_options(p, call)
+    attrs = _finish_attrs(p, args, _dispatch_attrs(p, args, "spmd"), None)
+    optimizations = args.get("optimizations")
+    split, slot_num = (_optimizations(p, optimizations) if optimizations is not None
+                       else (SplitMode.NONE, None))
+    span = p.span(node)
+    stmts: list[S.Stmt] = []
+    p.blocks.append(stmts)
+    p.regions.append(RegionFrame("spmd", "pl.spmd()", span, inner_limit=_KERNEL_LEVEL - 1,
+                                 kernel=True))
+    try:
+        index = create_op_call("tile.get_block_idx", [], span=p.span(node.target))
+        assign_name(p, node.target.id, index, node.target)
+        stmts.append(p.parse_block(node.body, node.lineno))
+    finally:
+        p.regions.pop()
+        p.blocks.pop()
+    incore_attrs = {"slot_num": slot_num} if slot_num is not None else {}
+    inner = Sc.InCoreScopeStmt(split, name_hint, body=S.SeqStmts.flatten(stmts, span), span=span,
+                               attrs=incore_attrs)
+    outer_name = f"{name_hint}_spmd" if name_hint else ""
+    p.emit(Sc.SpmdScopeStmt(core_num, sync_start, outer_name, body=inner, span=span, attrs=attrs))
+
+
+# -- pl.graph ---------------------------------------------------------------------------------
+
+def _graph(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem) -> None:
+    """``with pl.graph("name"):`` -- the name becomes the Graph function's name and key."""
+    span = p.span(call)
+    _no_as(p, item)
+    if len(call.args) != 1:
+        raise ParserSyntaxError(
+            f"pl.graph() takes exactly one positional argument (the region name), got "
+            f"{len(call.args)}", span, hint='e.g. with pl.graph("decoder_layer"):')
+    name_node = call.args[0]
+    if not (isinstance(name_node, ast.Constant) and isinstance(name_node.value, str)):
+        raise ParserSyntaxError(
+            "pl.graph() name must be a string literal", p.span(name_node),
+            hint="The name is the graph's identity at run time, so it is written literally")
+    if not name_node.value:
+        raise ParserSyntaxError("pl.graph() name must not be empty", p.span(name_node),
+                                hint="The name becomes the outlined Graph function's name")
+    name = read_identifier(name_node, "pl.graph() name", p.span)
+    dumps = None
+    for kw in call.keywords:
+        if kw.arg != "dumps":
+            raise ParserSyntaxError(f"Unknown keyword argument '{kw.arg}' in pl.graph()",
+                                    p.span(kw))
+        dumps = _var_list(p, kw.value, "dumps")
+    for region in p.enclosing_regions():
+        if region.construct == "graph":
+            raise ParserSyntaxError(
+                f'pl.graph("{name}") cannot be nested inside another pl.graph '
+                f'({region.name} at line {region.span.begin_line})', p.span(node),
+                hint="Keep graph regions disjoint: the runtime cannot record a graph inside a "
+                     "graph",
+                note=f"the enclosing region {region.name} starts at "
+                     f"{region.span.filename}:{region.span.begin_line}")
+        if region.construct in ("at", "cluster", "spmd") and region.device_task:
+            raise ParserSyntaxError(
+                f"pl.graph(\"{name}\") cannot be nested inside `pl.{region.construct}`", p.span(node),
+                hint=f"A graph region records a topology of tasks, while {region.name} becomes a "
+                     "single task: put the pl.graph region around it instead")
+    func_type = p.options.func_type
+    if func_type in _GRAPH_FORBIDDEN_FUNCS:
+        raise ParserSyntaxError(
+            f"pl.graph(\"{name}\") is not valid inside a {func_type.name} function",
+            p.span(node), hint="Graph regions belong in Opaque, Orchestration, Graph or Inline "
+                               "function bodies")
+    attrs = {"dump_vars": dumps} if dumps is not None else {}
+    body = _body(p, node, RegionFrame("graph", f'pl.graph("{name}")', p.span(node)))
+    p.emit(Sc.GraphScopeStmt(name, body=body, span=p.span(node), attrs=attrs))
+
+
+# -- pl.scope / pl.manual_scope ----------------------------------------------------------------
+
+def _runtime_scope(manual_default: bool) -> Callable:
+    construct = "manual_scope" if manual_default else "scope"
+
+    def handler(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem) -> None:
+        _no_as(p, item)
+        keywords = ("name_hint",) if manual_default else ("mode", "name_hint")
+        args = _Args(p, call, construct, (), keywords)
+        manual = manual_default
+        mode = args.get("mode")
+        if mode is not None:
+            manual = read_enum(mode, ScopeMode, p.span) is ScopeMode.MANUAL
+        name_hint = _name_hint(p, args)
+        span = p.span(node)
+        p.regions.append(RegionFrame("scope", f"pl.{construct}()", span))
+        try:
+            body = p.parse_block(node.body, node.lineno)
+        finally:
+            p.regions.pop()
+        p.emit(Sc.RuntimeScopeStmt(manual, name_hint, body=body, span=span))
+    return handler
+
+
+def _no_as(p: "FunctionParser", item: ast.withitem) -> None:
+    if item.optional_vars is not None:
+        raise ParserSyntaxError("`as ...:` is not supported here (only pl.at and pl.spmd "
+                                "bind a task id)", p.span(item.optional_vars))
+
+
+SCOPE_HANDLERS: dict[str, Callable] = {
+    "at": _at,
+    "cluster": _cluster,
+    "spmd": _spmd,
+    "graph": _graph,
+    "scope": _runtime_scope(False),
+    "manual_scope": _runtime_scope(True),
+}
+
+
+def _with(p: "FunctionParser", node: ast.With) -> None:
+    if len(node.items) != 1:
+        raise ParserSyntaxError("Only single context manager supported per with statement",
+                                p.span(node))
+    item = node.items[0]
+    call = item.context_expr
+    chain = attr_chain(call.func) if isinstance(call, ast.Call) else attr_chain(call)
+    handler = None
+    if chain is not None and len(chain) == 2 and chain[0] == "pl":
+        handler = SCOPE_HANDLERS.get(chain[1])
+    if handler is None:
+        raise UnsupportedFeatureError(
+            f"Unsupported context manager in with statement: '{ast.unparse(call)}'",
+            p.span(call), hint="Use pl.at(...), pl.cluster(), pl.spmd(n), pl.graph(\"name\"), "
+                               "pl.scope() or pl.manual_scope()")
+    if not isinstance(call, ast.Call):
+        raise ParserSyntaxError(f"pl.{chain[1]} must be called: with pl.{chain[1]}(...):",
+                                p.span(call))
+    handler(p, node, call, item)
+
+
+STMT_HANDLERS = {ast.With: _with}
+
+_ = (DataType, scalar_type, ParserTypeError)

@@ -1,0 +1,383 @@
+"""InlineFunctions (03-passes.md §7): splice every ``FunctionType.Inline`` function
+into its statement-level call sites, then drop all Inline functions.
+
+1. No Inline function: the input program is returned (same object).
+2. The Inline -> Inline call graph must be acyclic (``PassError`` naming the cycle).
+3. Inline functions are expanded callee-first, so each body is expanded exactly
+   once; every other function is then rewritten against the expanded bodies.
+4. Recognised call sites: ``lhs = f(args)``, ``f(args)`` and ``return f(args)``,
+   wherever the statement sits.  A call inside another expression and a
+   ``pl.submit`` of an Inline function are left alone (the
+   InlineFunctionsEliminated verifier reports them).
+
+Cost: indexing and the call graph are linear in the input; every splice clones
+an already expanded body, so the work is linear in the output IR.  A statement
+walk first marks the statements on the way to a call site: the rewrite enters
+only those (and everything after a multi-value splice, whose reads it renames).
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from ...errors import InternalError
+from ...ir import expr as E
+from ...ir import scope as S
+from ...ir import stmt as St
+from ...ir._deep import deep_recursion
+from ...ir.enums import FunctionType
+from ...ir.function import Function, Program
+from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.scope import SCOPE_ATTR_KEYS
+from ...ir.utils import collect_def_vars, deep_clone, flatten_to_stmts
+from ...ir.visitor import IRMutator, IRVisitor
+from ...ir.walk import stmt_children
+from ..diagnostic import PassError, PassErrorCode
+
+__all__ = ["transform"]
+
+PASS_NAME = "InlineFunctions"
+
+# One value per splice, process-wide: every Var a splice defines is named
+# ``<orig>_inline<N>``, so two splices of one callee never share names.
+_SPLICE_COUNTER = itertools.count()
+_INLINE_SUFFIX = re.compile(r"_inline\d+$")
+
+
+# -- call graph ------------------------------------------------------------------------
+
+class _CalleeCollector(IRVisitor):
+    """Names of the Inline functions referenced by a body, in order of first appearance
+    (and the first call or submit naming one, for the refusal of unspliced calls)."""
+
+    def __init__(self, inline_names: dict[str, Function]) -> None:
+        self._inline = inline_names
+        self.callees: dict[str, None] = {}
+        self.first: Expr | None = None
+
+    def _note(self, node: E.Call | E.Submit) -> None:
+        op = node.op
+        if isinstance(op, GlobalVar) and op.name in self._inline:
+            self.callees.setdefault(op.name, None)
+            if self.first is None:
+                self.first = node
+
+    def visit_call(self, op: E.Call) -> None:
+        self._note(op)
+        super().visit_call(op)
+
+    def visit_submit(self, op: E.Submit) -> None:
+        self._note(op)
+        super().visit_submit(op)
+
+
+def _refuse_unspliced(func: Function, inline: dict[str, Function]) -> None:
+    """A call nested in an expression, or a submit, of an Inline function survives the
+    splice; dropping the callee would leave it dangling."""
+    collector = _CalleeCollector(inline)
+    collector(func.body)
+    node = collector.first
+    if node is None:
+        return
+    what = "pl.submit of" if isinstance(node, E.Submit) else "call of"
+    raise PassError(f"in function '{func.name}': the {what} Inline function "
+                    f"'{node.op.name}' is not a statement of its own and cannot be spliced; "
+                    "bind its value to a name first", node.span,
+                    code=PassErrorCode.INLINE_NOT_SPLICEABLE, pass_name=PASS_NAME)
+
+
+def _expansion_order(inline: dict[str, Function]) -> list[str]:
+    """Inline function names, callees before callers; ``PassError`` on a cycle."""
+    callees: dict[str, list[str]] = {}
+    for name, func in inline.items():
+        collector = _CalleeCollector(inline)
+        collector(func.body)
+        callees[name] = list(collector.callees)
+    order: list[str] = []
+    done: set[str] = set()
+    for root in sorted(inline):
+        if root in done:
+            continue
+        # Iterative DFS; ``path`` is the current call chain (for the cycle message).
+        path: list[str] = [root]
+        on_path = {root}
+        pending = [iter(callees[root])]
+        while pending:
+            for callee in pending[-1]:
+                if callee in on_path:
+                    cycle = path[path.index(callee):] + [callee]
+                    raise PassError("Cycle detected in FunctionType::Inline call graph: "
+                                    + " -> ".join(cycle), inline[cycle[0]].span,
+                                    code=PassErrorCode.INLINE_CYCLE, pass_name=PASS_NAME,
+                                    hint="An Inline function is spliced into its callers; "
+                                         "a cycle would never end. Make one of them "
+                                         "an ordinary function")
+                if callee not in done:
+                    path.append(callee)
+                    on_path.add(callee)
+                    pending.append(iter(callees[callee]))
+                    break
+            else:
+                pending.pop()
+                finished = path.pop()
+                on_path.discard(finished)
+                done.add(finished)
+                order.append(finished)
+    return order
+
+
+# -- expanded bodies ---------------------------------------------------------------------
+
+class _ReturnFinder(IRVisitor):
+    def __init__(self) -> None:
+        self.returns: list[St.ReturnStmt] = []
+
+    def visit_return_stmt(self, op: St.ReturnStmt) -> None:
+        self.returns.append(op)
+
+
+def _params_redefined_in_nested_bodies(func: Function, body: Stmt) -> set[E.Var]:
+    """Params that the body re-assigns inside a loop or an if (scopes are straight-line).
+
+    A param re-assigned only in straight-line code needs nothing special: the clone
+    reads the argument up to the first assignment and the fresh local after it.
+    Inside a loop or a branch that is wrong (the next iteration, or the code after
+    an untaken branch, must see the new value), so such a param gets a local copy.
+    """
+    params = set(func.params)
+    found: set[E.Var] = set()
+    pending = flatten_to_stmts(body)
+    while pending:
+        stmt = pending.pop()
+        if isinstance(stmt, S.ScopeStmt):
+            pending.extend(flatten_to_stmts(stmt.body))
+        elif isinstance(stmt, (St.ForStmt, St.WhileStmt, St.IfStmt)):
+            found.update(v for v in collect_def_vars(stmt) if v in params)
+    return found
+
+
+class _Template:
+    """An Inline function with its calls to other Inline functions already spliced.
+
+    ``body`` ends with the function's trailing ``ReturnStmt`` (if any).  A param the
+    body re-assigns inside a loop or an if is first copied into a local
+    (``p = p``), so every assignment updates that local while the reads before it
+    still see the argument.
+    """
+
+    __slots__ = ("name", "params", "body", "has_return")
+
+    def __init__(self, func: Function, body: Stmt) -> None:
+        stmts = flatten_to_stmts(body)
+        finder = _ReturnFinder()
+        finder(body)
+        trailing = stmts[-1] if stmts and isinstance(stmts[-1], St.ReturnStmt) else None
+        for ret in finder.returns:
+            if ret is not trailing:
+                raise InternalError(
+                    f"{PASS_NAME}: Inline function '{func.name}' has a return that is not its "
+                    f"last statement ({ret.span})")
+        copied = _params_redefined_in_nested_bodies(func, body)
+        prologue = [St.AssignStmt(p, p, p.span) for p in func.params if p in copied]
+        self.name = func.name
+        self.params = func.params
+        self.body = St.SeqStmts([*prologue, *stmts], body.span)
+        self.has_return = trailing is not None
+
+
+def _base_of(name: str) -> str:
+    """``t_inline3`` -> ``t``: re-splicing an expanded body does not stack suffixes.
+
+    Trailing underscores go too: ``t_`` + ``_inline3`` would spell the reserved
+    delimiter ``__`` (which the later passes refuse as a base name)."""
+    return _INLINE_SUFFIX.sub("", name).rstrip("_") or "v"
+
+
+def _merge_dump_vars(scope: S.ScopeStmt, dump_vars: list[Expr]) -> S.ScopeStmt:
+    existing = list(scope._attrs.get("dump_vars", ()))
+    merged = existing + [v for v in dump_vars if not any(v is e for e in existing)]
+    attrs = dict(scope._attrs)
+    attrs["dump_vars"] = merged
+    # Keep the canonical attr order (the printer and the parser use it).
+    ordered = {k: attrs[k] for k in SCOPE_ATTR_KEYS if k in attrs}
+    ordered.update((k, v) for k, v in attrs.items() if k not in ordered)
+    return scope.replace(attrs=ordered)
+
+
+def _attach_dump_vars(stmt: Stmt, dump_vars: list[Expr]) -> Stmt:
+    """Give the outermost non-runtime scopes under ``stmt`` the call site's ``dump_vars``."""
+    if isinstance(stmt, S.ScopeStmt) and not isinstance(stmt, S.RuntimeScopeStmt):
+        return _merge_dump_vars(stmt, dump_vars)
+    if isinstance(stmt, St.SeqStmts):
+        return St.SeqStmts.flatten([_attach_dump_vars(s, dump_vars) for s in stmt.stmts],
+                                   stmt.span)
+    if isinstance(stmt, St.IfStmt):
+        else_body = None if stmt.else_body is None else _attach_dump_vars(stmt.else_body,
+                                                                          dump_vars)
+        return stmt.replace(then_body=_attach_dump_vars(stmt.then_body, dump_vars),
+                            else_body=else_body)
+    if isinstance(stmt, (St.ForStmt, St.WhileStmt, S.RuntimeScopeStmt)):
+        return stmt.replace(body=_attach_dump_vars(stmt.body, dump_vars))
+    return stmt
+
+
+# -- call-site rewriting -------------------------------------------------------------------
+
+class _Splicer(IRMutator):
+    """Rewrites one function body, splicing statement-level calls of expanded Inline functions.
+
+    A call whose callee returns several values binds nothing: later ``t[i]`` reads
+    of its target ``t`` become the i-th value (a bare ``t`` becomes the tuple).
+    """
+
+    def __init__(self, templates: dict[str, _Template], caller: str, body: Stmt) -> None:
+        super().__init__()
+        self._templates = templates
+        self._caller = caller
+        self._tuple_results: dict[E.Var, tuple[Expr, ...]] = {}
+        self._touched = _statements_to_calls(body, templates)
+
+    def visit_stmt(self, op: Stmt) -> Stmt:
+        # Without a call site below it, a statement only changes through a remapped Var
+        # (a tuple result, or a re-minted Var): with neither pending, it stays as is.
+        if id(op) not in self._touched and not self._tuple_results and not self.var_remap:
+            return op
+        return super().visit_stmt(op)
+
+    def _template_of(self, expr: Expr) -> _Template | None:
+        if type(expr) is E.Call and isinstance(expr.op, GlobalVar):
+            return self._templates.get(expr.op.name)
+        return None
+
+    def _splice(self, template: _Template, call: E.Call) -> tuple[list[Stmt], tuple | None]:
+        """The cloned body (without its return) and the cloned return values."""
+        if len(call.args) != len(template.params):
+            raise InternalError(
+                f"{PASS_NAME}: call of Inline function '{template.name}' in '{self._caller}' "
+                f"passes {len(call.args)} argument(s) for {len(template.params)} "
+                f"parameter(s) ({call.span})")
+        args = [self.visit_expr(a) for a in call.args]
+        splice = next(_SPLICE_COUNTER)
+        clone, _ = deep_clone(template.body, list(zip(template.params, args)),
+                              name_of=lambda v: f"{_base_of(v.name_hint)}_inline{splice}")
+        stmts = flatten_to_stmts(clone)
+        values = None
+        if template.has_return:
+            values = stmts.pop().value
+        dump_vars = call._attrs.get("dump_vars")
+        if dump_vars:
+            stmts = [_attach_dump_vars(s, list(dump_vars)) for s in stmts]
+        return stmts, values
+
+    def _value_required(self, template: _Template, values: tuple | None,
+                        stmt: Stmt) -> tuple:
+        if values is None:
+            raise InternalError(
+                f"{PASS_NAME}: '{self._caller}' uses the value of Inline function "
+                f"'{template.name}', which returns nothing ({stmt.span})")
+        return values
+
+    def visit_assign_stmt(self, op: St.AssignStmt) -> Stmt:
+        template = self._template_of(op.value)
+        if template is None:
+            self._tuple_results.pop(op.var, None)  # a re-bound tuple target is a plain Var again
+            value = self.visit_expr(op.value)
+            return op if value is op.value else op.replace(value=value)
+        stmts, values = self._splice(template, op.value)
+        values = self._value_required(template, values, op)
+        if len(values) == 1 and isinstance(values[0], E.MakeTuple):
+            values = values[0].elements
+        if len(values) != 1:
+            self._tuple_results[op.var] = tuple(values)
+        elif values[0] is not op.var:
+            stmts.append(St.AssignStmt(op.var, values[0], op.span))
+        return St.SeqStmts.flatten(stmts, op.span)
+
+    def visit_eval_stmt(self, op: St.EvalStmt) -> Stmt:
+        template = self._template_of(op.expr)
+        if template is None:
+            return super().visit_eval_stmt(op)
+        stmts, values = self._splice(template, op.expr)
+        # A discarded result that is itself a call (e.g. a store) still has to run.
+        stmts.extend(St.EvalStmt(v, op.span) for v in values or () if isinstance(v, E.Call))
+        return St.SeqStmts.flatten(stmts, op.span)
+
+    def visit_return_stmt(self, op: St.ReturnStmt) -> Stmt:
+        template = self._template_of(op.value[0]) if len(op.value) == 1 else None
+        if template is None:
+            return super().visit_return_stmt(op)
+        stmts, values = self._splice(template, op.value[0])
+        values = self._value_required(template, values, op)
+        stmts.append(St.ReturnStmt(list(values), op.span))
+        return St.SeqStmts.flatten(stmts, op.span)
+
+    def visit_tuple_get_item_expr(self, op: E.TupleGetItemExpr) -> Expr:
+        values = self._tuple_results.get(op.tuple) if isinstance(op.tuple, E.Var) else None
+        if values is not None:
+            return values[op.index]
+        return super().visit_tuple_get_item_expr(op)
+
+    def visit_var(self, op: E.Var) -> Expr:
+        values = self._tuple_results.get(op)
+        if values is not None:
+            return E.MakeTuple(values, op.span)
+        return super().visit_var(op)
+
+
+def _statements_to_calls(body: Stmt, templates: dict[str, _Template]) -> set[int]:
+    """Ids of the statements that are, or enclose, a statement-level call of an expanded
+    Inline function (what ``_Splicer`` splices); one walk, no expression is entered."""
+    touched: set[int] = set()
+    path: list[Stmt] = []
+    stack: list[Stmt | None] = [body]   # None closes the innermost enclosing statement
+    while stack:
+        stmt = stack.pop()
+        if stmt is None:
+            path.pop()
+            continue
+        cls = type(stmt)
+        if cls is St.AssignStmt:
+            root = stmt.value
+        elif cls is St.EvalStmt:
+            root = stmt.expr
+        elif cls is St.ReturnStmt and len(stmt.value) == 1:
+            root = stmt.value[0]
+        else:
+            nested = stmt.stmts if cls is St.SeqStmts else stmt_children(stmt)
+            if nested:
+                path.append(stmt)
+                stack.append(None)
+                stack.extend(reversed(nested))
+            continue
+        if type(root) is E.Call and isinstance(root.op, GlobalVar) \
+                and root.op.name in templates and id(stmt) not in touched:
+            touched.add(id(stmt))
+            touched.update(map(id, path))
+    return touched
+
+
+def _rewrite_body(func: Function, templates: dict[str, _Template]) -> Stmt:
+    return _Splicer(templates, func.name, func.body).visit_stmt(func.body)
+
+
+def transform(program: Program) -> Program:
+    """``program`` without Inline functions (the same object if it has none)."""
+    functions = program._functions
+    inline = {name: f for name, f in functions.items() if f.func_type is FunctionType.Inline}
+    if not inline:
+        return program
+    with deep_recursion():
+        templates: dict[str, _Template] = {}
+        for name in _expansion_order(inline):
+            func = inline[name]
+            templates[name] = _Template(func, _rewrite_body(func, templates))
+        kept: list[Function] = []
+        for name, func in functions.items():
+            if name in inline:
+                continue
+            body = _rewrite_body(func, templates)
+            kept.append(func if body is func.body else func.replace(body=body))
+        for func in kept:
+            _refuse_unspliced(func, inline)
+    return program.with_functions(kept)

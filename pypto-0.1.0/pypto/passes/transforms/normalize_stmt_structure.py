@@ -1,0 +1,77 @@
+"""NormalizeStmtStructure (03-passes.md §9): flatten nested ``SeqStmts`` and unwrap
+single-child ones, everywhere in a function; nothing else changes.
+
+One walk over the statements (each visited once), so O(N).  Deep nesting is
+handled under ``deep_recursion()``.  Unchanged subtrees keep their objects and
+an already normalized function is returned as is.
+
+Only statements that hold statements are entered; expressions are never looked
+at, and a rebuilt statement changes its nested body fields only -- what the
+generic ``IRMutator`` with identity expressions (``_Normalizer``) would give,
+which still handles any statement class not known here.
+"""
+
+from __future__ import annotations
+
+from ...ir import scope as S
+from ...ir import stmt as St
+from ...ir._deep import deep_recursion
+from ...ir.function import Function
+from ...ir.node import Stmt
+from ...ir.visitor import IRMutator
+
+__all__ = ["transform"]
+
+
+class _Normalizer(IRMutator):
+    """Only statements are rebuilt; expressions are returned untouched (no Var remaps)."""
+
+    def visit_expr(self, op):  # type: ignore[override]
+        return op
+
+    def visit_stmt(self, op: Stmt) -> Stmt:
+        return _normalize(op, self)
+
+    def visit_seq_stmts(self, op: St.SeqStmts) -> Stmt:
+        return _normalize(op, self)
+
+
+# Statements with no nested statement: always kept as they are.
+_LEAVES = frozenset((St.AssignStmt, St.EvalStmt, St.ReturnStmt, St.YieldStmt, St.BreakStmt,
+                     St.ContinueStmt, St.InlineStmt))
+# Statements whose only nested statement field is ``body``.
+_BODY_HOLDERS = frozenset((St.ForStmt, St.WhileStmt, S.ScopeStmt, S.InCoreScopeStmt,
+                           S.ClusterScopeStmt, S.HierarchyScopeStmt, S.SpmdScopeStmt,
+                           S.RuntimeScopeStmt, S.GraphScopeStmt))
+
+
+def _normalize(stmt: Stmt, fallback: _Normalizer) -> Stmt:
+    """``stmt`` normalized: the same object when nothing under it changes."""
+    cls = type(stmt)
+    if cls in _LEAVES:
+        return stmt
+    if cls is St.SeqStmts:
+        children = [child if type(child) in _LEAVES else _normalize(child, fallback)
+                    for child in stmt.stmts]
+        redundant = len(children) == 1 or any(type(c) is St.SeqStmts for c in children)
+        if not redundant and all(new is old for new, old in zip(children, stmt.stmts)):
+            return stmt
+        return St.SeqStmts.flatten(children, stmt.span)
+    if cls in _BODY_HOLDERS:
+        body = _normalize(stmt.body, fallback)
+        return stmt if body is stmt.body else stmt.replace(body=body)
+    if cls is St.IfStmt:
+        then_body = _normalize(stmt.then_body, fallback)
+        else_body = None if stmt.else_body is None else _normalize(stmt.else_body, fallback)
+        if then_body is stmt.then_body and else_body is stmt.else_body:
+            return stmt
+        return stmt.replace(then_body=then_body, else_body=else_body)
+    # Another statement class: the generic mutator, which comes back here for nested ones.
+    return IRMutator.visit_stmt(fallback, stmt)
+
+
+def transform(func: Function) -> Function:
+    """``func`` with a normalized statement structure (the same object if it already is)."""
+    with deep_recursion():
+        body = _normalize(func.body, _Normalizer())
+    return func if body is func.body else func.replace(body=body)

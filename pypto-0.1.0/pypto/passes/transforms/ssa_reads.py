@@ -1,0 +1,162 @@
+"""Read rewriting for ConvertToSSA: every Var an expression (or a type) reads is
+replaced by its current version, and that version is recorded as read by real code.
+
+The result is exactly ``IRMutator``'s copy-on-write rebuild with ``visit_var``
+overridden; the common node kinds (Vars, constants, calls, scalar operators,
+tuples) are rewritten here by exact class, since a generic mutator's hook lookup,
+per-node type visit and attr scan dominated the pass.  Any other kind (``Submit``,
+subclasses) goes through the mutator, whose Var hooks lead back to the same
+``current`` lookup, so both paths agree node for node.
+"""
+
+from __future__ import annotations
+
+from operator import is_
+from typing import Callable
+
+from ...ir import expr as E
+from ...ir.node import Expr
+from ...ir.types import Type
+from ...ir.visitor import IRMutator, is_static_type, map_attrs
+
+__all__ = ["ReadRewriter"]
+
+
+class _Substituter(IRMutator):
+    """The general path: an IRMutator whose Var reads become current versions."""
+
+    def __init__(self, rewriter: "ReadRewriter") -> None:
+        super().__init__()
+        self._read = rewriter.read
+
+    def visit_var(self, op: E.Var) -> Expr:
+        return self._read(op)
+
+    def visit_iter_arg(self, op: E.IterArg) -> Expr:
+        return self._read(op)
+
+
+def _same(new: list | tuple, old: tuple) -> bool:
+    if len(new) != len(old):
+        return False
+    for a, b in zip(new, old):
+        if a is not b:
+            return False
+    return True
+
+
+_CONSTS = frozenset((E.ConstInt, E.ConstFloat, E.ConstBool))
+
+
+class ReadRewriter:
+    """Rewrites each read of a source Var to its visible version (``visible``), else
+    its last version (``latest``: a read outside the scope of its definition, which
+    the SSA verifier reports), else itself (free); adds each substitute to ``roots``."""
+
+    def __init__(self, visible: Callable[[E.Var], E.Var | None],
+                 latest: dict[E.Var, E.Var], roots: set) -> None:
+        self._visible = visible
+        self._latest = latest.get
+        self._root = roots.add
+        self._general = _Substituter(self)
+        handlers: dict[type, Callable[[Expr], Expr]] = {
+            E.Call: self._call, E.MakeTuple: self._make_tuple,
+            E.TupleGetItemExpr: self._tuple_get_item}
+        handlers.update((cls, self._binary) for cls in E.BINARY_CLASSES)
+        handlers.update((cls, self._unary) for cls in E.UNARY_CLASSES)
+        self._handlers = handlers
+
+    def read(self, var: E.Var) -> E.Var:
+        version = self._visible(var)
+        if version is None:
+            version = self._latest(var, var)
+        self._root(version)
+        return version
+
+    def expr(self, op: Expr) -> Expr:
+        cls = type(op)
+        if cls is E.Var or cls is E.IterArg:  # inlined ``read`` (the commonest node)
+            version = self._visible(op)
+            if version is None:
+                version = self._latest(op, op)
+            self._root(version)
+            return version
+        if cls is E.Call:
+            return self._call(op)
+        if cls in _CONSTS:
+            return op
+        handler = self._handlers.get(cls)
+        if handler is None:
+            return self._general.visit_expr(op)
+        return handler(op)
+
+    def type(self, t: Type) -> Type:
+        return t if is_static_type(t) else self._general.visit_type(t)
+
+    def attrs(self, attrs: dict) -> dict:
+        """``attrs`` with the expressions in it rewritten (the same dict if none changed)."""
+        for value in attrs.values():
+            if isinstance(value, (Expr, list, tuple)):
+                return map_attrs(attrs, self.expr)
+        return attrs  # plain values only (the usual case)
+
+    # -- node kinds (the same rebuilds as IRMutator's) ----------------------------------
+    def _call(self, op: E.Call) -> Expr:
+        args = tuple(self._rewrite_all(op.args))
+        attrs = self.attrs(op._attrs) if op._attrs else op._attrs
+        t = op.type
+        new_type = t if is_static_type(t) else self._general.visit_type(t)
+        if new_type is t and attrs is op._attrs and all(map(is_, args, op.args)):
+            return op
+        return op.replace(args=args, _attrs=attrs, type=new_type)
+
+    def _binary(self, op: E.BinaryExpr) -> Expr:
+        left = self.expr(op.left)
+        right = self.expr(op.right)
+        if left is op.left and right is op.right:
+            return op
+        return op.replace(left=left, right=right)
+
+    def _unary(self, op: E.UnaryExpr) -> Expr:
+        operand = self.expr(op.operand)
+        if operand is op.operand:
+            return op
+        return op.replace(operand=operand)
+
+    def _make_tuple(self, op: E.MakeTuple) -> Expr:
+        elements = self._rewrite_all(op.elements)
+        if elements is op.elements or _same(elements, op.elements):
+            return op
+        return E.MakeTuple(tuple(elements), op.span)
+
+    def _rewrite_all(self, items: tuple) -> list | tuple:
+        """``[self.expr(e) for e in items]`` with Vars and constants handled inline (call
+        arguments and tuple elements are nearly always those); ``items`` itself when
+        it holds only constants."""
+        consts = _CONSTS
+        for item in items:
+            if type(item) not in consts:
+                break
+        else:
+            return items
+        visible, latest, root, expr = self._visible, self._latest, self._root, self.expr
+        out = []
+        for item in items:
+            cls = type(item)
+            if cls is E.Var or cls is E.IterArg:
+                version = visible(item)
+                if version is None:
+                    version = latest(item, item)
+                root(version)
+                out.append(version)
+            elif cls in consts:
+                out.append(item)
+            else:
+                out.append(expr(item))
+        return out
+
+    def _tuple_get_item(self, op: E.TupleGetItemExpr) -> Expr:
+        tup = self.expr(op.tuple)
+        if tup is op.tuple:
+            return op
+        return E.TupleGetItemExpr(tup, op.index, op.span)

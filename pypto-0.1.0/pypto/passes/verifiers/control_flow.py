@@ -1,0 +1,74 @@
+"""BreakContinueValid and PipelineLoopValid verifiers.
+
+* ``break``/``continue`` only inside Sequential/Pipeline ``for`` and ``while``
+  bodies (the nearest enclosing loop decides; ifs and scopes are transparent).
+* ``kind == Pipeline`` if and only if ``attrs["pipeline_stages"]`` is present.
+"""
+
+from __future__ import annotations
+
+from ...ir import stmt as St
+from ...ir.enums import ForKind
+from ...ir.function import Program
+from ...ir.node import Stmt
+from ..diagnostic import Diagnostic
+from .checks import CheckVerifier, StmtCheck
+from .walk import error
+
+__all__ = ["BreakContinueValidVerifier", "PipelineLoopValidVerifier"]
+
+_BREAKABLE = (ForKind.Sequential, ForKind.Pipeline)
+
+
+class _BreakContinueCheck(StmtCheck):
+    def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(program, diagnostics)
+        self.stmt_hooks = {St.BreakStmt: self.check, St.ContinueStmt: self.check}
+
+    def check(self, stmt: Stmt, loop: Stmt | None) -> None:
+        """The nearest enclosing loop decides; ifs and scopes are transparent."""
+        if isinstance(loop, St.ForStmt):
+            if loop.kind in _BREAKABLE:
+                return
+            where = f"in a {loop.kind.name} for loop"
+        elif isinstance(loop, St.WhileStmt):
+            return
+        else:
+            where = "outside any loop"
+        word = "break" if isinstance(stmt, St.BreakStmt) else "continue"
+        self.diagnostics.append(error(
+            BreakContinueValidVerifier.rule_name, 0,
+            f"'{word}' found {where} in function '{self.func.name}'; only "
+            "Sequential/Pipeline for loops and while loops allow it", stmt.span))
+
+
+class BreakContinueValidVerifier(CheckVerifier):
+    rule_name = "BreakContinueValid"
+
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _BreakContinueCheck(program, diagnostics)
+
+
+class _PipelineLoopCheck(StmtCheck):
+    def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(program, diagnostics)
+        self.stmt_hooks = {St.ForStmt: self.check}
+
+    def check(self, stmt: St.ForStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        rule = PipelineLoopValidVerifier.rule_name
+        has_stages = "pipeline_stages" in stmt._attrs
+        if stmt.kind is ForKind.Pipeline and not has_stages:
+            self.diagnostics.append(error(
+                rule, 0, f"Pipeline for loop in function '{self.func.name}' has no "
+                "attrs['pipeline_stages']", stmt.span))
+        elif stmt.kind is not ForKind.Pipeline and has_stages:
+            self.diagnostics.append(error(
+                rule, 1, f"{stmt.kind.name} for loop in function '{self.func.name}' carries "
+                "attrs['pipeline_stages'] (only Pipeline loops may)", stmt.span))
+
+
+class PipelineLoopValidVerifier(CheckVerifier):
+    rule_name = "PipelineLoopValid"
+
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _PipelineLoopCheck(program, diagnostics)

@@ -1,0 +1,117 @@
+"""TypeChecked verifier (rule ``TypeCheck``).
+
+If/while conditions are Bool scalars; for bounds are scalars; yield values match
+the iter_args (loops) or return vars (ifs) in kind, dtype and shape; a call of a
+program function passes as many arguments as the callee has params, each fitting
+its param, and a return fits the function's declared return types (the rules of
+``ir.type_match``: static dims must agree, dynamic dims bind per call).
+
+``UnknownType`` is accepted everywhere: it is "not deduced", not "wrong".
+INDEX and INT64 are interchangeable here, as builder promotion may pick either.
+"""
+
+from __future__ import annotations
+
+from ...ir import expr as E
+from ...ir import stmt as St
+from ...ir.dtype import DataType
+from ...ir.function import Program
+from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.type_match import call_mismatch, kind_name as _kind, return_mismatch, type_mismatch
+from ...ir.types import ScalarType, UnknownType
+from ..diagnostic import Diagnostic
+from .checks import CheckVerifier, StmtCheck
+from .walk import error, trailing_yield
+
+__all__ = ["TypeCheckVerifier", "type_mismatch"]
+
+RULE = "TypeCheck"
+
+
+class _TypeCheck(StmtCheck):
+    function_calls_only = True  # on_call looks at GlobalVar ops only
+
+    def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(program, diagnostics)
+        self.stmt_hooks = {St.IfStmt: self.check_if, St.WhileStmt: self.check_while,
+                           St.ForStmt: self.check_for, St.ReturnStmt: self.check_return}
+
+    def report(self, message: str, stmt: Stmt) -> None:
+        self.diagnostics.append(error(RULE, 0, message, stmt.span))
+
+    def check_if(self, stmt: St.IfStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        self.check_condition(stmt.condition, "IfStmt", stmt)
+        for branch in (stmt.then_body, stmt.else_body):
+            self.check_yield(branch, stmt.return_vars, "return var", "IfStmt")
+
+    def check_while(self, stmt: St.WhileStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        self.check_condition(stmt.condition, "WhileStmt", stmt)
+        self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "WhileStmt")
+
+    def check_for(self, stmt: St.ForStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        for field in ("start", "stop", "step"):
+            bound_type = getattr(stmt, field).type
+            if not isinstance(bound_type, (ScalarType, UnknownType)):
+                self.report(f"ForStmt {field} must be a scalar, got {_kind(bound_type)}", stmt)
+        self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "ForStmt")
+
+    def check_return(self, stmt: St.ReturnStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        func = self.func
+        if func is None or not func.return_types:
+            return  # nothing declared: nothing to check against
+        reason = return_mismatch(stmt.value, func.return_types)
+        if reason is not None:
+            self.report(f"Return in function '{func.name}' does not match its declared "
+                        f"return type: {reason}", stmt)
+
+    def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
+        if isinstance(call.op, GlobalVar) and self.check_arity(call, stmt):  # type: ignore[arg-type]
+            self.check_arg_types(call, stmt)  # type: ignore[arg-type]
+
+    def check_arg_types(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
+        callee = self.program.get_function(call.op.name)
+        params = callee.params[:len(call.args)]  # type: ignore[union-attr]
+        found = call_mismatch(params, call.args)
+        if found is not None:
+            index, expected, reason = found
+            self.report(f"Argument {index + 1} of the call to '{callee.name}' does not fit "  # type: ignore[union-attr]
+                        f"parameter '{params[index].name_hint}' ({expected}): {reason}", stmt)
+
+    def check_condition(self, condition: Expr, owner: str, stmt: Stmt) -> None:
+        t = condition.type
+        if isinstance(t, UnknownType):
+            return
+        if not isinstance(t, ScalarType) or t.dtype != DataType.BOOL:
+            got = t.dtype.to_string() if isinstance(t, ScalarType) else _kind(t)
+            self.report(f"{owner} condition must be a Bool scalar, got {got}", stmt)
+
+    def check_yield(self, body: Stmt | None, targets: tuple, target_kind: str,
+                    owner: str) -> None:
+        found = trailing_yield(body)
+        if found is None:
+            return
+        for index, (value, target) in enumerate(zip(found.value, targets)):
+            reason = type_mismatch(value.type, target.type)
+            if reason is not None:
+                self.report(f"Yield value {index} does not match {target_kind} "
+                            f"'{target.name_hint}' of {owner}: {reason}", found)
+
+    def check_arity(self, call: E.Call | E.Submit, stmt: Stmt) -> bool:
+        """Report a wrong argument count; True if the callee is known and the count fits."""
+        callee = self.program.get_function(call.op.name)
+        if callee is None:
+            return False
+        n_args, n_params = len(call.args), len(callee.params)
+        # A Submit's args bind a prefix of the callee's params.
+        if n_args == n_params or (isinstance(call, E.Submit) and n_args < n_params):
+            return True
+        self.report(f"Call to '{callee.name}' passes {n_args} argument(s) but the function "
+                    f"takes {n_params} parameter(s)", stmt)
+        return False
+
+
+class TypeCheckVerifier(CheckVerifier):
+    rule_name = RULE
+
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _TypeCheck(program, diagnostics)

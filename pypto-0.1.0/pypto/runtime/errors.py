@@ -1,0 +1,72 @@
+"""Errors raised by the reference executor (``pypto.run``).
+
+``ExecutionError`` is what a user sees when a program fails while running: the
+message names the op (or statement) and its source location, in the form
+``tile.load at model.py:12:17: offsets [64, 0] + shape [32, 32] exceed tensor
+shape [64, 128]``.  ``NumPyUnavailableError`` says how to install the optional
+dependency.  ``OpFailure`` is internal: op and scalar semantics raise it with the
+bare detail, and the interpreter, which knows the op and its span, turns it into
+an ``ExecutionError``.
+
+This module must not import NumPy: ``import pypto`` works without it.
+"""
+
+from __future__ import annotations
+
+from ..errors import Error
+from ..ir.span import Span
+
+__all__ = ["ExecutionError", "NumPyUnavailableError", "OpFailure", "location_text"]
+
+INSTALL_HINT = "pip install pypto[numpy]"
+
+
+def location_text(span: Span | None) -> str:
+    """``file:line:col`` (``file:line`` when the column is unknown), or ``<unknown location>``."""
+    if span is None or not span.filename or span.begin_line <= 0:
+        return "<unknown location>"
+    if span.begin_column > 0:
+        return f"{span.filename}:{span.begin_line}:{span.begin_column}"
+    return f"{span.filename}:{span.begin_line}"
+
+
+class ExecutionError(Error):
+    """A program failed on the reference executor.
+
+    Attributes: ``what`` (the op name, e.g. ``"tile.load"``, or the construct, e.g.
+    ``"FloorDiv"``, ``"call of 'k'"``), ``span`` (its ``ir.Span`` or ``None``),
+    ``detail`` (the message without the location prefix) and ``function`` (the name of
+    the pypto function that was running, when known).
+    """
+
+    def __init__(self, message: str, *, what: str | None = None, span: Span | None = None,
+                 detail: str | None = None, function: str | None = None) -> None:
+        super().__init__(message)
+        self.what = what
+        self.span = span
+        self.detail = message if detail is None else detail
+        self.function = function
+
+    @classmethod
+    def at(cls, what: str, span: Span | None, detail: str,
+           function: str | None = None) -> "ExecutionError":
+        """``"<what> at <file:line:col>: <detail>"``."""
+        return cls(f"{what} at {location_text(span)}: {detail}", what=what, span=span,
+                   detail=detail, function=function)
+
+
+class NumPyUnavailableError(Error, ImportError):
+    """``pypto.run`` needs NumPy, which is an optional dependency of pypto."""
+
+    def __init__(self, cause: str = "") -> None:
+        reason = f" ({cause})" if cause else ""
+        super().__init__(f"pypto.run executes programs with NumPy, which is not "
+                         f"installed{reason}. Install it with: {INSTALL_HINT}")
+
+
+class OpFailure(Exception):
+    """Raised by an op or scalar implementation with the bare detail of a failure.
+
+    Never escapes the executor: the interpreter re-raises it as an ``ExecutionError``
+    naming the op and its span.
+    """

@@ -1,0 +1,178 @@
+"""Pass refusals, failed verifications, several parser errors and ``pl.parse`` syntax
+errors in IPython and in scripts: snippets at the user's lines (``Cell In[N], line L``
+in a notebook), no pypto frames unless ``PTO_BACKTRACE=1``."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+from test_error_display import subprocess_env
+
+SETUP_CELL = """\
+import pypto.language as pl
+from pypto import ir, passes
+T = pl.Tensor[[64], pl.FP32]
+"""
+
+CELLS = {
+    "pass refusal": ("""\
+@pl.program
+class Escape:
+    @pl.function
+    def main(self, x: T, out: pl.Out[T]) -> T:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [0], [64])
+            first = pl.read(t, [0])
+        y = pl.store(pl.expands(t, first), [0], out)
+        return y
+
+ir.PassManager.get_strategy().run_passes(Escape)
+""", "PassError", [
+        "Error: OutlineIncoreScopes: the scope outlined as 'main_incore_0' in function 'main' "
+        "computes scalar 'first' from device-side data and uses it after the scope; a device "
+        "kernel cannot return a scalar",
+        "  --> Cell In[2], line 7",
+        "  |",
+        "5 |         with pl.at(level=pl.Level.CORE_GROUP):",
+        "6 |             t = pl.load(x, [0], [64])",
+        "7 |             first = pl.read(t, [0])",
+        "  |             ^^^^^",
+        "8 |         y = pl.store(pl.expands(t, first), [0], out)",
+        "9 |         return y",
+        "  |",
+        "   = help: Write the value into a [1] tensor, or compute it before the scope"]),
+    "failed verification": ("""\
+@pl.function
+def twice(x: T) -> T:
+    y = pl.add(x, x)
+    y = pl.mul(y, y)
+    return y
+
+passes.run_verifier()(ir.Program([twice], "P"))
+""", "VerificationError", [
+        "Error: [SSAVerify] Variable 'y' is assigned more than once (2 times), violating SSA "
+        "form (in function 'twice')",
+        "  --> Cell In[2], line 4",
+        "  |",
+        "2 | def twice(x: T) -> T:",
+        "3 |     y = pl.add(x, x)",
+        "4 |     y = pl.mul(y, y)",
+        "  |     ^",
+        "5 |     return y",
+        "6 |",
+        "  |"]),
+    "several parser errors": ("""\
+@pl.function
+def two(x: T) -> T:
+    a = pl.add(x, q)
+    return zz
+""", "UndefinedVariableError", [
+        "Error: Undefined variable 'q'",
+        "  --> Cell In[2], line 3",
+        "  |",
+        "1 | @pl.function",
+        "2 | def two(x: T) -> T:",
+        "3 |     a = pl.add(x, q)",
+        "  |                   ^ Undefined variable 'q'",
+        "4 |     return zz",
+        "  |",
+        "",
+        "Error: Undefined variable 'zz'",
+        "  --> Cell In[2], line 4",
+        "  |",
+        "2 | def two(x: T) -> T:",
+        "3 |     a = pl.add(x, q)",
+        "4 |     return zz",
+        "  |            ^^ Undefined variable 'zz'",
+        "  |",
+        "",
+        "found 2 errors"]),
+    "pl.parse syntax error": ("""\
+pl.parse("def f(:\\n    pass\\n", filename="text.py")
+""", "DSLSyntaxError", [
+        "Error: Failed to compile code from text.py: invalid syntax",
+        "  --> text.py:1:7",
+        "  |",
+        "1 | def f(:",
+        "  |       ^",
+        "2 |     pass",
+        "  |"]),
+}
+
+DRIVER = '''\
+from IPython.core.interactiveshell import InteractiveShell
+shell = InteractiveShell.instance()
+shell.run_cell({setup!r}, store_history=True)
+print("=== cell output ===")
+result = shell.run_cell({cell!r}, store_history=True)
+print("=== end ===")
+print("error type:", type(result.error_in_exec).__name__)
+'''
+
+
+def run_cell(tmp_path: Path, cell: str, **env: str) -> tuple[list[str], str]:
+    script = DRIVER.format(setup=SETUP_CELL, cell=cell)
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=subprocess_env(tmp_path, NO_COLOR="1", **env), cwd=tmp_path,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    shown = proc.stdout.split("=== cell output ===\n", 1)[1]
+    cell_output, summary = shown.split("=== end ===\n")
+    return cell_output.splitlines(), summary
+
+
+@pytest.mark.parametrize("name", CELLS)
+def test_a_notebook_cell_shows_snippets_not_pypto_frames(tmp_path, name):
+    cell, error_type, expected = CELLS[name]
+    lines, summary = run_cell(tmp_path, cell)
+    assert lines == expected
+    assert f"error type: {error_type}" in summary
+
+
+def test_the_backtrace_on_request(tmp_path):
+    cell, _, expected = CELLS["pass refusal"]
+    lines, _ = run_cell(tmp_path, cell, PTO_BACKTRACE="1")
+    separator = lines.index("---------- Python backtrace (PTO_BACKTRACE=1) ----------")
+    assert lines[:separator] == expected
+    assert lines[separator + 1] == "Traceback (most recent call last):"
+    assert any("pypto/passes/" in line for line in lines[separator:])
+
+
+SCRIPT = '''\
+import pypto.language as pl
+from pypto import ir
+
+T = pl.Tensor[[64], pl.FP32]
+
+
+@pl.function
+def f(x: T) -> pl.Scalar[pl.FP32]:
+    with pl.at(level=pl.Level.CORE_GROUP):
+        t = pl.load(x, [0], [8])
+        s = pl.tile.read(t, [0])
+    return s
+
+
+ir.PassManager.get_strategy().run_passes(ir.Program([f], "P"))
+'''
+
+
+def test_an_uncaught_pass_refusal_in_a_script_is_a_snippet(tmp_path):
+    path = tmp_path / "script.py"
+    path.write_text(SCRIPT, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          env=subprocess_env(tmp_path, NO_COLOR="1"), cwd=tmp_path, timeout=120)
+    assert proc.returncode == 1
+    assert proc.stderr.startswith(textwrap.dedent(f"""\
+        Error: OutlineIncoreScopes: the scope outlined as 'f_incore_0' in function 'f' computes \
+scalar 's' from device-side data and uses it after the scope; a device kernel cannot return a \
+scalar
+          --> {path}:11:9
+        """))
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.endswith("note: run with PTO_BACKTRACE=1 to show the Python backtrace\n")

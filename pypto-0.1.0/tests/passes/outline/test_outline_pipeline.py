@@ -1,0 +1,213 @@
+"""The outliners inside the default pipeline: the seeds' end-to-end shapes, the
+scope/decorator convergence, combined regions, and LegalizeGraphBoundary Step A."""
+
+from __future__ import annotations
+
+import pytest
+
+import pypto.language as pl
+from pypto import ir, passes
+from pypto.ir.walk import iter_stmts
+
+ROWS, COLS, LAYERS = 8, 16, 4
+W = pl.Tensor[[LAYERS * ROWS, COLS], pl.FP32]
+A = pl.Tensor[[ROWS, COLS], pl.FP32]
+T = pl.Tensor[[64], pl.FP32]
+
+
+def default_pipeline(program: ir.Program) -> ir.Program:
+    return ir.PassManager.get_strategy(ir.OptimizationStrategy.Default).run_passes(program)
+
+
+def ssa(program: ir.Program) -> ir.Program:
+    return passes.convert_to_ssa()(program)
+
+
+def scopes_left(program: ir.Program) -> list[str]:
+    return [type(s).__name__ for f in program.functions.values()
+            for s in iter_stmts(f.body) if isinstance(s, ir.ScopeStmt)
+            and not isinstance(s, ir.RuntimeScopeStmt)
+            and not (f.func_type is ir.FunctionType.Group and isinstance(s, ir.SpmdScopeStmt))]
+
+
+@pl.program
+class Seed:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def entry(self, w: W, acc: pl.InOut[A]) -> A:
+        for i in pl.range(LAYERS):
+            with pl.graph("accumulate_band"):
+                base = i * ROWS
+                with pl.at(level=pl.Level.CORE_GROUP):
+                    band = pl.load(w, [base, 0], [ROWS, COLS])
+                    cur = pl.load(acc, [0, 0], [ROWS, COLS])
+                    pl.store(pl.add(cur, band), [0, 0], acc)
+        return acc
+
+
+def test_graph_seed_through_the_whole_pipeline_gives_the_seeds_after_shape():
+    result = default_pipeline(Seed)
+    graph = result["accumulate_band"]
+    entry = result["entry"]
+    assert graph.func_type is ir.FunctionType.Graph
+    assert (graph.level, graph.role) == (ir.Level.CHIP, ir.Role.Orchestrator)
+    # accumulate_band(self, i, w, acc, base): base appended by LegalizeGraphBoundary Step A
+    assert [p.name_hint.split("__")[0] for p in graph.params] == ["i", "w", "acc", "base"]
+    assert graph.param_directions[2] is ir.ParamDirection.InOut
+    assert entry.func_type is ir.FunctionType.Orchestration
+    loop = entry.body.stmts[0]
+    call = loop.body.stmts[0].value
+    assert call.op.name == "accumulate_band"
+    # the caller passes the fully expanded expression over its own arguments: i * ROWS
+    base_arg = call.args[3]
+    assert isinstance(base_arg, ir.Mul) and base_arg.left is loop.loop_var
+    assert base_arg.right.value == ROWS
+    assert "accumulate_band_incore_0" in result.functions
+    assert graph.body.stmts[-1].value[0] is graph.params[2]  # returns its acc param
+    assert scopes_left(result) == []
+
+
+def test_scope_form_and_decorator_form_converge():
+    @pl.program
+    class ScopeForm:
+        @pl.function(type=pl.FunctionType.InCore)
+        def layer_kernel(h: T, acc: pl.InOut[T]) -> T:
+            t = pl.load(h, [0], [64])
+            u = pl.load(acc, [0], [64])
+            r = pl.store(pl.add(t, u), [0], acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def decoder(self, h: T, acc0: T) -> T:
+            for layer, (acc,) in pl.range(8, init_values=(acc0,)):
+                with pl.graph("decoder_layer"):
+                    nxt = self.layer_kernel(h, acc)
+                out = pl.yield_(nxt)
+            return out
+
+    @pl.program
+    class DecoratorForm:
+        @pl.function(type=pl.FunctionType.InCore)
+        def layer_kernel(h: T, acc: pl.InOut[T]) -> T:
+            t = pl.load(h, [0], [64])
+            u = pl.load(acc, [0], [64])
+            r = pl.store(pl.add(t, u), [0], acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.Graph)
+        def decoder_layer(self, h: T, acc: pl.InOut[T]) -> T:  # params in capture order
+            nxt = self.layer_kernel(h, acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def decoder(self, h: T, acc0: T) -> T:
+            for layer, (acc,) in pl.range(8, init_values=(acc0,)):
+                nxt = self.decoder_layer(h, acc)
+                out = pl.yield_(nxt)
+            return out
+
+    outlined = passes.outline_graph_scopes()(ssa(ScopeForm))
+    ir.assert_structural_equal(outlined, ssa(DecoratorForm))
+    # and after the whole pipeline, too
+    ir.assert_structural_equal(default_pipeline(ScopeForm), default_pipeline(DecoratorForm))
+
+
+def test_host_region_holding_a_graph_holding_a_core_group_region_inside_a_loop():
+    @pl.program
+    class Combined:
+        @pl.function
+        def main(self, x: T, acc0: T) -> T:
+            for step, (acc,) in pl.range(4, init_values=(acc0,)):
+                with pl.at(level=pl.Level.HOST):
+                    with pl.graph("g"):
+                        scale = step * 2
+                        with pl.at(level=pl.Level.CORE_GROUP):
+                            t = pl.load(x, [scale], [8])
+                            u = pl.load(acc, [0], [8])
+                            pl.store(pl.add(t, u), [0], acc)
+                nxt = pl.add(acc, x)
+                out = pl.yield_(nxt)
+            return out
+
+    result = default_pipeline(Combined)
+    kinds = {name: f.func_type for name, f in result.functions.items()}
+    assert kinds == {"main": ir.FunctionType.Opaque, "main_host_0": ir.FunctionType.Opaque,
+                     "g": ir.FunctionType.Graph, "g_incore_0": ir.FunctionType.InCore}
+    assert result["main_host_0"].level is ir.Level.HOST
+    assert scopes_left(result) == []
+    # every verifier of the default set is satisfied, and the result round-trips
+    passes.run_verifier()(result)
+    text = ir.python_print(result, format=False)
+    ir.assert_structural_equal(pl.parse(text), result)
+
+
+def test_legalize_step_a_renames_are_substituted_not_hoisted():
+    @pl.program
+    class P:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(x: T, n: pl.Scalar[pl.INDEX], acc: pl.InOut[T]) -> T:
+            t = pl.load(x, [n], [8])
+            r = pl.store(t, [0], acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.Graph)
+        def g(self, x: T, batch: pl.Scalar[pl.INDEX], acc: pl.InOut[T]) -> T:
+            n = batch
+            r = self.k(x, n, acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: T, acc: T) -> T:
+            r = self.g(x, 3, acc)
+            return r
+
+    result = passes.legalize_graph_boundary()(P)
+    graph = result["g"]
+    assert [p.name_hint for p in graph.params] == ["x", "batch", "acc"]  # nothing appended
+    call = graph.body.stmts[0].value
+    assert call.args[1] is graph.params[1]
+
+
+@pytest.mark.parametrize("body,message", [
+    ("s = pl.cast(pl.tensor.read(x, [0]), pl.INDEX)\n            r = self.k(x, s, acc)",
+     "passes scalar 's' to task 'k', but it is neither a parameter nor replay-invariant"),
+    ("r = self.k(x, batch + 1, acc)", "computes a scalar inline in a task argument"),
+])
+def test_legalize_rejects_scalars_the_replay_would_freeze(body, message):
+    text = f'''
+import pypto.language as pl
+T = pl.Tensor[[64], pl.FP32]
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def k(x: T, n: pl.Scalar[pl.INDEX], acc: pl.InOut[T]) -> T:
+        t = pl.load(x, [n], [8])
+        r = pl.store(t, [0], acc)
+        return acc
+    @pl.function(type=pl.FunctionType.Graph)
+    def g(self, x: T, batch: pl.Scalar[pl.INDEX], acc: pl.InOut[T]) -> T:
+            {body}
+            return acc
+'''
+    text = text.replace("\n            ", "\n        ")
+    program = pl.parse(text)
+    with passes.PassContext([]):
+        with pytest.raises(ValueError, match=message):
+            passes.legalize_graph_boundary()(program)
+
+
+def test_program_without_graphs_is_returned_unchanged():
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, x: T) -> T:
+            y = pl.add(x, x)
+            return y
+
+    assert passes.legalize_graph_boundary()(P) is P
+
+
+def test_every_outliner_is_idempotent_on_pipeline_output():
+    result = default_pipeline(Seed)
+    for factory in (passes.outline_hierarchy_scopes, passes.outline_graph_scopes,
+                    passes.outline_incore_scopes, passes.outline_cluster_scopes):
+        assert factory()(result) is result

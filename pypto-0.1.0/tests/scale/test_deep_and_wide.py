@@ -1,0 +1,128 @@
+"""Deep and wide inputs: parse, pipeline and print finish, without RecursionError, in
+time linear in the input (doubling ratio <= 2.3).
+
+* 500-deep regions and loops exist only as IR built with ``ir`` constructors: CPython
+  refuses source indented more than 100 levels and more than 20 nested ``for``/``with``
+  blocks, so the parser is tested on the deepest source CPython accepts (90 levels);
+* a 10,000-statement function; a program of 2,000 functions.
+
+Everything runs at CPython's default recursion limit (1000).  The generators are the
+benchmark's (``benchmarks/_gen.py``).  Passes run without the per-test instruments
+(the harness would reparse every intermediate program): this file measures scale.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import pytest
+
+import pypto.language as pl
+from pypto import ir, passes
+from pypto.ir.walk import iter_stmts
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
+import _gen  # noqa: E402
+from _timing import best_pair  # noqa: E402
+
+MAX_DOUBLING = 2.3
+
+
+@pytest.fixture(autouse=True)
+def default_recursion_limit():
+    old = sys.getrecursionlimit()
+    sys.setrecursionlimit(1000)
+    yield
+    assert sys.getrecursionlimit() == 1000, "a walker did not restore the limit"
+    sys.setrecursionlimit(old)
+
+
+def _compile(program: ir.Program) -> ir.Program:
+    with passes.PassContext([], verification_level=passes.VerificationLevel.BASIC):
+        return ir.PassManager.get_strategy(ir.OptimizationStrategy.Default).run_passes(program)
+
+
+def _regions_left(program: ir.Program) -> list[str]:
+    return [type(s).__name__ for f in program.functions.values() for s in iter_stmts(f.body)
+            if isinstance(s, ir.ScopeStmt) and not isinstance(s, ir.RuntimeScopeStmt)]
+
+
+def _doubling(make_input, run, size: int) -> float:
+    """t(2N) / t(N), the sizes timed in alternation (best of 5 each), so that a slow
+    spell of the shared machine hits both sizes instead of skewing the ratio."""
+    small, large = make_input(size), make_input(2 * size)
+    t_small, t_large = best_pair(lambda: run(small), lambda: run(large), repeats=5)
+    return t_large / t_small
+
+
+def _end_to_end(source: str) -> None:
+    ir.python_print(_compile(pl.parse(source)))
+
+
+# -- depth ------------------------------------------------------------------------------------
+
+def test_500_deep_ir_compiles_and_prints():
+    program = _gen.deep_regions_ir(500)
+    compiled = _compile(program)
+    assert _regions_left(compiled) == []
+    # every pl.at(HOST) level became a function; the graph and its kernel two more
+    assert len(compiled.functions) == 125 + 3
+    text = ir.python_print(compiled)
+    assert text.count("\n") > 1000
+    assert "pl.graph" not in text
+
+
+def test_500_deep_ir_scales_linearly():
+    ratio = _doubling(_gen.deep_regions_ir, lambda p: ir.python_print(_compile(p)), 250)
+    assert ratio <= MAX_DOUBLING
+
+
+def test_deepest_source_python_accepts():
+    source = _gen.nested_source(90)
+    program = pl.parse(source)
+    text = ir.python_print(program, format=False)
+    ir.assert_structural_equal(program, pl.parse(text))
+    compiled = _compile(program)
+    assert _regions_left(compiled) == []
+    ir.python_print(compiled)
+
+
+def test_python_itself_refuses_deeper_source():
+    """Why the parser's depth test stops at 90: CPython's own parser gives up at 100."""
+    lines = ["@pl.function", "def f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:"]
+    lines += ["    " * (level + 1) + "if n > 0:" for level in range(101)]
+    lines += ["    " * 102 + "n = n + 1", "    return n"]
+    with pytest.raises(SyntaxError, match="too many levels of indentation"):
+        pl.parse("\n".join(lines) + "\n")
+    with pytest.raises(ValueError, match="exceeds what CPython can parse"):
+        _gen.nested_source(97)
+
+
+# -- width ------------------------------------------------------------------------------------
+
+def test_10000_statement_function():
+    source = _gen.flat_function_source(10_000)
+    compiled = _compile(pl.parse(source))
+    assert _regions_left(compiled) == []
+    main = compiled.functions["main"]
+    assert len(main.body.stmts) >= 10_000
+    assert ir.python_print(compiled).count("\n") > 12_000
+
+
+def test_long_function_scales_linearly():
+    assert _doubling(_gen.flat_function_source, _end_to_end, 2_500) <= MAX_DOUBLING
+
+
+def test_2000_functions():
+    source = _gen.many_functions_source(2_000)
+    program = pl.parse(source)
+    assert len(program.functions) == 2_000
+    compiled = _compile(program)
+    assert _regions_left(compiled) == []
+    assert len(compiled.functions) > 2_000
+    assert ir.python_print(compiled).count("@pl.function") == len(compiled.functions)
+
+
+def test_many_functions_scale_linearly():
+    assert _doubling(_gen.many_functions_source, _end_to_end, 200) <= MAX_DOUBLING
