@@ -1,8 +1,0 @@
-"""``ir.op.prefetch``: PyPTO's builders of the ``prefetch.*`` ops (``span=None``), generated
-from the registry entries."""
-
-from __future__ import annotations
-
-from ._namespace import fill_builders
-
-__all__ = fill_builders(globals(), "prefetch")

@@ -1,8 +1,0 @@
-"""Walking vocabulary used by the outliner (shared with the verifiers via ``ir.walk``)."""
-
-from __future__ import annotations
-
-from ...ir.walk import (attr_exprs, def_sites as stmt_def_vars, expr_children,
-                        iter_var_uses as expr_vars, stmt_exprs as stmt_own_exprs)
-
-__all__ = ["attr_exprs", "expr_children", "expr_vars", "stmt_def_vars", "stmt_own_exprs"]
