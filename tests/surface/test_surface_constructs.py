@@ -88,9 +88,12 @@ class P:
 def test_deprecated_split_slot_num_parses_like_cross_core_slot():
     current = pl.parse(_REGION.format(
         opts="pl.split(pl.SplitMode.UP_DOWN), pl.cross_core_slot(slot_num=2)"))
-    with pytest.warns(DeprecationWarning, match="cross_core_slot"):
-        deprecated = pl.parse(_REGION.format(opts="pl.split(pl.SplitMode.UP_DOWN, slot_num=2)"))
+    text = _REGION.format(opts="pl.split(pl.SplitMode.UP_DOWN, slot_num=2)")
+    with pytest.warns(DeprecationWarning, match="cross_core_slot") as caught:
+        deprecated = pl.parse(text, filename="kernel.py")
     ir.assert_structural_equal(deprecated, current)
+    line = next(i for i, l in enumerate(text.split("\n"), 1) if "slot_num=2" in l)
+    assert (caught[0].filename, caught[0].lineno) == ("kernel.py", line)  # the user's line
     assert "slot_num=2" in ir.python_print(current)
 
 

@@ -93,7 +93,9 @@ def _optimizations(p: "FunctionParser", node: ast.expr) -> tuple[SplitMode, int 
                 and set(kws) <= {"slot_num"}):
             split = read_enum(item.args[0], SplitMode, p.span)  # type: ignore[union-attr]
             if kws:  # PyPTO's deprecated spelling of pl.cross_core_slot(slot_num=N)
-                warnings.warn(SPLIT_SLOT_NUM_DEPRECATION, DeprecationWarning, stacklevel=2)
+                span = p.span(item)  # the warning points at the user's line
+                warnings.warn_explicit(SPLIT_SLOT_NUM_DEPRECATION, DeprecationWarning,
+                                       span.filename or "<string>", max(span.begin_line, 1))
                 slot_num = _slot_num(p, item, kws,
                                      "pl.split(mode, slot_num=N) takes a positive int N")
         elif chain == ["pl", "cross_core_slot"] and not item.args:  # type: ignore[union-attr]
