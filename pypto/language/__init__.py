@@ -53,6 +53,10 @@ HF8 = DataType.HF8
 INDEX = DataType.INDEX
 TASK_ID = DataType.TASK_ID
 
+# pl.reserve_buffer(..., base=pl.AUTO): no fixed address, the allocator places the buffer
+# (the attribute's default).
+AUTO = -1
+
 # tensor layouts as pl.ND ...
 ND = TensorLayout.ND
 DN = TensorLayout.DN

@@ -127,3 +127,26 @@ def test_loads_takes_filepath(tmp_path):
     path.write_text(textwrap.dedent(_REGION.format(opts="pl.split(pl.SplitMode.UP_DOWN)")))
     assert isinstance(pl.loads(filepath=str(path)), ir.Program)
     assert list(inspect.signature(pl.loads).parameters) == ["filepath"]
+
+
+def test_auto_is_reserve_buffers_default_base():
+    assert pl.AUTO == -1
+
+    @pl.function(type=pl.FunctionType.AIC)
+    def auto(x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        buf = pl.reserve_buffer(name="c2v", size=4096, base=pl.AUTO)
+        return x
+
+    @pl.function(type=pl.FunctionType.AIC)
+    def default(x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        buf = pl.reserve_buffer(name="c2v", size=4096)
+        return x
+
+    @pl.function(type=pl.FunctionType.AIC)
+    def fixed(x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        buf = pl.reserve_buffer(name="c2v", size=4096, base=0)
+        return x
+
+    ir.assert_structural_equal(auto.body, default.body, enable_auto_mapping=True)
+    with pytest.raises(ValueError):
+        ir.assert_structural_equal(auto.body, fixed.body, enable_auto_mapping=True)
