@@ -150,3 +150,14 @@ def test_source_lookup_finds_a_class_definition():
     assert lines[0].startswith("class _Located:") and lines[1].strip() == "value = 1"
     with open(__file__, encoding="utf-8") as handle:
         assert handle.read().split("\n")[first - 1].startswith("class _Located:")
+
+
+def test_parser_package_shows_pyptos_names():
+    import pypto.language.parser as parser
+    from pypto.language.parser import decorator
+    assert parser.parse is pl.parse and parser.loads is pl.loads and parser.program is pl.program
+    assert parser.InlineFunction is pl.InlineFunction is decorator.InlineFunction
+    assert parser.Tensor is pl.Tensor and parser.range is pl.range
+    assert parser.ParserError is exceptions.ParserError
+    assert {"ast_parser", "type_resolver", "diagnostics", "parse"} <= set(dir(parser))
+    assert decorator.function is pl.function and decorator.AUTO_SCOPE_ATTR == "auto_scope"
