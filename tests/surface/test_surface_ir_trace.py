@@ -74,7 +74,7 @@ def test_highlighting_escapes_and_marks_tokens():
 
 
 def test_render_and_cli(dumps, tmp_path, capsys):
-    traces = diff.build_trace(discovery.discover_snapshots(dumps))
+    traces = diff.build_trace(discovery.discover_snapshots(dumps), 3)
     page = html.render_html(traces, "kernel")
     assert page.startswith("<!DOCTYPE html>") and "OutlineIncoreScopes" in page
     out = tmp_path / "trace.html"

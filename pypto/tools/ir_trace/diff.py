@@ -103,7 +103,7 @@ def _count(rows: list[DiffRow]) -> tuple[int, int]:
     return inserted, deleted
 
 
-def build_trace(snapshots: Sequence[Snapshot], context: int = 3) -> list[PassTrace]:
+def build_trace(snapshots: Sequence[Snapshot], context: int) -> list[PassTrace]:
     """One ``PassTrace`` per snapshot after the first: what its pass changed, function by
     function, with ``context`` unchanged lines around each change."""
     if not isinstance(context, int) or isinstance(context, bool) or context < 0:
