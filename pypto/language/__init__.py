@@ -13,7 +13,9 @@ from ..ir.enums import (ArgDirection, AtomicType, CompactMode, ForKind, Function
                         MemorySpace, PadValue, ParamDirection, PipeType, Role, ScopeKind,
                         ScopeMode, SplitMode, TensorLayout, TileLayout)
 from ..ir.types import MemRef, TensorView, TileView, UnknownType
+from ..ir.array_types import PtrType
 from .typing import (RUNTIME, DynVar, InOut, Out, Scalar, TaskId, Tensor, Tile, Tuple, dynamic)
+from .array_types import Array, AsyncEvent, AsyncSession, PrefetchAsyncContext
 from .dsl import (at, cluster, cond, const, func_attr, graph, parallel, pipeline, range, spmd,
                   static_assert, static_print, unroll, while_, yield_)
 # Loading the submodule pypto.language.scope binds pl.scope to it; the from-import then
@@ -56,6 +58,7 @@ TASK_ID = DataType.TASK_ID
 # pl.reserve_buffer(..., base=pl.AUTO): no fixed address, the allocator places the buffer
 # (the attribute's default).
 AUTO = -1
+Ptr = PtrType  # PyPTO's ``pl.Ptr`` is the IR type itself (``pl.tile.alloc``'s result)
 
 # tensor layouts as pl.ND ...
 ND = TensorLayout.ND
