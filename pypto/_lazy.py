@@ -47,6 +47,38 @@ def lazy_reexports(module_name: str,
     return __getattr__, __dir__
 
 
+def optional_reexports(module_globals: dict[str, Any], names: dict[str, str]
+                       ) -> tuple[Callable[[str], Any], Callable[[], list[str]]]:
+    """``(__getattr__, __dir__)`` for a module that shows PyPTO's names ``{name: home
+    module}`` from another package when that package has them (looked up on access, so
+    no import points up or fails when a name is absent); ``dir()`` lists the module's own
+    names and those of ``names`` that resolve."""
+    module_name = module_globals["__name__"]
+
+    def _resolve(name: str) -> Any:
+        try:
+            return getattr(importlib.import_module(names[name]), name)
+        except (ImportError, AttributeError):
+            raise AttributeError(f"module {module_name!r} has no attribute {name!r}") from None
+
+    def __getattr__(name: str) -> Any:
+        if name in names:
+            return _resolve(name)
+        raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+
+    def __dir__() -> list[str]:
+        present = []
+        for name in names:
+            try:
+                _resolve(name)
+            except AttributeError:
+                continue
+            present.append(name)
+        return sorted({*module_globals, *present})
+
+    return __getattr__, __dir__
+
+
 class _LazyAttribute:
     """A module attribute loaded on first access, then stored in the module's dict.
 
@@ -77,4 +109,10 @@ def install_lazy_attributes(module_name: str,
     namespace = {name: _LazyAttribute(name, home, attribute)
                  for name, (home, attribute) in attributes.items()}
     namespace["__module__"] = module_name
+
+    def __dir__(self: types.ModuleType) -> list[str]:
+        # dir() lists the module dict only; the lazy names are public attributes too.
+        return sorted(set(self.__dict__) | set(attributes))
+
+    namespace["__dir__"] = __dir__
     module.__class__ = type("LazyAttributesModule", (types.ModuleType,), namespace)

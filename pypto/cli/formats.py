@@ -23,7 +23,7 @@ from urllib.parse import quote
 
 from .. import __version__
 from ..language.parser.findings import Finding, describe_code, render_findings
-from ..language.parser.render import format_location
+from ..language.parser.diagnostics.renderer import format_location
 from .commands import FORMATS
 
 __all__ = ["FORMATS", "FileReport", "Emitter", "make_emitter", "JSON_SCHEMA", "SARIF_VERSION",

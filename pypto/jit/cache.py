@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any, Iterable, Mapping, NamedTuple, Optional, 
 
 from ..ir.dtype import DataType
 from ..passes.context import RuntimeKind
-from .._lazy import lazy_reexport
+from .._lazy import optional_reexports
 
 if TYPE_CHECKING:
     from .compiled import CompiledProgram
@@ -31,7 +31,8 @@ __all__ = ["TensorCacheInfo", "ScalarCacheInfo", "compute_source_hash", "make_ca
            "l2_lookup", "l2_store", "CacheInfo", "CompileCache"]
 
 # PyPTO's cache module also shows these pass-configuration names (from pypto.passes).
-__getattr__ = lazy_reexport(__name__, "pypto.passes", ["MemoryPlanner", "runtime_kind_to_name"])[0]
+__getattr__, __dir__ = optional_reexports(globals(), {"MemoryPlanner": "pypto.passes",
+                                                      "runtime_kind_to_name": "pypto.passes"})
 
 CacheKey = tuple
 

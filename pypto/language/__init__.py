@@ -16,13 +16,18 @@ from ..ir.types import MemRef, TensorView, TileView, UnknownType
 from ..ir.array_types import PtrType
 from .typing import (RUNTIME, DynVar, InOut, Out, Scalar, TaskId, Tensor, Tile, Tuple, dynamic)
 from .array_types import Array, AsyncEvent, AsyncSession, PrefetchAsyncContext
-from .dsl import (at, cluster, cond, const, cross_core_slot, func_attr, graph, manual_scope,
-                  parallel, pipeline, range, scope, spmd, spmd_submit, split, static_assert,
-                  static_print, submit, unroll, while_, yield_)
+from .dsl import (at, cluster, cond, const, func_attr, graph, parallel, pipeline, range, spmd,
+                  static_assert, static_print, unroll, while_, yield_)
+# Loading the submodule pypto.language.scope binds pl.scope to it; the from-import then
+# rebinds pl.scope to the construct (as in PyPTO, where both paths exist).
+from .scope import manual_scope, scope, spmd_submit, submit
+from .optimizations import cross_core_slot, split
+from . import dsl_api, optimizations
 from .op import *  # noqa: F401,F403  (pl.add, pl.load, ...)
 from . import arg_direction, op
 from . import arg_direction as adir
 from .op import UNIFIED_OPS, array, prefetch, system, tensor, tile
+from .op.tile_ops import MemRefType
 from .decorators import InlineFunction, function, inline, program
 from .parser.text_parser import loads, loads_program, parse, parse_program
 
@@ -50,6 +55,9 @@ HF8 = DataType.HF8
 INDEX = DataType.INDEX
 TASK_ID = DataType.TASK_ID
 
+# pl.reserve_buffer(..., base=pl.AUTO): no fixed address, the allocator places the buffer
+# (the attribute's default).
+AUTO = -1
 Ptr = PtrType  # PyPTO's ``pl.Ptr`` is the IR type itself (``pl.tile.alloc``'s result)
 
 # tensor layouts as pl.ND ...

@@ -41,7 +41,7 @@ def _expect_kind(target: Any, check: Callable[[Any], bool], decorator: str, what
 def function(func: Callable | None = None, *, type: FunctionType = FunctionType.Opaque,
              level: Level | None = None, role: Role | None = None,
              attrs: dict[str, Any] | None = None, auto_scope: bool = True,
-             strict_ssa: bool = False, **unsupported: Any) -> Any:
+             strict_ssa: bool = False, external_source: Any = None) -> Any:
     """Parse a DSL function into an ``ir.Function`` (bare or called form).
 
     Inside a ``@pl.program`` class body the method is returned unchanged (tagged);
@@ -50,14 +50,11 @@ def function(func: Callable | None = None, *, type: FunctionType = FunctionType.
     if func is not None and not callable(func):
         raise TypeError(f"pl.function() takes keyword arguments only, got a positional "
                         f"{func.__class__.__name__}")  # 'type' is a parameter here
-    # external_source= is rejected while parsing, where the keyword has a span.
-    external_source = unsupported.pop("external_source", None) is not None
-    if unsupported:
-        raise TypeError(f"pl.function() got an unexpected keyword argument "
-                        f"'{next(iter(unsupported))}'")
+    # external_source= (a kernel written outside the DSL, for code generation) is
+    # rejected while parsing, where the keyword has a span.
     options = {"type": type, "level": level, "role": role, "attrs": attrs,
                "auto_scope": auto_scope, "strict_ssa": strict_ssa,
-               "external_source": external_source}
+               "external_source": external_source is not None}
     if attrs is not None:
         warnings.warn("@pl.function(attrs=...) is deprecated; use pl.func_attr({...}) as the "
                       "first statement of the body", DeprecationWarning, stacklevel=2)
@@ -104,17 +101,42 @@ def _parsed_or_failed(name: str, parse: Callable[[], Any]) -> Any:
 
 @dataclass
 class InlineFunction:
-    """A ``@pl.inline`` function: spliced into DSL bodies that call it by name."""
+    """A ``@pl.inline`` function: spliced into DSL bodies that call it by name.
+
+    PyPTO's fields: ``func_def`` is the ``def``'s AST, whose line numbers index
+    ``source_lines`` (the dedented definition); file line = AST line + ``line_offset``,
+    file column = dedented column + ``col_offset``; ``closure_vars`` are the names the
+    body may refer to.
+    """
 
     name: str
-    node: ast.FunctionDef
+    func_def: ast.FunctionDef
     param_names: list[str]
-    source: SourceInfo
-    closure: dict[str, Any] = field(repr=False)
+    source_file: str
+    source_lines: list[str]
+    line_offset: int
+    col_offset: int
+    closure_vars: dict[str, Any] = field(repr=False)
 
     @property
-    def source_file(self) -> str:
-        return self.source.filename
+    def source(self) -> SourceInfo:
+        """The definition's source, as the parser reads it (with the whole file's lines
+        for error snippets when ``pl.inline`` made this)."""
+        info = self.__dict__.get("_source")
+        if info is None:
+            info = SourceInfo(self.source_file, "\n".join(self.source_lines), self.line_offset,
+                              self.col_offset, list(self.source_lines))
+            self.__dict__["_source"] = info
+        return info
+
+    @classmethod
+    def from_source(cls, name: str, func_def: ast.FunctionDef, param_names: list[str],
+                    info: SourceInfo, closure_vars: dict[str, Any]) -> "InlineFunction":
+        """The inline function of ``func_def`` read from ``info`` (kept for snippets)."""
+        inline_fn = cls(name, func_def, param_names, info.filename, info.source.split("\n"),
+                        info.line_offset, info.col_offset, closure_vars)
+        inline_fn.__dict__["_source"] = info
+        return inline_fn
 
     def __call__(self, *args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(f"@pl.inline function '{self.name}' can only be called from a DSL "
@@ -137,7 +159,7 @@ def inline(func: Callable) -> InlineFunction:
     except ParserSyntaxError as err:
         raise_with_source(err, info)
     closure = frame_closure(caller)
-    return InlineFunction(func.__name__, node, params, info, closure)
+    return InlineFunction.from_source(func.__name__, node, params, info, closure)
 
 
 _ = Closure, Function

@@ -1,54 +1,205 @@
-"""Python-level stand-ins for the DSL's statement-level constructs.
+"""Python-level stand-ins for the DSL's statement-level constructs, with PyPTO's
+signatures (``pypto.language.dsl_api`` is PyPTO's path for them).
 
 ``pl.range``, ``pl.at``, ``pl.graph``, ... are recognised syntactically by the
 parser inside ``@pl.function`` bodies; the body is never executed by Python.
-Calling one of them at Python level is a mistake, reported as such.
+Calling one of them at Python level is a mistake, reported as such -- after Python
+has checked the arguments against the real signature, so a misspelt keyword is
+Python's own ``TypeError``.  The context/iterator classes (``AtContext``,
+``RangeIterator``, ...) record their arguments and refuse to be entered or iterated
+for the same reason.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NoReturn
 
 from ..ir import expr as _expr
 from ..ir.dtype import DataType
 
 __all__ = ["range", "parallel", "unroll", "pipeline", "while_", "cond", "yield_", "const", "at",
            "cluster", "spmd", "graph", "scope", "manual_scope", "func_attr", "static_print",
-           "static_assert", "split", "cross_core_slot", "submit", "spmd_submit"]
+           "static_assert", "submit", "spmd_submit", "AtContext", "ClusterContext",
+           "SpmdContext", "RangeIterator", "WhileIterator"]
 
 
-
-def _dsl_only(name: str):
-    def marker(*args: Any, **kwargs: Any) -> Any:
-        raise RuntimeError(
-            f"pl.{name}() only has a meaning inside a @pl.function / @pl.program / @pl.jit body, "
-            "where pypto parses it; it cannot run as plain Python")
-    marker.__name__ = name
-    marker.__qualname__ = name
-    marker.__doc__ = f"DSL construct ``pl.{name}`` (parsed, never executed)."
-    return marker
+def _outside(name: str) -> NoReturn:
+    raise RuntimeError(
+        f"pl.{name}() only has a meaning inside a @pl.function / @pl.program / @pl.jit body, "
+        "where pypto parses it; it cannot run as plain Python")
 
 
-range = _dsl_only("range")  # noqa: A001
-parallel = _dsl_only("parallel")
-unroll = _dsl_only("unroll")
-pipeline = _dsl_only("pipeline")
-while_ = _dsl_only("while_")
-cond = _dsl_only("cond")
-yield_ = _dsl_only("yield_")
-at = _dsl_only("at")
-cluster = _dsl_only("cluster")
-spmd = _dsl_only("spmd")
-graph = _dsl_only("graph")
-scope = _dsl_only("scope")
-manual_scope = _dsl_only("manual_scope")
-func_attr = _dsl_only("func_attr")
-static_print = _dsl_only("static_print")
-static_assert = _dsl_only("static_assert")
-split = _dsl_only("split")
-cross_core_slot = _dsl_only("cross_core_slot")
-submit = _dsl_only("submit")
-spmd_submit = _dsl_only("spmd_submit")
+class _Construct:
+    """Arguments of a construct written at Python level; never entered or iterated."""
+
+    _dsl_name = ""
+
+    def __init__(self, **arguments: Any) -> None:
+        self.arguments = arguments
+
+    def __repr__(self) -> str:
+        inner = ", ".join(f"{k}={v!r}" for k, v in self.arguments.items())
+        return f"{type(self).__name__}({inner})"
+
+    def __enter__(self) -> NoReturn:
+        _outside(self._dsl_name)
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+    def __iter__(self) -> NoReturn:
+        _outside(self._dsl_name)
+
+
+class AtContext(_Construct):
+    """``with pl.at(level, role, ...)``: the region's arguments."""
+
+    _dsl_name = "at"
+
+    def __init__(self, level: Any, role: Any = None, *, optimizations: Any = None,
+                 deps: Any = None, no_dep_args: Any = None, dumps: Any = None,
+                 allow_early_resolve: bool = False, name_hint: str = "",
+                 windowize: bool = False) -> None:
+        super().__init__(level=level, role=role, optimizations=optimizations, deps=deps,
+                         no_dep_args=no_dep_args, dumps=dumps,
+                         allow_early_resolve=allow_early_resolve, name_hint=name_hint,
+                         windowize=windowize)
+
+
+class ClusterContext(_Construct):
+    """``with pl.cluster(name_hint=...)``."""
+
+    _dsl_name = "cluster"
+
+    def __init__(self, *, name_hint: str = "") -> None:
+        super().__init__(name_hint=name_hint)
+
+
+class SpmdContext(_Construct):
+    """``with pl.spmd(core_num, ...)``."""
+
+    _dsl_name = "spmd"
+
+    def __init__(self, core_num: Any, sync_start: bool = False, name_hint: str = "",
+                 optimizations: Any = None, deps: Any = None, allow_early_resolve: bool = False,
+                 predicate: Any = None) -> None:
+        super().__init__(core_num=core_num, sync_start=sync_start, name_hint=name_hint,
+                         optimizations=optimizations, deps=deps,
+                         allow_early_resolve=allow_early_resolve, predicate=predicate)
+
+
+class RangeIterator(_Construct):
+    """``for i in pl.range(...)``: the loop bounds (``pipeline_stages`` for ``pl.pipeline``)."""
+
+    _dsl_name = "range"
+
+    def __init__(self, stop: Any, start: Any = 0, step: Any = 1, init_values: Any = None,
+                 pipeline_stages: Any = None) -> None:
+        super().__init__(stop=stop, start=start, step=step, init_values=init_values,
+                         pipeline_stages=pipeline_stages)
+
+
+class WhileIterator(_Construct):
+    """``for (s,) in pl.while_(init_values=(...,))``."""
+
+    _dsl_name = "while_"
+
+    def __init__(self, *, init_values: Any = None) -> None:
+        super().__init__(init_values=init_values)
+
+
+def range(*args: Any, init_values: Any = None) -> NoReturn:  # noqa: A001
+    """``for i in pl.range(stop)`` / ``(start, stop[, step])``; loop-carried ``init_values``."""
+    _outside("range")
+
+
+def parallel(*args: Any, init_values: Any = None) -> NoReturn:
+    """``for i in pl.parallel(...)``: iterations are independent."""
+    _outside("parallel")
+
+
+def unroll(*args: Any) -> NoReturn:
+    """``for i in pl.unroll(...)``: unrolled at compile time."""
+    _outside("unroll")
+
+
+def pipeline(*args: Any, stage: int, init_values: Any = None) -> NoReturn:
+    """``for i in pl.pipeline(..., stage=N)``: a software-pipelined loop."""
+    _outside("pipeline")
+
+
+def while_(*, init_values: Any = None) -> NoReturn:
+    """``for (s,) in pl.while_(init_values=(...,))`` with ``pl.cond(...)`` first in the body."""
+    _outside("while_")
+
+
+def cond(condition: Any) -> NoReturn:
+    """``pl.cond(c)``: the condition of the enclosing ``pl.while_`` loop."""
+    _outside("cond")
+
+
+def yield_(*values: Any) -> NoReturn:
+    """``pl.yield_(...)``: the values a loop iteration or an if branch hands on."""
+    _outside("yield_")
+
+
+def at(level: Any, role: Any = None, *, optimizations: Any = None, deps: Any = None,
+       no_dep_args: Any = None, dumps: Any = None, allow_early_resolve: bool = False,
+       name_hint: str = "", windowize: bool = False) -> NoReturn:
+    """``with pl.at(level=pl.Level.CORE_GROUP, ...)``: a region outlined to that level."""
+    _outside("at")
+
+
+def cluster(*, name_hint: str = "") -> NoReturn:
+    """``with pl.cluster():`` a cube/vector cluster region."""
+    _outside("cluster")
+
+
+def spmd(core_num: Any, *, sync_start: bool = False, name_hint: str = "",
+         optimizations: Any = None, deps: Any = None, allow_early_resolve: bool = False,
+         predicate: Any = None) -> NoReturn:
+    """``with pl.spmd(core_num):`` one body run on ``core_num`` cores."""
+    _outside("spmd")
+
+
+def graph(*args: Any, **kwargs: Any) -> NoReturn:
+    """``with pl.graph(...)``: a task-graph region (pypto's, from the design seeds)."""
+    _outside("graph")
+
+
+def scope(*args: Any, **kwargs: Any) -> NoReturn:
+    """``with pl.scope(...)``: a dependency-tracking scope."""
+    _outside("scope")
+
+
+def manual_scope(*args: Any, **kwargs: Any) -> NoReturn:
+    """``with pl.manual_scope():`` a scope whose dependencies the user states."""
+    _outside("manual_scope")
+
+
+def func_attr(attrs: Any) -> NoReturn:
+    """``pl.func_attr({...})`` first in a function body: attributes of the function."""
+    _outside("func_attr")
+
+
+def static_print(*args: Any) -> NoReturn:
+    """``pl.static_print(x)``: print a value's IR while parsing."""
+    _outside("static_print")
+
+
+def static_assert(condition: Any, msg: str = "") -> NoReturn:
+    """``pl.static_assert(cond, msg)``: a condition checked while parsing."""
+    _outside("static_assert")
+
+
+def submit(*args: Any, **kwargs: Any) -> NoReturn:
+    """``tid = pl.submit(self.kernel, ...)``: launch a task, get its ``pl.TaskId``."""
+    _outside("submit")
+
+
+def spmd_submit(*args: Any, **kwargs: Any) -> NoReturn:
+    """``pl.spmd_submit(...)``: launch an SPMD task."""
+    _outside("spmd_submit")
 
 
 def const(value: int | float, dtype: DataType) -> _expr.Expr:
@@ -62,3 +213,4 @@ def const(value: int | float, dtype: DataType) -> _expr.Expr:
     if not isinstance(value, int):
         raise TypeError(f"pl.const: {value!r} is not an integer but {dtype.name} is an integer type")
     return _expr.ConstInt(value, dtype)
+

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..ir.dtype import DataType
 from .errors import ExecutionError, NumPyUnavailableError
+from .log_config import configure_log, current_level as log_level
 from .runner import RunConfig, RunResult, run
 from .tensor_spec import ScalarSpec, TensorSpec
 
@@ -35,7 +36,8 @@ if TYPE_CHECKING:
     from .executor import Executor
 
 __all__ = ["run", "RunConfig", "RunResult", "TensorSpec", "ScalarSpec", "execute", "run_jit",
-           "Executor", "ExecutionError", "NumPyUnavailableError", "numpy_dtype"]
+           "Executor", "ExecutionError", "NumPyUnavailableError", "numpy_dtype", "configure_log",
+           "log_level"]
 
 
 def execute(program: "Program | Function", *args: Any,

@@ -16,13 +16,20 @@ accepted and have no effect (there is no device, and ``run`` has no golden to co
 from __future__ import annotations
 
 import dataclasses
+import logging
 import time
 from typing import Any, Optional
 
+from .._lazy import optional_reexports
 from ..ir.function import Function, Program
 from ..passes.pass_manager import OptimizationStrategy, PassDumpLevel  # PassDumpLevel: PyPTO shows it here
 
 __all__ = ["RunConfig", "RunResult", "run", "lower_program", "strategy_of", "world_size_of"]
+
+# PyPTO's runner module also shows these configuration types of RunConfig's fields.
+__getattr__, __dir__ = optional_reexports(globals(), {
+    "BackendType": "pypto.backend", "DiagnosticCheckSet": "pypto.passes",
+    "DiagnosticPhase": "pypto.passes", "MemoryPlanner": "pypto.passes"})
 
 
 def _default_backend_type() -> Any:
@@ -67,6 +74,15 @@ class RunConfig:
     memory_planner: Any = None
     dump_ptoas_passes: bool = False
 
+    @property
+    def enable_l2_swimlane(self) -> int:
+        """The older name of ``enable_chip_swimlane``."""
+        return self.enable_chip_swimlane
+
+    @enable_l2_swimlane.setter
+    def enable_l2_swimlane(self, value: int) -> None:
+        self.enable_chip_swimlane = value
+
     def any_dfx_enabled(self) -> bool:
         """Whether any device diagnostics (swimlanes, argument dumps, PMU, dependency
         graph, scope statistics) were asked for; pypto records none of them."""
@@ -92,7 +108,12 @@ def run(program: Any, *tensors: Any, config: Optional[RunConfig] = None) -> RunR
     written in place.  Failures raise (``pypto.runtime.ExecutionError``, parser and
     pass errors); they are never only recorded in the result."""
     from .jit_bridge import run_jit
+    from .log_config import LOGGER_NAME
+    log = logging.getLogger(LOGGER_NAME)
     start = time.perf_counter()
+    log.info("running %s on pypto's CPU executor (platform %r is not used)",
+             getattr(program, "name", None) or getattr(program, "__name__", "program"),
+             getattr(config, "platform", None))
     if not isinstance(program, (Program, Function)) and callable(getattr(program, "compile", None)):
         run_jit(program, *tensors, config=config)
         name = getattr(program, "__name__", None)
@@ -102,7 +123,9 @@ def run(program: Any, *tensors: Any, config: Optional[RunConfig] = None) -> RunR
         if not getattr(config, "codegen_only", False):
             from .executor import Executor
             Executor(lowered, world_size=world_size_of(config)).run(*tensors)
-    return RunResult(True, test_name=name, execution_time=time.perf_counter() - start)
+    elapsed = time.perf_counter() - start
+    log.debug("%s finished in %.3f s", name, elapsed)
+    return RunResult(True, test_name=name, execution_time=elapsed)
 
 
 def _lower(program: Any, config: Optional[RunConfig]) -> Program:

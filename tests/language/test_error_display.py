@@ -134,7 +134,7 @@ def test_pto_backtrace_1_adds_the_traceback(tmp_path):
     assert snippet == EXPECTED_SNIPPET.format(path=path)
     assert rest.startswith("Traceback (most recent call last):\n")
     assert 'line 7, in <module>\n    parse_kernel()' in rest
-    assert rest.endswith("pypto.language.parser.diagnostics.UndefinedVariableError: "
+    assert rest.endswith("pypto.language.parser.diagnostics.exceptions.UndefinedVariableError: "
                          "Undefined variable 'acc'\n")
 
 

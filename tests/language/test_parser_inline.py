@@ -55,7 +55,15 @@ def test_inline_record():
     assert isinstance(double, pl.InlineFunction)
     assert double.name == "double" and double.param_names == ["x"]
     assert double.source_file == __file__
-    assert double.closure["FACTOR"] == 2.0
+    assert double.closure_vars["FACTOR"] == 2.0
+    # PyPTO's fields: the def's AST indexes the dedented source lines; offsets map it
+    # back to the file.
+    assert double.func_def.name == "double"
+    assert double.source_lines[double.func_def.lineno - 1].lstrip().startswith("def double(")
+    with open(__file__, encoding="utf-8") as handle:
+        file_lines = handle.read().split("\n")
+    assert file_lines[double.func_def.lineno - 1 + double.line_offset].lstrip() \
+        .startswith("def double(")
     with pytest.raises(RuntimeError, match="can only be called from a DSL body"):
         double(1)
 

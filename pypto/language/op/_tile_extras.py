@@ -10,6 +10,7 @@ from typing import Any
 
 import pypto
 from pypto import ir
+from ..typing.scalar import predicate_to_expr
 
 __all__ = ["MaskPattern", "MemRefType", "max", "min", "caller_warning_stacklevel",
            "has_partial_valid_region", "predicate_to_expr"]
@@ -63,14 +64,3 @@ def has_partial_valid_region(expr: Any) -> bool:
     if not valid:
         return False
     return not all(ir.structural_equal(v, d) for v, d in zip(valid, t.shape))
-
-
-def predicate_to_expr(value: Any, span: Any = None) -> Any:
-    """A predicate operand as IR: ``None`` stays ``None``, a bool is a ``ConstBool``,
-    an expression is itself."""
-    if value is None or isinstance(value, ir.Expr):
-        return value
-    if isinstance(value, bool):
-        return ir.ConstBool(value, span or ir.Span.unknown())
-    raise TypeError(f"a predicate must be a bool or a Bool scalar expression, got "
-                    f"{type(value).__name__}")

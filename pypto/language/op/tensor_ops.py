@@ -15,6 +15,8 @@ from ...ir.ops import composite as _composite
 from ...ir.array_types import PtrType
 from ..typing import Scalar, Tensor
 from ._namespace import fill_namespace
+from ._tile_extras import (caller_warning_stacklevel, has_partial_valid_region,
+                           predicate_to_expr)
 
 
 
@@ -38,4 +40,5 @@ __all__ = fill_namespace(globals(), "tensor", {
     "scatter_update": scatter_update, "mrgsort": _composite.mrgsort, "dump_tag": dump_tag})
 
 # PyPTO's module-level names besides the wrappers
-_ = (DataType, AtomicType, MemorySpace, PadValue, TensorLayout, Expr, Scalar, Tensor, PtrType)
+_ = (DataType, AtomicType, MemorySpace, PadValue, TensorLayout, Expr, Scalar, Tensor, PtrType,
+     caller_warning_stacklevel, has_partial_valid_region, predicate_to_expr)

@@ -86,7 +86,7 @@ def traceback_lines(exc: BaseException) -> list[str]:
     """What a notebook shows instead of a stack: the snippets (coloured unless
     ``NO_COLOR``: notebook front ends render ANSI colour where stderr is no terminal),
     then the Python backtrace only when ``PTO_BACKTRACE=1``."""
-    from .render import no_color_requested
+    from .diagnostics.renderer import no_color_requested
     lines = rendered_lines(exc, use_color=not no_color_requested())
     try:
         show_backtrace = backtrace_enabled()

@@ -21,25 +21,17 @@ from typing import Iterable, Optional
 
 from ...passes.diagnostic import (Diagnostic, DiagnosticSeverity, PassError,
                                   VerificationError)
-from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError,
-                          ParserTypeError, SSAViolationError, ScopeIsolationError,
-                          UndefinedVariableError, UnsupportedFeatureError, span_to_dict)
-from .render import ErrorRenderer
+from .diagnostics import ParserError, ParserSyntaxError, span_to_dict
+from .diagnostics.error_codes import coded_classes, get_error_code
+from .diagnostics.renderer import ErrorRenderer
 
 __all__ = ["Finding", "findings_of", "finding_of_diagnostic", "render_findings",
            "parser_error_code", "verifier_code", "PARSER_CODES", "PYTHON_SYNTAX_ERROR",
            "PYTHON_EXCEPTION", "JIT_NEEDS_ARGUMENTS", "sort_findings", "all_codes", "describe_code"]
 
-# Parser error class -> (code, PyPTO ErrorCode name).  The most specific class wins.
+# Parser error class -> (code, PyPTO ErrorCode name), read off diagnostics.error_codes.
 PARSER_CODES: dict[type, tuple[str, str]] = {
-    ParserSyntaxError: ("E001", "UNSUPPORTED_STATEMENT"),
-    ParserTypeError: ("E101", "INVALID_TYPE_ANNOTATION"),
-    UndefinedVariableError: ("E200", "UNDEFINED_VARIABLE"),
-    SSAViolationError: ("E201", "SSA_VIOLATION"),
-    ScopeIsolationError: ("E202", "SCOPE_ISOLATION_ERROR"),
-    UnsupportedFeatureError: ("E301", "UNSUPPORTED_OPERATION"),
-    InvalidOperationError: ("E302", "INVALID_OPERATION_ARGS"),
-}
+    cls: (get_error_code(cls).value, get_error_code(cls).name) for cls in coded_classes()}
 # Problems of the Python file itself, before any DSL is parsed.
 PYTHON_SYNTAX_ERROR = "E400"  # the file is not valid Python
 PYTHON_EXCEPTION = "E401"     # the file's own module code raised
@@ -99,11 +91,8 @@ class Finding:
 
 
 def parser_error_code(err: ParserError) -> str:
-    for cls in type(err).__mro__:
-        found = PARSER_CODES.get(cls)
-        if found is not None:
-            return found[0]
-    return PARSER_CODES[ParserSyntaxError][0]
+    code = get_error_code(type(err)) or get_error_code(ParserSyntaxError)
+    return code.value
 
 
 def verifier_code(rule_name: str) -> str:

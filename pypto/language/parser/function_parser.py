@@ -26,6 +26,7 @@ from .annotations import parse_param_annotation, parse_return_annotation
 from .binding import DefiniteBindings
 from .closure import Closure
 from .context import LoopFrame, NameTable, ProgramContext, RegionFrame, YieldContext
+from .comment_extractor import extract_line_comments
 from .diagnostics import (ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError, UnsupportedFeatureError,
                           concise_error_message)
@@ -70,15 +71,8 @@ def _comment_index(source: str) -> tuple[list[int], list[str]]:
     found = _FULL_LINE_COMMENT_CACHE.get(source)
     if found is not None:
         return found
-    lines: list[int] = []
-    texts: list[str] = []
-    if "#" in source:
-        for number, line in enumerate(source.splitlines(), 1):
-            stripped = line.lstrip()
-            if stripped.startswith("#"):
-                text = stripped[1:]
-                lines.append(number)
-                texts.append(text[1:] if text.startswith(" ") else text)
+    comments = extract_line_comments(source)
+    lines, texts = list(comments), list(comments.values())
     if len(_FULL_LINE_COMMENT_CACHE) > 256:
         _FULL_LINE_COMMENT_CACHE.clear()
     _FULL_LINE_COMMENT_CACHE[source] = (lines, texts)

@@ -43,11 +43,11 @@ def splice_inline(p: "FunctionParser", inline: "InlineFunction", node: ast.Call)
         for name, value in zip(inline.param_names, args):
             frame.names[name] = value
         p.info = inline.source
-        p.closure = p.closure.with_inline(inline.closure)
+        p.closure = p.closure.with_inline(inline.closure_vars)
         p.fold_cache = {}
         p._comment_lines, p._comment_texts = _comment_index(inline.source.source)
-        body = inline.node.body
-        previous_end = inline.node.lineno
+        body = inline.func_def.body
+        previous_end = inline.func_def.lineno
         for stmt in body:
             if splice.returned:
                 raise ParserSyntaxError(f"Code after 'return' in @pl.inline function "

@@ -9,6 +9,7 @@ nesting rules that only the source can show well (a ``pl.graph`` inside a
 from __future__ import annotations
 
 import ast
+import warnings
 from typing import TYPE_CHECKING, Any, Callable
 
 from ...ir import expr as E
@@ -24,6 +25,7 @@ from .annotations import attr_chain
 from .context import RegionFrame
 from .control_flow import require_bool
 from .diagnostics import ParserSyntaxError, ParserTypeError, UnsupportedFeatureError
+from ..optimizations import SPLIT_SLOT_NUM_DEPRECATION
 from .enum_args import read_bool, read_enum, read_identifier
 
 if TYPE_CHECKING:
@@ -86,21 +88,32 @@ def _optimizations(p: "FunctionParser", node: ast.expr) -> tuple[SplitMode, int 
     split, slot_num = SplitMode.NONE, None
     for item in node.elts:
         chain = attr_chain(item.func) if isinstance(item, ast.Call) else None
-        if chain == ["pl", "split"] and len(item.args) == 1 and not item.keywords:  # type: ignore
+        kws = {kw.arg: kw.value for kw in item.keywords} if chain else {}  # type: ignore
+        if (chain == ["pl", "split"] and len(item.args) == 1  # type: ignore[union-attr]
+                and set(kws) <= {"slot_num"}):
             split = read_enum(item.args[0], SplitMode, p.span)  # type: ignore[union-attr]
+            if kws:  # PyPTO's deprecated spelling of pl.cross_core_slot(slot_num=N)
+                span = p.span(item)  # the warning points at the user's line
+                warnings.warn_explicit(SPLIT_SLOT_NUM_DEPRECATION, DeprecationWarning,
+                                       span.filename or "<string>", max(span.begin_line, 1))
+                slot_num = _slot_num(p, item, kws,
+                                     "pl.split(mode, slot_num=N) takes a positive int N")
         elif chain == ["pl", "cross_core_slot"] and not item.args:  # type: ignore[union-attr]
-            kws = {kw.arg: kw.value for kw in item.keywords}  # type: ignore[union-attr]
-            value = kws.get("slot_num")
-            if set(kws) != {"slot_num"} or not (isinstance(value, ast.Constant)
-                                                and type(value.value) is int and value.value > 0):
-                raise ParserSyntaxError("pl.cross_core_slot() takes slot_num=<positive int>",
-                                        p.span(item))
-            slot_num = value.value  # type: ignore[union-attr]
+            slot_num = _slot_num(p, item, kws,
+                                 "pl.cross_core_slot() takes slot_num=<positive int>")
         else:
             raise ParserSyntaxError(
                 f"Unsupported optimization '{ast.unparse(item)}'", p.span(item),
                 hint="Use pl.split(pl.SplitMode.UP_DOWN) or pl.cross_core_slot(slot_num=N)")
     return split, slot_num
+
+
+def _slot_num(p: "FunctionParser", item: ast.expr, kws: dict, message: str) -> int:
+    value = kws.get("slot_num")
+    if set(kws) != {"slot_num"} or not (isinstance(value, ast.Constant)
+                                        and type(value.value) is int and value.value > 0):
+        raise ParserSyntaxError(message, p.span(item))
+    return value.value  # type: ignore[union-attr]
 
 
 def _dispatch_attrs(p: "FunctionParser", args: _Args, construct: str) -> dict[str, Any]:

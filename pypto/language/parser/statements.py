@@ -30,9 +30,14 @@ TUPLE_TMP = "_tuple_tmp"
 def _reconcile(p: "FunctionParser", name: str, value: Expr, annotation: T.Type | None,
                node: ast.AST) -> T.Type:
     """The type a new binding gets: the value's, refined or replaced by the annotation."""
-    inferred = value.type
     if annotation is None:
-        return inferred
+        return value.type
+    return reconcile_types(name, annotation, value.type, p.span(node))
+
+
+def reconcile_types(name: str, annotation: T.Type, inferred: T.Type, span: Span) -> T.Type:
+    """``name: annotation = <value of type inferred>``: the type the name gets, or a
+    ``ParserTypeError`` when they disagree (same shape and dtype: the more informative)."""
     if isinstance(inferred, T.UnknownType) or inferred == annotation:
         return annotation
     if isinstance(inferred, T.ShapedType) and type(inferred) is type(annotation) \
@@ -42,7 +47,7 @@ def _reconcile(p: "FunctionParser", name: str, value: Expr, annotation: T.Type |
         return _more_informative(inferred, annotation)
     raise ParserTypeError(
         f"Type annotation of '{name}' ({annotation}) does not match the value's type ({inferred})",
-        p.span(node))
+        span)
 
 
 def _more_informative(inferred: T.ShapedType, annotation: T.ShapedType) -> T.Type:

@@ -26,6 +26,10 @@ from .program_parser import (options_from_ast, parse_function_definition,
 from .recovery import FailedEntity, collected_error, stored_names
 from .source import SourceInfo
 from .text_namespace import DSL_MODULES, TextClosure, dsl_module, is_constant_value, not_allowed
+# PyPTO's module-level names of this path
+from .diagnostics import BUG_CLASS_EXCEPTIONS  # noqa: E402,F401
+from .enum_utils import FUNCTION_TYPE_MAP, LEVEL_MAP, ROLE_MAP  # noqa: E402,F401
+from .span_tracker import ast_column_to_span_column  # noqa: E402,F401
 
 __all__ = ["parse", "loads", "parse_program", "loads_program"]
 
@@ -172,8 +176,8 @@ class _TextReader:
         params = [a.arg for a in node.args.args]
         if params[:1] == ["self"]:
             params = params[1:]
-        self.bindings[node.name] = InlineFunction(node.name, node, params, self.info,
-                                                  dict(self.bindings))
+        self.bindings[node.name] = InlineFunction.from_source(node.name, node, params, self.info,
+                                                              dict(self.bindings))
 
     # -- helpers -------------------------------------------------------------------------
     def _define(self, node: ast.FunctionDef | ast.ClassDef,
@@ -261,10 +265,10 @@ def _statement_text(stmt: ast.stmt) -> str:
     return f"{article} {word} statement ('{first}')"
 
 
-def loads(path: str) -> Function | Program:
-    """Read a DSL file and parse it (``pl.parse(text, filename=path)``)."""
-    with open(path, encoding="utf-8") as handle:
-        return parse(handle.read(), filename=str(path))
+def loads(filepath: str) -> Function | Program:
+    """Read a DSL file and parse it (``pl.parse(text, filename=filepath)``)."""
+    with open(filepath, encoding="utf-8") as handle:
+        return parse(handle.read(), filename=str(filepath))
 
 
 def parse_program(code: str, filename: str = "<string>") -> Program:
@@ -277,12 +281,12 @@ def parse_program(code: str, filename: str = "<string>") -> Program:
     return result
 
 
-def loads_program(path: str) -> Program:
+def loads_program(filepath: str) -> Program:
     """Deprecated: ``pl.loads`` that insists on a Program."""
     warnings.warn("pl.loads_program is deprecated; use pl.loads", DeprecationWarning,
                   stacklevel=2)
-    result = loads(path)
+    result = loads(filepath)
     if not isinstance(result, Program):
-        raise ValueError(f"Expected a @pl.program in {path}, found a function")
+        raise ValueError(f"Expected a @pl.program in {filepath}, found a function")
     return result
 

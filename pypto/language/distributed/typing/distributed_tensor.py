@@ -9,11 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...typing import Tensor, _AnnotationMeta
+from ...typing.tensor import Tensor, TensorMeta
 
 __all__ = ["DistributedTensor"]
-
-TensorMeta = _AnnotationMeta
 
 
 class DistributedTensorMeta(TensorMeta):
@@ -24,9 +22,15 @@ class DistributedTensorMeta(TensorMeta):
 class DistributedTensor(Tensor, metaclass=DistributedTensorMeta):
     """``pld.DistributedTensor[[d0, d1], dtype(, layout | pl.TensorView(...))]``"""
 
+    __slots__ = ()
+    _ir_type = "DistributedTensorType"
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        raise TypeError("pld.DistributedTensor is an annotation; make one with "
-                        "pld.window(pld.alloc_window_buffer(...), shape, dtype=...)")
+        if args or set(kwargs) != {"expr"}:
+            raise TypeError("pld.DistributedTensor is an annotation; make one with "
+                            "pld.window(pld.alloc_window_buffer(...), shape, dtype=...) "
+                            "(pld.DistributedTensor(expr=e) wraps an IR expression)")
+        self._wrap(kwargs["expr"])
 
 
 

@@ -87,7 +87,8 @@ class ErrorRenderer:
     def __init__(self, use_color: Optional[bool] = None) -> None:
         self.use_color = default_use_color() if use_color is None else bool(use_color)
 
-    def render(self, err: BaseException) -> str:
+    def render(self, error: BaseException) -> str:
+        err = error
         message = _message_of(err)
         source_lines = _as_line_list(getattr(err, "source_lines", None))
         if getattr(err, "severity", "error") == "warning":  # a Finding of a verifier warning

@@ -1,7 +1,7 @@
 """Parser error classes and their helpers (01-language.md §14).
 
 Importing this module installs the ``sys.excepthook`` wrapper that prints uncaught
-parser errors as source snippets (§14.5); see :mod:`.display` and :mod:`.render`.
+parser errors as source snippets (§14.5); see ``parser.display`` and :mod:`.renderer`.
 """
 
 from __future__ import annotations
@@ -9,14 +9,14 @@ from __future__ import annotations
 import re
 from typing import Any, Iterable, Mapping, Optional, Union
 
-from ...ir.span import Span
-from .display import (backtrace_enabled, ensure_ipython_handler, install_excepthook,
-                      traceback_lines, uninstall_excepthook)
-from .render import ErrorRenderer
+from ....errors import InternalError
+from ....ir.span import Span
+from ..display import (backtrace_enabled, ensure_ipython_handler, install_excepthook,
+                       traceback_lines, uninstall_excepthook)
+from .renderer import ErrorRenderer
 
 __all__ = [
     "DSLSyntaxError",
-    "ErrorRenderer",
     "InvalidOperationError",
     "ParserError",
     "ParserSyntaxError",
@@ -33,6 +33,9 @@ __all__ = [
 ]
 
 SpanLike = Union[Span, Mapping[str, Any], None]
+
+# Exceptions that mean pypto itself is broken (never reported as the user's error).
+BUG_CLASS_EXCEPTIONS = (InternalError, AssertionError)
 
 
 def span_to_dict(span: SpanLike) -> Optional[dict]:

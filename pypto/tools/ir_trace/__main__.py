@@ -1,0 +1,5 @@
+"""``python -m pypto.tools.ir_trace``."""
+
+from .cli import main
+
+raise SystemExit(main())
