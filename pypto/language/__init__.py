@@ -15,8 +15,8 @@ from ..ir.enums import (ArgDirection, AtomicType, CompactMode, ForKind, Function
 from ..ir.types import MemRef, TensorView, TileView, UnknownType
 from .typing import (RUNTIME, DynVar, InOut, Out, Scalar, TaskId, Tensor, Tile, Tuple, dynamic)
 from .dsl import (at, cluster, cond, const, cross_core_slot, func_attr, graph, manual_scope,
-                  parallel, pipeline, range, scope, spmd, spmd_submit, split, static_assert,
-                  static_print, submit, unroll, while_, yield_)
+                  parallel, pipeline, range, scope, spmd, spmd_submit, split, split_aiv,
+                  static_assert, static_print, submit, unroll, while_, yield_)
 from .op import *  # noqa: F401,F403  (pl.add, pl.load, ...)
 from . import arg_direction, op
 from . import arg_direction as adir

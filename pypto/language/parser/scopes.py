@@ -29,7 +29,7 @@ from .enum_args import read_bool, read_enum, read_identifier
 if TYPE_CHECKING:
     from .function_parser import FunctionParser
 
-__all__ = ["STMT_HANDLERS", "SCOPE_HANDLERS", "spmd_for"]
+__all__ = ["STMT_HANDLERS", "SCOPE_HANDLERS", "spmd_for", "split_aiv_for"]
 
 _GRAPH_FORBIDDEN_FUNCS = (FunctionType.InCore, FunctionType.AIC, FunctionType.AIV,
                           FunctionType.Group, FunctionType.Spmd)
@@ -253,8 +253,8 @@ def _at(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem)
     task_id = _task_id(p, item)
     attrs = _finish_attrs(p, args, attrs, task_id, slot_num)
     span = p.span(node)
-    # A region at CHIP or above is orchestration, not one device task: a pl.graph may sit
-    # inside it (HOST > graph > CORE_GROUP is the pipeline's canonical shape, 03 §16).
+    # A region at CHIP or above is orchestration, not one device task (a pl.graph still
+    # may not sit inside it: graph x distributed is out of scope, 03 §16).
     device_task = level_to_linqu_level(level) < level_to_linqu_level(Level.CHIP)
     _check_at_nesting(p, level, node)
     body = _body(p, node, RegionFrame("at", f"pl.at(level=pl.Level.{level.name})", span,
@@ -440,6 +440,86 @@ def spmd_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
     p.emit(Sc.SpmdScopeStmt(core_num, sync_start, outer_name, body=inner, span=span, attrs=attrs))
 
 
+# -- pl.split_aiv -----------------------------------------------------------------------------
+
+_AIV_SPLITTING_FUNCS = (FunctionType.InCore, FunctionType.AIV)
+
+
+def _split_aiv_count(p: "FunctionParser", node: ast.expr | None, call: ast.Call) -> int:
+    from .expressions import fold_constants
+    if node is None:
+        raise ParserSyntaxError("pl.split_aiv() requires n, the number of vector cores",
+                                p.span(call), hint="e.g. for aiv_id in pl.split_aiv(2, "
+                                                   "mode=pl.SplitMode.UP_DOWN):")
+    folded, value = fold_constants(p, node)
+    if not folded or type(value) is not int:
+        raise ParserSyntaxError(f"pl.split_aiv() n must be an integer constant, got "
+                                f"'{ast.unparse(node)}'", p.span(node),
+                                hint="The split is fixed when the kernel is compiled")
+    if value <= 0:
+        raise ParserSyntaxError(f"pl.split_aiv() n must be positive, got {value}", p.span(node))
+    return value
+
+
+def _check_split_aiv_placement(p: "FunctionParser", node: ast.For) -> None:
+    """A split over the vector cores of one core group happens inside a kernel."""
+    for region in p.enclosing_regions():
+        if region.construct == "split_aiv":
+            raise ParserSyntaxError(
+                f"pl.split_aiv() cannot be nested inside {region.name}: the vector cores are "
+                "already split", p.span(node), note=_starts(region))
+        if region.kernel:
+            return
+    if p.options.func_type in _AIV_SPLITTING_FUNCS:
+        return
+    raise ParserSyntaxError(
+        "pl.split_aiv() must be inside a kernel: a pl.at(level=pl.Level.CORE_GROUP) region, "
+        "a pl.spmd() body or an InCore/AIV function", p.span(node),
+        hint="It splits one kernel's vector work over the vector cores of its core group")
+
+
+def split_aiv_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
+    """``for aiv_id in pl.split_aiv(n, mode=...):`` ->
+    SplitAiv(mode, n; aiv_id = pl.tile.get_subblock_idx(); body).  ``for _ in ...``
+    binds no name."""
+    from ...ir.ops import create_op_call
+    from .statements import assign_name
+    if node.orelse:
+        raise UnsupportedFeatureError("for ... else is not supported", p.span(node))
+    if not isinstance(node.target, ast.Name):
+        raise ParserSyntaxError("`for <name> in pl.split_aiv(n, mode=...):` needs a single name",
+                                p.span(node.target))
+    args = _Args(p, call, "split_aiv", ("n",), ("mode", "name_hint"))
+    count = _split_aiv_count(p, args.get("n"), call)
+    mode_node = args.get("mode")
+    if mode_node is None:
+        raise ParserSyntaxError("pl.split_aiv() requires mode=pl.SplitMode.UP_DOWN or "
+                                "pl.SplitMode.LEFT_RIGHT", p.span(call))
+    mode = read_enum(mode_node, SplitMode, p.span)
+    if mode is SplitMode.NONE:
+        raise ParserSyntaxError("pl.split_aiv() mode must be pl.SplitMode.UP_DOWN or "
+                                "pl.SplitMode.LEFT_RIGHT, not pl.SplitMode.NONE",
+                                p.span(mode_node), hint="Without a split there is nothing to "
+                                                        "share: drop the loop")
+    name_hint = _name_hint(p, args)
+    _check_split_aiv_placement(p, node)
+    span = p.span(node)
+    stmts: list[S.Stmt] = []
+    p.blocks.append(stmts)
+    p.regions.append(RegionFrame("split_aiv", "pl.split_aiv()", span,
+                                 inner_limit=_KERNEL_LEVEL - 1, kernel=True))
+    try:
+        if node.target.id != "_":
+            index = create_op_call("tile.get_subblock_idx", [], span=p.span(node.target))
+            assign_name(p, node.target.id, index, node.target)
+        stmts.append(p.parse_block(node.body, node.lineno))
+    finally:
+        p.regions.pop()
+        p.blocks.pop()
+    p.emit(Sc.SplitAivScopeStmt(mode, count, name_hint, body=S.SeqStmts.flatten(stmts, span),
+                                span=span))
+
+
 # -- pl.graph ---------------------------------------------------------------------------------
 
 def _graph(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem) -> None:
@@ -474,7 +554,14 @@ def _graph(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withit
                      "graph",
                 note=f"the enclosing region {region.name} starts at "
                      f"{region.span.filename}:{region.span.begin_line}")
-        if region.construct in ("at", "cluster", "spmd") and region.device_task:
+        if region.construct == "at" and not region.device_task:
+            raise ParserSyntaxError(
+                f"pl.graph(\"{name}\") cannot be nested inside `pl.at`: a graph inside any "
+                f"pl.at region, {region.name} included, is out of scope (graph x distributed)",
+                p.span(node), hint="Put the pl.graph region beside the pl.at region, in the "
+                                   "orchestration body",
+                note=_starts(region))
+        if region.construct in ("at", "cluster", "spmd"):
             raise ParserSyntaxError(
                 f"pl.graph(\"{name}\") cannot be nested inside `pl.{region.construct}`", p.span(node),
                 hint=f"A graph region records a topology of tasks, while {region.name} becomes a "
