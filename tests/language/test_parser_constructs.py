@@ -240,3 +240,72 @@ def test_simplified_slice_runs():
     x = np.arange(16 * 64, dtype=np.float32).reshape(16, 64)
     np.testing.assert_array_equal(pypto.run(Windows, x, 8, 4), x[:, 8:24])
 
+
+
+# -- pl.func_attr values ------------------------------------------------------------------
+
+def test_func_attr_takes_pyptos_value_kinds():
+    @pl.function
+    def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+        pl.func_attr({"split": pl.SplitMode.UP_DOWN, "slot_num": 2, "ratio": -0.5,
+                      "name": "k", "dtype": pl.BF16, "flag": False, "dims": [4, 1],
+                      "dirs": [pl.adir.input, pl.adir.output], "none": []})
+        return x
+
+    assert f.attrs == {"split": ir.SplitMode.UP_DOWN, "slot_num": 2, "ratio": -0.5, "name": "k",
+                       "dtype": ir.DataType.BF16, "flag": False, "dims": [4, 1],
+                       "dirs": [ir.ArgDirection.Input, ir.ArgDirection.Output], "none": []}
+    assert_roundtrip(f)
+
+
+@pytest.mark.parametrize("value, marker", [
+    ("['a', 'b']", "strings"), ("[1, 2.0]", "mixed"), ("[True]", "bools"),
+    ("[[1], [2]]", "nested"), ("[pl.adir.input, 1]", "adir-int")])
+def test_func_attr_lists_hold_one_supported_kind(value, marker):
+    expect_text_error(f"""\
+import pypto.language as pl
+
+@pl.function
+def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+    pl.func_attr({{"k": 1, "tags": {value}}})  # @{marker}
+    return x
+""", ParserSyntaxError, "attrs['tags'] on call to 'pl.func_attr': list elements are mixed or "
+                        "of an unsupported kind", marker, value)
+
+
+def test_func_attr_list_of_dsl_variables_is_refused():
+    with expect_error(ParserSyntaxError, "'x' is a DSL variable; function attributes hold "
+                                         "constants", "names", "x]"):
+        @pl.function
+        def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+            pl.func_attr({"deps": [x]})  # @names
+            return x
+
+
+# -- @pl.jit parameters annotated with a bare dtype ------------------------------------------
+
+@pl.jit
+def scaled_rows(x: pl.Tensor, s: pl.FP32, n: pl.INDEX, out: pl.Out[pl.Tensor]):
+    with pl.at(level=pl.Level.CORE_GROUP):
+        for i in pl.range(n):
+            t = pl.load(x, [i * 4, 0], [4, 8])
+            out = pl.store(pl.mul(t, s), [i * 4, 0], out)
+    return out
+
+
+def test_jit_parameters_annotated_fp32_and_index_are_scalars():
+    x = np.arange(64, dtype=np.float32).reshape(8, 8)
+    out = np.zeros_like(x)
+    program = scaled_rows.specialize(x, 2.5, 2, out)
+    _, s, n, _ = program.get_function("scaled_rows").params
+    assert s.type == ir.ScalarType(ir.DataType.FP32) and n.type == ir.ScalarType(INDEX)
+    assert_roundtrip(program)
+    scaled_rows(x, 2.5, 2, out)
+    np.testing.assert_array_equal(out, 2.5 * x)
+
+
+def test_jit_index_parameter_given_a_float():
+    x = np.zeros((8, 8), np.float32)
+    with pytest.raises(TypeError, match=r"parameter 'n' is pl.Scalar\[pl.INDEX\]; expected an "
+                                        r"int, got float"):
+        scaled_rows(x, 2.5, 2.5, x)
