@@ -309,3 +309,105 @@ def test_jit_index_parameter_given_a_float():
     with pytest.raises(TypeError, match=r"parameter 'n' is pl.Scalar\[pl.INDEX\]; expected an "
                                         r"int, got float"):
         scaled_rows(x, 2.5, 2.5, x)
+
+
+# -- pl.scope / pl.manual_scope as PyPTO spells them --------------------------------------
+
+def test_scope_constructs_are_classes_with_pyptos_signatures():
+    import inspect
+    assert inspect.isclass(pl.scope) and inspect.isclass(pl.manual_scope)
+    assert list(inspect.signature(pl.scope).parameters) == ["mode"]
+    assert inspect.signature(pl.scope).parameters["mode"].default is pl.ScopeMode.AUTO
+    assert list(inspect.signature(pl.manual_scope).parameters) == []
+    assert pl.scope(pl.ScopeMode.MANUAL).mode is pl.ScopeMode.MANUAL
+    assert pl.manual_scope().mode is pl.ScopeMode.MANUAL
+    with pytest.raises(RuntimeError, match=r"pl.scope\(\) only has a meaning inside"):
+        with pl.scope():
+            pass
+    with pytest.raises(TypeError, match="mode must be a pl.ScopeMode"):
+        pl.scope("manual")
+
+
+@pl.program
+class Scoped:
+    @pl.function(auto_scope=False)
+    def main(self, x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+        with pl.scope():
+            y = pl.add(x, x)
+        with pl.scope(pl.ScopeMode.MANUAL):
+            z = pl.add(y, x)
+        with pl.manual_scope():
+            w = pl.add(z, x)
+        return w
+
+    @pl.function
+    def auto(self, x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+        with pl.manual_scope():
+            y = pl.mul(x, x)
+        with pl.scope(mode=pl.ScopeMode.MANUAL):
+            z = pl.add(y, x)
+        with pl.at(level=pl.Level.CORE_GROUP):
+            with pl.scope():  # kernel code: not the auto-scoped orchestration body
+                w = pl.add(z, x)
+        return w
+
+
+def test_scope_forms_and_the_auto_scope_rule():
+    a, b, c = stmts(Scoped.get_function("main"))[:3]
+    assert [s.manual for s in (a, b, c)] == [False, True, True]
+    assert_roundtrip(Scoped)
+    x = np.arange(4, dtype=np.float32)
+    np.testing.assert_array_equal(pypto.run(Scoped, x, entry="main"), 4 * x)
+
+
+def test_hand_placed_auto_scope_needs_auto_scope_false():
+    with expect_error(ParserSyntaxError, "a hand-placed AUTO 'with pl.scope()' requires "
+                                         "@pl.function(auto_scope=False)", "auto", "with"):
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+            with pl.scope(mode=pl.ScopeMode.AUTO):  # @auto
+                y = pl.add(x, x)
+            return y
+
+
+def test_hand_placed_auto_scope_in_a_jit_body():
+    @pl.jit
+    def doubled(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+        with pl.scope():  # @jit-auto
+            out[:] = pl.add(x, x)
+        return out
+
+    x = np.ones((4, 8), np.float32)
+    with expect_error(ParserSyntaxError, "requires @pl.function(auto_scope=False)", "jit-auto",
+                      "with"):
+        doubled.specialize(x, np.zeros_like(x))
+
+    @pl.jit(auto_scope=False)
+    def doubled_in_scope(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+        with pl.scope():
+            with pl.at(level=pl.Level.CORE_GROUP):
+                out[:] = pl.add(x, x)
+        return out
+
+    out = np.zeros_like(x)
+    doubled_in_scope(x, out)
+    np.testing.assert_array_equal(out, 2 * x)
+
+
+# -- pl.graph inside pl.at --------------------------------------------------------------------
+
+@pytest.mark.parametrize("level", ["HOST", "CHIP", "GLOBAL", "CORE_GROUP"])
+def test_graph_inside_any_pl_at_is_a_parse_error(level):
+    fragment = ("out of scope (graph x distributed)" if level != "CORE_GROUP"
+                else "cannot be nested inside `pl.at`")
+    expect_text_error(f"""\
+import pypto.language as pl
+
+@pl.function
+def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+    with pl.at(level=pl.Level.{level}):
+        y = pl.add(x, x)
+        with pl.graph("g"):  # @graph
+            y = pl.add(y, x)
+    return y
+""", ParserSyntaxError, fragment, "graph", "with pl.graph")

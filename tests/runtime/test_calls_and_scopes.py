@@ -131,7 +131,7 @@ def test_spmd_runs_the_body_once_per_block():
 
 @pl.program
 class Regions:
-    @pl.function
+    @pl.function(auto_scope=False)
     def main(self, x: T, out: pl.Out[T]) -> T:
         with pl.graph("layer"):
             with pl.scope():

@@ -584,12 +584,14 @@ def _runtime_scope(manual_default: bool) -> Callable:
 
     def handler(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem) -> None:
         _no_as(p, item)
-        keywords = ("name_hint",) if manual_default else ("mode", "name_hint")
-        args = _Args(p, call, construct, (), keywords)
+        positional = () if manual_default else ("mode",)
+        args = _Args(p, call, construct, positional, ("name_hint",))
         manual = manual_default
         mode = args.get("mode")
         if mode is not None:
             manual = read_enum(mode, ScopeMode, p.span) is ScopeMode.MANUAL
+        if not manual:
+            _check_auto_scope_allowed(p, node)
         name_hint = _name_hint(p, args)
         span = p.span(node)
         p.regions.append(RegionFrame("scope", f"pl.{construct}()", span))
@@ -599,6 +601,22 @@ def _runtime_scope(manual_default: bool) -> Callable:
             p.regions.pop()
         p.emit(Sc.RuntimeScopeStmt(manual, name_hint, body=body, span=span))
     return handler
+
+
+# Inline bodies are spliced into such functions, so they keep the rule.
+_AUTO_SCOPED_FUNCS = (FunctionType.Opaque, FunctionType.Orchestration, FunctionType.Inline)
+
+
+def _check_auto_scope_allowed(p: "FunctionParser", node: ast.With) -> None:
+    """PyPTO: an orchestration body is already one automatic scope, so an AUTO scope placed
+    by hand needs the function's own one switched off (``auto_scope=False``)."""
+    if any(region.kernel for region in p.regions):
+        return  # kernel code, not the orchestration body that auto-scoping wraps
+    if p.options.func_type in _AUTO_SCOPED_FUNCS and p.options.attrs.get("auto_scope", True):
+        raise ParserSyntaxError(
+            "a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)",
+            p.span(node), hint="Add auto_scope=False to the decorator (@pl.jit(auto_scope=False) "
+                               "in a jit function), or use pl.manual_scope()")
 
 
 def _no_as(p: "FunctionParser", item: ast.withitem) -> None:
