@@ -407,10 +407,28 @@ def _spmd(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withite
     p.emit(Sc.SpmdScopeStmt(core_num, sync_start, name_hint, body=body, span=span, attrs=attrs))
 
 
-def spmd_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
-    """``for i in pl.spmd(n):`` -> Spmd(InCore(i = pl.tile.get_block_idx(); body))."""
+def _index_loop_body(p: "FunctionParser", node: ast.For, frame: RegionFrame, index_op: str,
+                     bind_underscore: bool = True) -> S.Stmt:
+    """The body of ``for i in pl.spmd(n)`` / ``pl.split_aiv(n, ...)``: ``i = <index_op>()``
+    first (not for ``_`` unless ``bind_underscore``), then the loop body, inside ``frame``."""
     from ...ir.ops import create_op_call
     from .statements import assign_name
+    stmts: list[S.Stmt] = []
+    p.blocks.append(stmts)
+    p.regions.append(frame)
+    try:
+        if bind_underscore or node.target.id != "_":  # type: ignore[attr-defined]
+            index = create_op_call(index_op, [], span=p.span(node.target))
+            assign_name(p, node.target.id, index, node.target)  # type: ignore[attr-defined]
+        stmts.append(p.parse_block(node.body, node.lineno))
+    finally:
+        p.regions.pop()
+        p.blocks.pop()
+    return S.SeqStmts.flatten(stmts, frame.span)
+
+
+def spmd_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
+    """``for i in pl.spmd(n):`` -> Spmd(InCore(i = pl.tile.get_block_idx(); body))."""
     if node.orelse:
         raise UnsupportedFeatureError("for ... else is not supported", p.span(node))
     if not isinstance(node.target, ast.Name):
@@ -422,20 +440,11 @@ def spmd_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
     split, slot_num = (_optimizations(p, optimizations) if optimizations is not None
                        else (SplitMode.NONE, None))
     span = p.span(node)
-    stmts: list[S.Stmt] = []
-    p.blocks.append(stmts)
-    p.regions.append(RegionFrame("spmd", "pl.spmd()", span, inner_limit=_KERNEL_LEVEL - 1,
-                                 kernel=True))
-    try:
-        index = create_op_call("tile.get_block_idx", [], span=p.span(node.target))
-        assign_name(p, node.target.id, index, node.target)
-        stmts.append(p.parse_block(node.body, node.lineno))
-    finally:
-        p.regions.pop()
-        p.blocks.pop()
+    body = _index_loop_body(p, node, RegionFrame("spmd", "pl.spmd()", span, kernel=True,
+                                                 inner_limit=_KERNEL_LEVEL - 1),
+                            "tile.get_block_idx")
     incore_attrs = {"slot_num": slot_num} if slot_num is not None else {}
-    inner = Sc.InCoreScopeStmt(split, name_hint, body=S.SeqStmts.flatten(stmts, span), span=span,
-                               attrs=incore_attrs)
+    inner = Sc.InCoreScopeStmt(split, name_hint, body=body, span=span, attrs=incore_attrs)
     outer_name = f"{name_hint}_spmd" if name_hint else ""
     p.emit(Sc.SpmdScopeStmt(core_num, sync_start, outer_name, body=inner, span=span, attrs=attrs))
 
@@ -482,8 +491,6 @@ def split_aiv_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
     """``for aiv_id in pl.split_aiv(n, mode=...):`` ->
     SplitAiv(mode, n; aiv_id = pl.tile.get_subblock_idx(); body).  ``for _ in ...``
     binds no name."""
-    from ...ir.ops import create_op_call
-    from .statements import assign_name
     if node.orelse:
         raise UnsupportedFeatureError("for ... else is not supported", p.span(node))
     if not isinstance(node.target, ast.Name):
@@ -504,20 +511,10 @@ def split_aiv_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
     name_hint = _name_hint(p, args)
     _check_split_aiv_placement(p, node)
     span = p.span(node)
-    stmts: list[S.Stmt] = []
-    p.blocks.append(stmts)
-    p.regions.append(RegionFrame("split_aiv", "pl.split_aiv()", span,
-                                 inner_limit=_KERNEL_LEVEL - 1, kernel=True))
-    try:
-        if node.target.id != "_":
-            index = create_op_call("tile.get_subblock_idx", [], span=p.span(node.target))
-            assign_name(p, node.target.id, index, node.target)
-        stmts.append(p.parse_block(node.body, node.lineno))
-    finally:
-        p.regions.pop()
-        p.blocks.pop()
-    p.emit(Sc.SplitAivScopeStmt(mode, count, name_hint, body=S.SeqStmts.flatten(stmts, span),
-                                span=span))
+    body = _index_loop_body(p, node, RegionFrame("split_aiv", "pl.split_aiv()", span,
+                                                 inner_limit=_KERNEL_LEVEL - 1, kernel=True),
+                            "tile.get_subblock_idx", bind_underscore=False)
+    p.emit(Sc.SplitAivScopeStmt(mode, count, name_hint, body=body, span=span))
 
 
 # -- pl.graph ---------------------------------------------------------------------------------
