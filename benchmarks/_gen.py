@@ -101,18 +101,22 @@ def _orchestration(k: int) -> list[str]:
 
 
 def _host(k: int) -> list[str]:
-    """An Opaque function with nested Hierarchy scopes (OutlineHierarchyScopes)."""
+    """An Opaque function with nested Hierarchy scopes (OutlineHierarchyScopes) and, beside
+    them (a graph inside a pl.at is out of scope), a graph region."""
     return [
         "    @pl.function",
         f"    def host_{k}(self, x: {TENSOR}, acc: pl.InOut[{TENSOR}]) -> {TENSOR}:",
         "        with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):",
         "            y = pl.add(x, x)",
         "            with pl.at(level=pl.Level.CHIP):",
-        f'                with pl.graph("hostg_{k}"):',
-        "                    with pl.at(level=pl.Level.CORE_GROUP):",
-        f"                        v = pl.load(y, [0, 0], [{ROWS}, {COLS}])",
-        f"                        w = pl.load(acc, [0, 0], [{ROWS}, {COLS}])",
-        "                        acc = pl.store(pl.add(v, w), [0, 0], acc)",
+        "                with pl.at(level=pl.Level.CORE_GROUP):",
+        f"                    v = pl.load(y, [0, 0], [{ROWS}, {COLS}])",
+        f"                    w = pl.load(acc, [0, 0], [{ROWS}, {COLS}])",
+        "                    acc = pl.store(pl.add(v, w), [0, 0], acc)",
+        f'        with pl.graph("hostg_{k}"):',
+        "            with pl.at(level=pl.Level.CORE_GROUP):",
+        f"                g = pl.load(acc, [0, 0], [{ROWS}, {COLS}])",
+        "                acc = pl.store(pl.exp(g), [0, 0], acc)",
         "        return acc",
     ]
 
@@ -170,12 +174,13 @@ def nested_source(depth: int) -> str:
 
     Ifs do not count towards the 20-block limit, so most levels are ifs; every
     fifth level is a ``pl.range`` loop or a region (``pl.at(HOST)``, ``pl.scope``),
-    and a ``pl.graph`` region with a kernel sits at the bottom.
+    and a kernel call sits at the bottom (a ``pl.graph`` region could not: it may not
+    sit inside a ``pl.at``).
     """
     if depth + 4 >= PYTHON_MAX_INDENT:
         raise ValueError(f"nested_source: depth {depth} exceeds what CPython can parse")
     lines = [*_kernel(0), "",
-             "    @pl.function",
+             "    @pl.function(auto_scope=False)",
              f"    def main(self, x: {TENSOR}, acc: pl.InOut[{TENSOR}], n: {INDEX}) -> {TENSOR}:",
              "        k = n"]
     blocks = 0
@@ -194,8 +199,7 @@ def nested_source(depth: int) -> str:
             lines.append(f"{indent}if k > {level}:")
         lines.append(f"{indent}    k = k + 1")
     indent = "    " * (depth + 2)
-    lines += [f'{indent}with pl.graph("bottom"):',
-              f"{indent}    acc = self.kern_0(x, acc)",
+    lines += [f"{indent}acc = self.kern_0(x, acc)",
               "        return acc"]
     return HEADER + "\n".join(lines) + "\n"
 

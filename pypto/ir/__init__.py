@@ -21,7 +21,7 @@ from .expr import (Abs, Add, And, BinaryExpr, BitAnd, BitNot, BitOr, BitShiftLef
 from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStmt, InlineStmt,
                    ReturnStmt, SeqStmts, WhileStmt, YieldStmt)
 from .scope import (ClusterScopeStmt, GraphScopeStmt, HierarchyScopeStmt, InCoreScopeStmt,
-                    RuntimeScopeStmt, ScopeStmt, SpmdScopeStmt)
+                    RuntimeScopeStmt, ScopeStmt, SplitAivScopeStmt, SpmdScopeStmt)
 from .function import (Function, Program, is_incore_type, is_orchestration_like,
                        is_wrapper_type)
 from .builders import (abs_, add, and_, bit_and, bit_not, bit_or, bit_shift_left,

@@ -30,7 +30,7 @@ from .expr import IterArg, Var
 from .function import Function, Program
 from .node import Expr, Stmt
 from .scope import (ClusterScopeStmt, GraphScopeStmt, HierarchyScopeStmt, InCoreScopeStmt,
-                    RuntimeScopeStmt, ScopeStmt, SpmdScopeStmt)
+                    RuntimeScopeStmt, ScopeStmt, SplitAivScopeStmt, SpmdScopeStmt)
 from .span import Span
 from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt,
                    SeqStmts, WhileStmt, YieldStmt)
@@ -45,6 +45,7 @@ _SCOPE_CLASSES: dict[ScopeKind, type[ScopeStmt]] = {
     ScopeKind.InCore: InCoreScopeStmt, ScopeKind.Cluster: ClusterScopeStmt,
     ScopeKind.Hierarchy: HierarchyScopeStmt, ScopeKind.Spmd: SpmdScopeStmt,
     ScopeKind.Runtime: RuntimeScopeStmt, ScopeKind.Graph: GraphScopeStmt,
+    ScopeKind.SplitAiv: SplitAivScopeStmt,
 }
 
 

@@ -12,7 +12,8 @@ from .span import Span
 from .stmt import _body
 
 __all__ = ["ScopeStmt", "InCoreScopeStmt", "ClusterScopeStmt", "HierarchyScopeStmt",
-           "SpmdScopeStmt", "RuntimeScopeStmt", "GraphScopeStmt", "SCOPE_ATTR_KEYS"]
+           "SpmdScopeStmt", "RuntimeScopeStmt", "GraphScopeStmt", "SplitAivScopeStmt",
+           "SCOPE_ATTR_KEYS"]
 
 _set = object.__setattr__
 _U = FieldKind.USUAL
@@ -123,6 +124,29 @@ class RuntimeScopeStmt(ScopeStmt):
                  span: Span | None = None, *, attrs: Mapping | None = None) -> None:
         check_type("RuntimeScopeStmt", "manual", manual, bool, "bool")
         _set(self, "manual", manual)
+        self._init_scope(name_hint, body, span, attrs)
+
+
+class SplitAivScopeStmt(ScopeStmt):
+    """``for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):`` inside a kernel: the
+    body runs once on each of the ``count`` vector cores of a core group, which share the
+    work as ``split`` says.  The loop name is the body's first statement,
+    ``aiv_id = pl.tile.get_subblock_idx()`` (the scope itself binds nothing)."""
+
+    __slots__ = ("split", "count")
+    scope_kind = ScopeKind.SplitAiv
+    _fields = _COMMON + (("split", _U), ("count", _U))
+
+    def __init__(self, split: SplitMode, count: int = 2, name_hint: str = "", *, body: Stmt,
+                 span: Span | None = None, attrs: Mapping | None = None) -> None:
+        check_type("SplitAivScopeStmt", "split", split, SplitMode, "SplitMode")
+        if isinstance(count, bool) or not isinstance(count, int):
+            raise TypeError(f"SplitAivScopeStmt: field 'count' expects int, got "
+                            f"{type(count).__name__}")
+        if count <= 0:
+            raise ValueError(f"SplitAivScopeStmt: field 'count' must be positive, got {count}")
+        _set(self, "split", SplitMode(split))
+        _set(self, "count", count)
         self._init_scope(name_hint, body, span, attrs)
 
 

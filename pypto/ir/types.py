@@ -251,6 +251,8 @@ def _exprs(owner: str, field: str, items: Iterable[Any] | None) -> tuple:
     for i, item in enumerate(items):
         if isinstance(item, int) and not isinstance(item, bool):
             item = ConstInt(item, DataType.INDEX)
+        elif hasattr(type(item), "__ir_dim__"):
+            item = item.__ir_dim__()  # a DSL dim (``pl.dynamic("N")``) at Python level
         if not isinstance(item, Expr):
             raise TypeError(f"{owner}: field '{field}[{i}]' expects int or Expr")
         out.append(item)

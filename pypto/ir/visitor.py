@@ -229,7 +229,7 @@ class IRVisitor:
 
 
 _SCOPES = (S.InCoreScopeStmt, S.ClusterScopeStmt, S.HierarchyScopeStmt, S.RuntimeScopeStmt,
-           S.GraphScopeStmt)
+           S.GraphScopeStmt, S.SplitAivScopeStmt)
 _install_group_defaults(IRVisitor, "visit_binary_expr", E.BINARY_CLASSES)
 _install_group_defaults(IRVisitor, "visit_unary_expr", E.UNARY_CLASSES)
 _install_group_defaults(IRVisitor, "visit_scope_stmt", _SCOPES)

@@ -17,7 +17,7 @@ from ..ir.array_types import PtrType
 from .typing import (RUNTIME, DynVar, InOut, Out, Scalar, TaskId, Tensor, Tile, Tuple, dynamic)
 from .array_types import Array, AsyncEvent, AsyncSession, PrefetchAsyncContext
 from .dsl import (at, cluster, cond, const, func_attr, graph, parallel, pipeline, range, spmd,
-                  static_assert, static_print, unroll, while_, yield_)
+                  split_aiv, static_assert, static_print, unroll, while_, yield_)
 # Loading the submodule pypto.language.scope binds pl.scope to it; the from-import then
 # rebinds pl.scope to the construct (as in PyPTO, where both paths exist).
 from .scope import manual_scope, scope, spmd_submit, submit

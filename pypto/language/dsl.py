@@ -16,11 +16,12 @@ from typing import Any, NoReturn
 
 from ..ir import expr as _expr
 from ..ir.dtype import DataType
+from ..ir.enums import ScopeMode, SplitMode
 
 __all__ = ["range", "parallel", "unroll", "pipeline", "while_", "cond", "yield_", "const", "at",
            "cluster", "spmd", "graph", "scope", "manual_scope", "func_attr", "static_print",
            "static_assert", "submit", "spmd_submit", "AtContext", "ClusterContext",
-           "SpmdContext", "RangeIterator", "WhileIterator"]
+           "SpmdContext", "RangeIterator", "WhileIterator", "split_aiv", "SplitAivContext"]
 
 
 def _outside(name: str) -> NoReturn:
@@ -167,16 +168,6 @@ def graph(*args: Any, **kwargs: Any) -> NoReturn:
     _outside("graph")
 
 
-def scope(*args: Any, **kwargs: Any) -> NoReturn:
-    """``with pl.scope(...)``: a dependency-tracking scope."""
-    _outside("scope")
-
-
-def manual_scope(*args: Any, **kwargs: Any) -> NoReturn:
-    """``with pl.manual_scope():`` a scope whose dependencies the user states."""
-    _outside("manual_scope")
-
-
 def func_attr(attrs: Any) -> NoReturn:
     """``pl.func_attr({...})`` first in a function body: attributes of the function."""
     _outside("func_attr")
@@ -214,3 +205,66 @@ def const(value: int | float, dtype: DataType) -> _expr.Expr:
         raise TypeError(f"pl.const: {value!r} is not an integer but {dtype.name} is an integer type")
     return _expr.ConstInt(value, dtype)
 
+
+# -- constructs that are classes in PyPTO (pl.scope, pl.manual_scope) or return one --------
+
+class _ScopeConstruct:
+    """A construct object built at Python level: its arguments are kept and checked, but
+    it cannot be entered there (only the parser gives ``with`` a meaning)."""
+
+    _dsl_name = ""
+
+    def __enter__(self) -> NoReturn:
+        _outside(self._dsl_name)
+
+    def __exit__(self, *exc: Any) -> None:
+        return None
+
+
+class scope(_ScopeConstruct):  # noqa: N801  (PyPTO's spelling)
+    """``with pl.scope():`` / ``with pl.scope(mode=pl.ScopeMode.MANUAL):`` a runtime scope."""
+
+    _dsl_name = "scope"
+
+    def __init__(self, mode: ScopeMode = ScopeMode.AUTO) -> None:
+        if not isinstance(mode, ScopeMode):
+            raise TypeError(f"pl.scope: mode must be a pl.ScopeMode, got {mode!r}")
+        self.mode = mode
+
+    def __repr__(self) -> str:
+        return f"pl.scope(mode=pl.ScopeMode.{self.mode.name})"
+
+
+class manual_scope(_ScopeConstruct):  # noqa: N801
+    """``with pl.manual_scope():`` a runtime scope whose dependencies the user states."""
+
+    _dsl_name = "manual_scope"
+
+    def __init__(self) -> None:
+        self.mode = ScopeMode.MANUAL
+
+    def __repr__(self) -> str:
+        return "pl.manual_scope()"
+
+
+class SplitAivContext:
+    """What ``pl.split_aiv(n, mode=...)`` returns: the split, iterated only by the parser."""
+
+    def __init__(self, n: int, mode: SplitMode) -> None:
+        if isinstance(n, bool) or not isinstance(n, int) or n <= 0:
+            raise ValueError(f"pl.split_aiv: n must be a positive int, got {n!r}")
+        if not isinstance(mode, SplitMode):
+            raise TypeError(f"pl.split_aiv: mode must be a pl.SplitMode, got {mode!r}")
+        self.n, self.mode = n, mode
+
+    def __iter__(self) -> NoReturn:
+        _outside("split_aiv")
+
+    def __repr__(self) -> str:
+        return f"pl.split_aiv({self.n}, mode=pl.SplitMode.{self.mode.name})"
+
+
+def split_aiv(n: int, *, mode: SplitMode) -> SplitAivContext:
+    """``for aiv_id in pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN):`` inside a kernel: the body
+    runs on each of the ``n`` vector cores, ``aiv_id`` being the core's index."""
+    return SplitAivContext(n, mode)

@@ -14,6 +14,8 @@ with them.  Every loop kind (parallel, unroll, pipeline) runs sequentially.
 Scopes run in place; their level, role and kind do not change the result, except:
 
 * ``pl.spmd(n)`` runs its body once per block, with ``tile.get_block_idx()`` = 0..n-1;
+* ``pl.split_aiv(n, mode=...)`` runs its body once per vector core, with
+  ``tile.get_subblock_idx()`` = 0..n-1 (cross-core pipes hand each lane its half);
 * a ``pl.cluster()`` holding a ``pl.spmd(n)`` runs its whole body once per block
   (the spmd itself then runs once per cluster block), which is what the cluster
   becomes after OutlineClusterScopes moves the launch onto the Group call;
@@ -274,7 +276,28 @@ class StmtCompiler(ExprCompiler):
             body = self._blocks(launched.core_num, launched.span, body)
         elif isinstance(scope, S.SpmdScopeStmt) and scope not in self._unwrapped_spmd:
             body = self._blocks(scope.core_num, scope.span, body)
+        elif isinstance(scope, S.SplitAivScopeStmt):
+            body = self._lanes(scope.count, body)
         return self._as_task(scope, body)
+
+    def _lanes(self, count: int, body: Run) -> Run:
+        """Run ``body`` once per vector core of the split, in lane order."""
+        executor = self.executor
+
+        def run_lanes(frame: list) -> Any:
+            state = executor.state
+            saved = state.subblock_idx
+            signal = None
+            try:
+                for lane in range(count):
+                    state.subblock_idx = lane
+                    signal = body(frame)
+                    if signal is not None:
+                        break
+            finally:
+                state.subblock_idx = saved
+            return signal
+        return run_lanes
 
     def _blocks(self, core_num: Expr, span: Span, body: Run) -> Run:
         """Run ``body`` once per SPMD block."""

@@ -105,6 +105,7 @@ _BECOMES = {
     S.ClusterScopeStmt: ("cluster", lambda s, f: f.func_type is FunctionType.Group),
     S.SpmdScopeStmt: ("spmd", lambda s, f: f.func_type is FunctionType.Spmd),
     S.RuntimeScopeStmt: ("scope", lambda s, f: False),
+    S.SplitAivScopeStmt: ("split_aiv", lambda s, f: False),
 }
 
 

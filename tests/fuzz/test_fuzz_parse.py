@@ -70,14 +70,14 @@ M = pl.dynamic("M")
 @pl.program
 class Host:
 ''' + _KERNEL + '''
-    @pl.function
+    @pl.function(auto_scope=False)
     def main(self, x: pl.Tensor[[64, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INDEX]) -> tuple[pl.Tensor[[16, 16], pl.FP32], pl.Scalar[pl.INDEX]]:
         k = 0
         with pl.at(level=pl.Level.GLOBAL, role=pl.Role.Orchestrator):
             with pl.at(level=pl.Level.HOST):
                 y = pl.add(acc, acc)
-                with pl.graph("g"):
-                    acc = self.kern(x, acc)
+        with pl.graph("g"):
+            acc = self.kern(x, acc)
         while k < n:
             with pl.scope():
                 acc = self.kern(x, acc)

@@ -115,6 +115,8 @@ def test_for_loop_options_and_existing_loop_var():
     (ir.ScopeKind.Spmd, {"core_num": 8}, ir.SpmdScopeStmt),
     (ir.ScopeKind.Runtime, {"manual": True}, ir.RuntimeScopeStmt),
     (ir.ScopeKind.Graph, {}, ir.GraphScopeStmt),
+    (ir.ScopeKind.SplitAiv, {"split": ir.SplitMode.LEFT_RIGHT, "count": 4},
+     ir.SplitAivScopeStmt),
 ])
 def test_every_scope_kind(kind, fields, cls):
     ib = ir.IRBuilder()

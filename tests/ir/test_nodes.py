@@ -44,6 +44,7 @@ def sample_nodes():
         ir.HierarchyScopeStmt(ir.Level.HOST, body=body, span=SPAN),
         ir.SpmdScopeStmt(4, body=body, span=SPAN), ir.RuntimeScopeStmt(body=body, span=SPAN),
         ir.GraphScopeStmt("g", body=body, span=SPAN),
+        ir.SplitAivScopeStmt(ir.SplitMode.UP_DOWN, body=body, span=SPAN),
         ir.CommDomainScopeStmt([0, 1], [0], body=body, span=SPAN),
         ir.WindowBuffer("buf", 64, span=SPAN),
         ir.Function("f", [x], [], body, SPAN),

@@ -84,7 +84,7 @@ def test_if_return_var_typed_from_annotation():
 
 
 def test_yields_inside_a_scope_body_count_for_the_if():
-    @pl.function
+    @pl.function(auto_scope=False)
     def f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
         if n > 0:
             with pl.scope():

@@ -404,7 +404,7 @@ def test_while_else_is_unsupported():
 def test_trailing_yield_inside_a_runtime_scope_ends_the_loop_body():
     # ConvertToSSA may leave a loop's yield inside pl.scope(); runtime scopes are transparent.
     text = '''
-@pl.function
+@pl.function(auto_scope=False)
 def f(x: pl.Tensor[[64], pl.FP32], y: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
     for i, (a, b) in pl.range(4, init_values=(x, y)):
         c = a

@@ -18,10 +18,10 @@ def test_func_attr_after_docstring_merges_into_attrs_and_emits_nothing():
     def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
         """Doc."""
         pl.func_attr({"split": pl.SplitMode.LEFT_RIGHT, "slot_num": 4})
-        pl.func_attr({"tags": ["a", "b"], "ratio": -0.5, "dtype": pl.FP16, "flag": True})
+        pl.func_attr({"tags": [3, 1], "ratio": -0.5, "dtype": pl.FP16, "flag": True})
         return x
 
-    assert f.attrs == {"split": ir.SplitMode.LEFT_RIGHT, "slot_num": 4, "tags": ["a", "b"],
+    assert f.attrs == {"split": ir.SplitMode.LEFT_RIGHT, "slot_num": 4, "tags": [3, 1],
                        "ratio": -0.5, "dtype": ir.DataType.FP16, "flag": True}
     assert f.split is ir.SplitMode.LEFT_RIGHT
     assert isinstance(f.body, ir.ReturnStmt)

@@ -133,7 +133,8 @@ def f(n: pl.Scalar[pl.INDEX], b: pl.Scalar[pl.BOOL]):
 
 def test_deeply_nested_blocks():
     depth = 90  # Python allows at most 100 indentation levels
-    lines = ["@pl.function", "def f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:", "    k = n"]
+    lines = ["@pl.function(auto_scope=False)",
+             "def f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:", "    k = n"]
     for level in range(depth):
         indent = "    " * (level + 1)
         # Python caps loops/with blocks at 20 static levels; ifs are not counted.

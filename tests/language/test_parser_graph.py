@@ -14,10 +14,11 @@ from _parser_helpers import (SPAN, assert_roundtrip, body_text, expect_error, ex
 T4 = tensor([4])
 
 
-def graph_function(body: str, func_type: str | None = None) -> str:
+def graph_function(body: str, func_type: str | None = None, auto_scope: bool = True) -> str:
     """Text of a function ``f`` with ``body`` (indented by 4) and an optional type."""
-    deco = "@pl.function" if func_type is None else \
-        f"@pl.function(type=pl.FunctionType.{func_type})"
+    options = ([] if func_type is None else [f"type=pl.FunctionType.{func_type}"]) + \
+        ([] if auto_scope else ["auto_scope=False"])
+    deco = f"@pl.function({', '.join(options)})" if options else "@pl.function"
     return f"""\
 import pypto.language as pl
 {deco}
@@ -93,7 +94,7 @@ def test_graph_dumps_are_kept_and_printed():
 
 
 def test_graph_may_contain_hierarchy_and_runtime_scopes():
-    @pl.function
+    @pl.function(auto_scope=False)
     def f(x: pl.Tensor[[4], pl.FP32]):
         with pl.graph("outer_ok"):
             with pl.scope():
@@ -168,16 +169,19 @@ def test_graph_inside_spmd(header):
 
 @pytest.mark.parametrize("level", ["CHIP", "HOST", "NODE", "CLUSTER_1", "GLOBAL"])
 def test_graph_inside_orchestration_levels_of_pl_at(level):
-    # A pl.at at CHIP or above is orchestration, not one device task (03-passes.md §16:
-    # pl.at(HOST) > pl.graph > pl.at(CORE_GROUP) is the canonical pipeline input).
-    f = pl.parse(graph_function(f"""\
+    # A pl.at at CHIP or above is orchestration, not one device task, but a graph inside
+    # any pl.at is out of scope (graph x distributed, 03-passes.md §16).
+    err = expect_text_error(graph_function(f"""\
     with pl.at(level=pl.Level.{level}, role=pl.Role.Orchestrator):
-        with pl.graph("g"):
-            with pl.at(level=pl.Level.CORE_GROUP):
-                y = pl.add(x, x)"""))
-    region = stmts(f)[0].body
-    assert isinstance(region, ir.GraphScopeStmt)
-    assert isinstance(region.body, ir.InCoreScopeStmt)
+        with pl.scope():
+            with pl.graph("g"):  # @in-at
+                with pl.at(level=pl.Level.CORE_GROUP):
+                    y = pl.add(x, x)""", auto_scope=False), ParserSyntaxError,
+                            f"cannot be nested inside `pl.at`: a graph inside any pl.at region, "
+                            f"pl.at(level=pl.Level.{pl.Level[level].name}) included, is out "
+                            "of scope "
+                            "(graph x distributed)", "in-at", "with")
+    assert "beside the pl.at region" in err.hint
 
 
 def test_graph_inside_at_through_a_runtime_scope():

@@ -98,7 +98,7 @@ def test_a_loop_inside_the_region_may_break_and_continue():
 
 def test_jumps_through_a_runtime_scope_stay_allowed():
     # pl.scope is not outlined: its body stays in the loop.
-    @pl.function
+    @pl.function(auto_scope=False)
     def f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
         k = 0
         for i in pl.range(n):

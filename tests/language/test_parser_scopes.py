@@ -415,7 +415,7 @@ def test_spmd_for_needs_a_single_name():
 # -- pl.scope / pl.manual_scope ---------------------------------------------------------------------
 
 def test_runtime_scopes():
-    @pl.function
+    @pl.function(auto_scope=False)
     def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
         with pl.scope():
             y = pl.add(x, x)
@@ -439,7 +439,8 @@ def test_runtime_scopes():
     ("pl.scope(mode=pl.ScopeMode.LAZY)", "Unknown ScopeMode value: LAZY", "pl.ScopeMode"),
     ("pl.manual_scope(mode=pl.ScopeMode.AUTO)",
      "Unknown keyword argument 'mode' in pl.manual_scope()", "mode"),
-    ("pl.scope(1)", "pl.scope() takes at most 0 positional argument(s)", "pl.scope"),
+    ("pl.scope(1, 2)", "pl.scope() takes at most 1 positional argument(s)", "pl.scope"),
+    ("pl.scope(1)", "Expected pl.ScopeMode.<name>", "1"),
 ])
 def test_runtime_scope_rejections(header, fragment, token):
     expect_text_error(f"""\

@@ -550,7 +550,7 @@ def test_call_site_dump_vars_move_onto_the_spliced_scopes():
         def region(self, a: T, c: T) -> T:
             with pl.at(level=pl.Level.CORE_GROUP, dumps=[c]):
                 b = pl.exp(a)
-            with pl.scope():
+            with pl.manual_scope():
                 with pl.cluster():
                     d = pl.add(b, b)
             return d
@@ -566,7 +566,7 @@ def test_call_site_dump_vars_move_onto_the_spliced_scopes():
         def main(self, x: T) -> T:
             with pl.at(level=pl.Level.CORE_GROUP, dumps=[x]):
                 b = pl.exp(x)
-            with pl.scope():
+            with pl.manual_scope():
                 with pl.cluster(dumps=[x]):
                     d = pl.add(b, b)
             y = d

@@ -68,6 +68,7 @@ class Ctx:
     in_cluster: bool = False
     in_device_at: bool = False  # inside a device-level Hierarchy pl.at
     graph_scalars: tuple[str, ...] = ()  # scalars a task inside a graph may receive
+    auto_scope: bool = True  # a hand-placed AUTO pl.scope() needs auto_scope=False
 
     def deeper(self, **changes) -> "Ctx":
         return replace(self, indent=self.indent + "    ", depth=self.depth - 1, **changes)
@@ -265,7 +266,8 @@ class _Writer:
         return result
 
     def stmt_scope(self, ctx: Ctx, acc: str) -> str:
-        self.emit(ctx, self.choice(("with pl.scope():", "with pl.manual_scope():")))
+        manual = ("with pl.manual_scope():", "with pl.scope(mode=pl.ScopeMode.MANUAL):")
+        self.emit(ctx, self.choice(manual if ctx.auto_scope else manual + ("with pl.scope():",)))
         inner = ctx.deeper()
         self.rebind(inner, acc, self.block(inner, acc))
         return acc
@@ -297,7 +299,8 @@ class _Writer:
             level = ORCH_LEVELS[index]
             role = ", role=pl.Role.Orchestrator" if self.flag() else ""
             self.emit(ctx, f"with pl.at(level={level}{role}):")
-            inner = ctx.deeper(hierarchy_level=index, graph_ok=True)
+            # graph x distributed is out of scope: no pl.graph inside any pl.at
+            inner = ctx.deeper(hierarchy_level=index, graph_ok=False)
         self.rebind(inner, acc, self.block(inner, acc))
         return acc
 
@@ -354,13 +357,18 @@ def _function(writer: _Writer, name: str, func_type: str, max_depth: int) -> Non
     decorator = {"opaque": "@pl.function",
                  "orch": "@pl.function(type=pl.FunctionType.Orchestration)",
                  "inline": "@pl.function(type=pl.FunctionType.Inline)"}[func_type]
+    # Inline bodies are spliced into auto-scoped callers: they keep to manual scopes.
+    auto_scope = func_type == "inline" or writer.flag()
+    if not auto_scope:
+        decorator = decorator[:-1] + ", auto_scope=False)" if "(" in decorator \
+            else decorator + "(auto_scope=False)"
     scalars = ("n", "m") if is_main else ("m",)
     params = ", ".join(f"{s}: {IDX}" for s in scalars)
     returns = f"tuple[{T}, {IDX}]" if is_main else f"tuple[{T}, {XT}]"
     writer.lines += [f"    {decorator}",
                      f"    def {name}(self, x: {XT}, acc: pl.InOut[{T}], {params}) -> {returns}:"]
     ctx = Ctx(indent="        ", depth=max_depth, func_type=func_type, scalars=scalars,
-              graph_ok=True, hierarchy_level=-1)
+              graph_ok=True, hierarchy_level=-1, auto_scope=auto_scope)
     writer.emit(ctx, "k0 = 0")
     ctx = replace(ctx, scalars=ctx.scalars + ("k0",))
     end = writer.block(ctx, "acc", min_stmts=1)

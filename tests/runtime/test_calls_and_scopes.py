@@ -131,21 +131,24 @@ def test_spmd_runs_the_body_once_per_block():
 
 @pl.program
 class Regions:
-    @pl.function
+    @pl.function(auto_scope=False)
     def main(self, x: T, out: pl.Out[T]) -> T:
+        with pl.graph("layer"):
+            with pl.scope():
+                with pl.at(level=pl.Level.CORE_GROUP):
+                    t = pl.load(x, [0, 0], [8, 8])
+                    pl.store(pl.exp(t), [0, 0], out)
         with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):
-            with pl.graph("layer"):
-                with pl.scope():
-                    with pl.at(level=pl.Level.CORE_GROUP):
-                        t = pl.load(x, [0, 0], [8, 8])
-                        pl.store(pl.exp(t), [0, 0], out)
+            with pl.at(level=pl.Level.CORE_GROUP):
+                u = pl.load(out, [0, 0], [8, 8])
+                pl.store(pl.mul(u, 2.0), [0, 0], out)
         return out
 
 
 def test_regions_run_in_place():
     x, out = rand(8, 8), np.zeros((8, 8), np.float32)
     assert pypto.run(Regions, x, out) is out
-    np.testing.assert_allclose(out, np.exp(x), rtol=1e-6)
+    np.testing.assert_allclose(out, 2 * np.exp(x), rtol=1e-6)
 
 
 @pl.program

@@ -233,6 +233,7 @@ _STMT_HANDLERS: dict[type, Any] = {
     S.SpmdScopeStmt: VarScan._scope,
     S.RuntimeScopeStmt: VarScan._scope,
     S.GraphScopeStmt: VarScan._scope,
+    S.SplitAivScopeStmt: VarScan._scope,
 }
 
 

@@ -314,6 +314,27 @@ class StmtPrinter:
         self.block(stmts[1:], depth + 1)
         return True
 
+    def _split_aiv(self, node: S.SplitAivScopeStmt, depth: int, targets: tuple) -> None:
+        """``for aiv_id in pl.split_aiv(n, mode=...):``; the loop name is the body's first
+        statement when that binds the sub-block index, else ``_`` (which binds nothing)."""
+        if node._attrs:
+            raise InternalError(f"python_print: SplitAivScopeStmt carries attr "
+                                f"'{next(iter(node._attrs))}', which has no DSL spelling")
+        prefix = self.prefix
+        args = [str(node.count), f"mode={enum_text(node.split, prefix)}"]
+        if node.name_hint:
+            args.append(f"name_hint={quote(node.name_hint, chr(34))}")
+        stmts = flatten_body(node.body)
+        first = stmts[0] if stmts else None
+        index = "_"
+        if (type(first) is St.AssignStmt and not first.leading_comments
+                and first.var.type == _INDEX_SCALAR
+                and _is_call_to(first.value, "tile.get_subblock_idx")):
+            index = self.exprs.var_name(first.var)
+            stmts = stmts[1:]
+        self.line(depth, f"for {index} in {prefix}.split_aiv({', '.join(args)}):")
+        self.block(stmts, depth + 1)
+
 
 def _has_code(lines: list[str], start: int) -> bool:
     """Whether ``lines[start:]`` holds a statement (not only comments or blank lines).
@@ -364,4 +385,5 @@ _HANDLERS: dict[type, Any] = {
     S.SpmdScopeStmt: StmtPrinter._scope,
     S.RuntimeScopeStmt: StmtPrinter._scope,
     S.GraphScopeStmt: StmtPrinter._scope,
+    S.SplitAivScopeStmt: StmtPrinter._split_aiv,
 }

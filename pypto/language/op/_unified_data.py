@@ -80,12 +80,17 @@ def transpose(input, axis1, axis2, *, span=None):  # noqa: A002
     return _shaped("transpose", input, axis1, axis2, span=span)
 
 
+def _index_list(offset):
+    """PyPTO's ``pl.read(t, i + 1)``: one scalar offset is a one-item index list."""
+    return [offset] if _kind(offset) == "scalar" else offset
+
+
 def read(src, offset, *, span=None):
-    return _route("read", "src", src)(src, offset, span=span)
+    return _route("read", "src", src)(src, _index_list(offset), span=span)
 
 
 def write(dst, offset, value, *, span=None):
-    return _route("write", "dst", dst)(dst, offset, value, span=span)
+    return _route("write", "dst", dst)(dst, _index_list(offset), value, span=span)
 
 
 def dim(tensor, axis, *, span=None):

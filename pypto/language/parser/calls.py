@@ -17,6 +17,7 @@ from ...ir.node import Expr, GlobalVar
 from ...ir.scalar_types import scalar_type
 from ...ir.type_match import call_mismatch
 from .annotations import attr_chain
+from ..typing import DynVar
 from .closure import MISSING
 from .distributed_calls import device_keyword
 from .recovery import DependentError
@@ -106,7 +107,10 @@ def parse_kwarg_value(p: "FunctionParser", node: ast.expr) -> Any:
         if len(chain) >= 2 and chain[-1] in _DTYPE_NAMES and chain[0] == "pl":
             return DataType(chain[-1])
         if p.closure.lookup(chain[0]) is not MISSING:
-            return p.closure.evaluate(node, p.span(node))
+            value = p.closure.evaluate(node, p.span(node))
+            if isinstance(value, DynVar):  # valid_shape=[16, N]: the program's N
+                return p.program.dyn_var(value, p.span(node))
+            return value
     return p.parse_expr(node)
 
 

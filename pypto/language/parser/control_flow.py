@@ -393,4 +393,12 @@ def _spmd_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
 
 ITERATORS["spmd"] = _spmd_for
 
+
+def _split_aiv_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
+    from .scopes import split_aiv_for
+    split_aiv_for(p, node, call)
+
+
+ITERATORS["split_aiv"] = _split_aiv_for
+
 STMT_HANDLERS = {ast.For: _for, ast.While: _while, ast.If: _if}

@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING, Any, Callable
 
 from ...ir.dtype import DataType
-from ...ir.enums import SplitMode
+from ...ir.enums import ArgDirection, SplitMode
 from ...ir.node import Expr
 from .annotations import attr_chain
 from .closure import MISSING
@@ -33,12 +33,12 @@ def is_func_attr(node: ast.stmt) -> bool:
             and directive_name(node.value) == "func_attr")
 
 
-def _literal(p: "FunctionParser", node: ast.expr) -> Any:
-    """A func_attr value: a literal, a list of literals, or an enum / dtype member."""
+def _literal(p: "FunctionParser", node: ast.expr, key: str) -> Any:
+    """A func_attr value: a literal, an enum / dtype member, or a list (PyPTO's kinds)."""
     if isinstance(node, ast.Constant):
         return node.value
     if isinstance(node, (ast.List, ast.Tuple)):
-        return [_literal(p, item) for item in node.elts]
+        return _list(p, node, key)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
             and isinstance(node.operand, ast.Constant):
         return -node.operand.value
@@ -51,6 +51,30 @@ def _literal(p: "FunctionParser", node: ast.expr) -> Any:
                             f"'{ast.unparse(node)}'", p.span(node))
 
 
+def _list(p: "FunctionParser", node: ast.List | ast.Tuple, key: str) -> list:
+    """As in PyPTO, a list holds one kind of item: ints or ``pl.adir.<name>`` directions.
+    (PyPTO's third kind, DSL variables, is refused: no pass renames a function's
+    attributes with its parameters, so they would dangle after ConvertToSSA.)"""
+    items = []
+    for item in node.elts:
+        if isinstance(item, ast.Name) and p.is_dsl_name(item.id):
+            raise ParserSyntaxError(
+                f"attrs['{key}'] on call to 'pl.func_attr': '{item.id}' is a DSL variable; "
+                "function attributes hold constants (ints or pl.adir.<name>)", p.span(item))
+        if isinstance(item, (ast.List, ast.Tuple)):
+            items.append(item)  # a nested list is no kind PyPTO accepts
+        else:
+            items.append(_literal(p, item, key))
+    kinds = {"adir" if isinstance(v, ArgDirection) else "int" if type(v) is int else "other"
+             for v in items}
+    if len(kinds) > 1 or "other" in kinds:
+        raise ParserSyntaxError(
+            f"attrs['{key}'] on call to 'pl.func_attr': list elements are mixed or of an "
+            "unsupported kind (expected all ints, all pl.adir.<name>, or all names)",
+            p.span(node))
+    return items
+
+
 def parse_func_attr(p: "FunctionParser", node: ast.stmt) -> None:
     call = node.value  # type: ignore[attr-defined]
     if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Dict):
@@ -60,7 +84,7 @@ def parse_func_attr(p: "FunctionParser", node: ast.stmt) -> None:
         if not (isinstance(key, ast.Constant) and isinstance(key.value, str)):
             raise ParserSyntaxError("pl.func_attr keys must be string literals",
                                     p.span(key if key is not None else call))
-        parsed = _literal(p, value)
+        parsed = _literal(p, value, key.value)
         if key.value == "split":
             parsed = SplitMode(parsed)
         p.func_attrs[key.value] = parsed

@@ -10,6 +10,7 @@ from ...ir import builders as B
 from ...ir import expr as E
 from ...ir import types as T
 from ...ir.dtype import DataType, int_range
+from ...ir.linear import simplify_difference
 from ...ir.node import Expr
 from .annotations import attr_chain
 from .closure import MISSING, python_to_ir
@@ -207,7 +208,10 @@ def _sequence(p: "FunctionParser", node: ast.List | ast.Tuple) -> Expr:
 
 
 def subscript_indices(p: "FunctionParser", node: ast.Subscript, base: Expr) -> tuple[Any, bool]:
-    """For ``A[i, j]`` / ``A[i:j, k]``: the offsets (as a list) and whether a slice occurs."""
+    """For ``A[i, j]`` / ``A[i:j, k]``: the offsets (as a list) and whether a slice occurs.
+
+    A sliced target may name fewer axes than it has (``out[:] = e`` on a rank-2 tensor):
+    the axes left out start at 0, as they do when reading ``x[i:j]``."""
     items = list(node.slice.elts) if isinstance(node.slice, ast.Tuple) else [node.slice]
     has_slice = any(isinstance(item, ast.Slice) for item in items)
     offsets = []
@@ -217,6 +221,12 @@ def subscript_indices(p: "FunctionParser", node: ast.Subscript, base: Expr) -> t
                            else E.ConstInt(0, _INDEX, p.span(item)))
         else:
             offsets.append(p.parse_expr(item))
+    rank = len(base.type.shape) if isinstance(base.type, T.ShapedType) else len(items)
+    if len(items) > rank:
+        raise ParserSyntaxError(f"Too many indices ({len(items)}) for a rank-{rank} value",
+                                p.span(node))
+    if has_slice:
+        offsets.extend(E.ConstInt(0, _INDEX, p.span(node)) for _ in range(rank - len(items)))
     return offsets, has_slice
 
 
@@ -283,6 +293,11 @@ def _extent(p: "FunctionParser", lower: Expr, upper: Expr, node: ast.AST) -> Exp
         return E.ConstInt(upper.value - lower.value, _INDEX, p.span(node))
     if isinstance(lower, E.ConstInt) and lower.value == 0:
         return upper
+    simple = simplify_difference(upper, lower)  # x[:, k0:k0 + 16] has the static extent 16
+    if isinstance(simple, E.ConstInt):
+        return E.ConstInt(simple.value, _INDEX, p.span(node))
+    if simple is not None:
+        return simple
     return scalar_builder_call(p, B.sub, [upper, lower], node, "Slice bound")
 
 

@@ -31,7 +31,7 @@ from .enum_args import read_bool, read_enum, read_identifier
 if TYPE_CHECKING:
     from .function_parser import FunctionParser
 
-__all__ = ["STMT_HANDLERS", "SCOPE_HANDLERS", "spmd_for"]
+__all__ = ["STMT_HANDLERS", "SCOPE_HANDLERS", "spmd_for", "split_aiv_for"]
 
 _GRAPH_FORBIDDEN_FUNCS = (FunctionType.InCore, FunctionType.AIC, FunctionType.AIV,
                           FunctionType.Group, FunctionType.Spmd)
@@ -266,8 +266,8 @@ def _at(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem)
     task_id = _task_id(p, item)
     attrs = _finish_attrs(p, args, attrs, task_id, slot_num)
     span = p.span(node)
-    # A region at CHIP or above is orchestration, not one device task: a pl.graph may sit
-    # inside it (HOST > graph > CORE_GROUP is the pipeline's canonical shape, 03 §16).
+    # A region at CHIP or above is orchestration, not one device task (a pl.graph still
+    # may not sit inside it: graph x distributed is out of scope, 03 §16).
     device_task = level_to_linqu_level(level) < level_to_linqu_level(Level.CHIP)
     _check_at_nesting(p, level, node)
     body = _body(p, node, RegionFrame("at", f"pl.at(level=pl.Level.{level.name})", span,
@@ -420,10 +420,28 @@ def _spmd(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withite
     p.emit(Sc.SpmdScopeStmt(core_num, sync_start, name_hint, body=body, span=span, attrs=attrs))
 
 
-def spmd_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
-    """``for i in pl.spmd(n):`` -> Spmd(InCore(i = pl.tile.get_block_idx(); body))."""
+def _index_loop_body(p: "FunctionParser", node: ast.For, frame: RegionFrame, index_op: str,
+                     bind_underscore: bool = True) -> S.Stmt:
+    """The body of ``for i in pl.spmd(n)`` / ``pl.split_aiv(n, ...)``: ``i = <index_op>()``
+    first (not for ``_`` unless ``bind_underscore``), then the loop body, inside ``frame``."""
     from ...ir.ops import create_op_call
     from .statements import assign_name
+    stmts: list[S.Stmt] = []
+    p.blocks.append(stmts)
+    p.regions.append(frame)
+    try:
+        if bind_underscore or node.target.id != "_":  # type: ignore[attr-defined]
+            index = create_op_call(index_op, [], span=p.span(node.target))
+            assign_name(p, node.target.id, index, node.target)  # type: ignore[attr-defined]
+        stmts.append(p.parse_block(node.body, node.lineno))
+    finally:
+        p.regions.pop()
+        p.blocks.pop()
+    return S.SeqStmts.flatten(stmts, frame.span)
+
+
+def spmd_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
+    """``for i in pl.spmd(n):`` -> Spmd(InCore(i = pl.tile.get_block_idx(); body))."""
     if node.orelse:
         raise UnsupportedFeatureError("for ... else is not supported", p.span(node))
     if not isinstance(node.target, ast.Name):
@@ -435,22 +453,81 @@ def spmd_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
     split, slot_num = (_optimizations(p, optimizations) if optimizations is not None
                        else (SplitMode.NONE, None))
     span = p.span(node)
-    stmts: list[S.Stmt] = []
-    p.blocks.append(stmts)
-    p.regions.append(RegionFrame("spmd", "pl.spmd()", span, inner_limit=_KERNEL_LEVEL - 1,
-                                 kernel=True))
-    try:
-        index = create_op_call("tile.get_block_idx", [], span=p.span(node.target))
-        assign_name(p, node.target.id, index, node.target)
-        stmts.append(p.parse_block(node.body, node.lineno))
-    finally:
-        p.regions.pop()
-        p.blocks.pop()
+    body = _index_loop_body(p, node, RegionFrame("spmd", "pl.spmd()", span, kernel=True,
+                                                 inner_limit=_KERNEL_LEVEL - 1),
+                            "tile.get_block_idx")
     incore_attrs = {"slot_num": slot_num} if slot_num is not None else {}
-    inner = Sc.InCoreScopeStmt(split, name_hint, body=S.SeqStmts.flatten(stmts, span), span=span,
-                               attrs=incore_attrs)
+    inner = Sc.InCoreScopeStmt(split, name_hint, body=body, span=span, attrs=incore_attrs)
     outer_name = f"{name_hint}_spmd" if name_hint else ""
     p.emit(Sc.SpmdScopeStmt(core_num, sync_start, outer_name, body=inner, span=span, attrs=attrs))
+
+
+# -- pl.split_aiv -----------------------------------------------------------------------------
+
+_AIV_SPLITTING_FUNCS = (FunctionType.InCore, FunctionType.AIV)
+
+
+def _split_aiv_count(p: "FunctionParser", node: ast.expr | None, call: ast.Call) -> int:
+    from .expressions import fold_constants
+    if node is None:
+        raise ParserSyntaxError("pl.split_aiv() requires n, the number of vector cores",
+                                p.span(call), hint="e.g. for aiv_id in pl.split_aiv(2, "
+                                                   "mode=pl.SplitMode.UP_DOWN):")
+    folded, value = fold_constants(p, node)
+    if not folded or type(value) is not int:
+        raise ParserSyntaxError(f"pl.split_aiv() n must be an integer constant, got "
+                                f"'{ast.unparse(node)}'", p.span(node),
+                                hint="The split is fixed when the kernel is compiled")
+    if value <= 0:
+        raise ParserSyntaxError(f"pl.split_aiv() n must be positive, got {value}", p.span(node))
+    return value
+
+
+def _check_split_aiv_placement(p: "FunctionParser", node: ast.For) -> None:
+    """A split over the vector cores of one core group happens inside a kernel."""
+    for region in p.enclosing_regions():
+        if region.construct == "split_aiv":
+            raise ParserSyntaxError(
+                f"pl.split_aiv() cannot be nested inside {region.name}: the vector cores are "
+                "already split", p.span(node), note=_starts(region))
+        if region.kernel:
+            return
+    if p.options.func_type in _AIV_SPLITTING_FUNCS:
+        return
+    raise ParserSyntaxError(
+        "pl.split_aiv() must be inside a kernel: a pl.at(level=pl.Level.CORE_GROUP) region, "
+        "a pl.spmd() body or an InCore/AIV function", p.span(node),
+        hint="It splits one kernel's vector work over the vector cores of its core group")
+
+
+def split_aiv_for(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
+    """``for aiv_id in pl.split_aiv(n, mode=...):`` ->
+    SplitAiv(mode, n; aiv_id = pl.tile.get_subblock_idx(); body).  ``for _ in ...``
+    binds no name."""
+    if node.orelse:
+        raise UnsupportedFeatureError("for ... else is not supported", p.span(node))
+    if not isinstance(node.target, ast.Name):
+        raise ParserSyntaxError("`for <name> in pl.split_aiv(n, mode=...):` needs a single name",
+                                p.span(node.target))
+    args = _Args(p, call, "split_aiv", ("n",), ("mode", "name_hint"))
+    count = _split_aiv_count(p, args.get("n"), call)
+    mode_node = args.get("mode")
+    if mode_node is None:
+        raise ParserSyntaxError("pl.split_aiv() requires mode=pl.SplitMode.UP_DOWN or "
+                                "pl.SplitMode.LEFT_RIGHT", p.span(call))
+    mode = read_enum(mode_node, SplitMode, p.span)
+    if mode is SplitMode.NONE:
+        raise ParserSyntaxError("pl.split_aiv() mode must be pl.SplitMode.UP_DOWN or "
+                                "pl.SplitMode.LEFT_RIGHT, not pl.SplitMode.NONE",
+                                p.span(mode_node), hint="Without a split there is nothing to "
+                                                        "share: drop the loop")
+    name_hint = _name_hint(p, args)
+    _check_split_aiv_placement(p, node)
+    span = p.span(node)
+    body = _index_loop_body(p, node, RegionFrame("split_aiv", "pl.split_aiv()", span,
+                                                 inner_limit=_KERNEL_LEVEL - 1, kernel=True),
+                            "tile.get_subblock_idx", bind_underscore=False)
+    p.emit(Sc.SplitAivScopeStmt(mode, count, name_hint, body=body, span=span))
 
 
 # -- pl.graph ---------------------------------------------------------------------------------
@@ -487,7 +564,14 @@ def _graph(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withit
                      "graph",
                 note=f"the enclosing region {region.name} starts at "
                      f"{region.span.filename}:{region.span.begin_line}")
-        if region.construct in ("at", "cluster", "spmd") and region.device_task:
+        if region.construct == "at" and not region.device_task:
+            raise ParserSyntaxError(
+                f"pl.graph(\"{name}\") cannot be nested inside `pl.at`: a graph inside any "
+                f"pl.at region, {region.name} included, is out of scope (graph x distributed)",
+                p.span(node), hint="Put the pl.graph region beside the pl.at region, in the "
+                                   "orchestration body",
+                note=_starts(region))
+        if region.construct in ("at", "cluster", "spmd"):
             raise ParserSyntaxError(
                 f"pl.graph(\"{name}\") cannot be nested inside `pl.{region.construct}`", p.span(node),
                 hint=f"A graph region records a topology of tasks, while {region.name} becomes a "
@@ -510,12 +594,14 @@ def _runtime_scope(manual_default: bool) -> Callable:
 
     def handler(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem) -> None:
         _no_as(p, item)
-        keywords = ("name_hint",) if manual_default else ("mode", "name_hint")
-        args = _Args(p, call, construct, (), keywords)
+        positional = () if manual_default else ("mode",)
+        args = _Args(p, call, construct, positional, ("name_hint",))
         manual = manual_default
         mode = args.get("mode")
         if mode is not None:
             manual = read_enum(mode, ScopeMode, p.span) is ScopeMode.MANUAL
+        if not manual:
+            _check_auto_scope_allowed(p, node)
         name_hint = _name_hint(p, args)
         span = p.span(node)
         p.regions.append(RegionFrame("scope", f"pl.{construct}()", span))
@@ -525,6 +611,22 @@ def _runtime_scope(manual_default: bool) -> Callable:
             p.regions.pop()
         p.emit(Sc.RuntimeScopeStmt(manual, name_hint, body=body, span=span))
     return handler
+
+
+# Inline bodies are spliced into such functions, so they keep the rule.
+_AUTO_SCOPED_FUNCS = (FunctionType.Opaque, FunctionType.Orchestration, FunctionType.Inline)
+
+
+def _check_auto_scope_allowed(p: "FunctionParser", node: ast.With) -> None:
+    """PyPTO: an orchestration body is already one automatic scope, so an AUTO scope placed
+    by hand needs the function's own one switched off (``auto_scope=False``)."""
+    if any(region.kernel for region in p.regions):
+        return  # kernel code, not the orchestration body that auto-scoping wraps
+    if p.options.func_type in _AUTO_SCOPED_FUNCS and p.options.attrs.get("auto_scope", True):
+        raise ParserSyntaxError(
+            "a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)",
+            p.span(node), hint="Add auto_scope=False to the decorator (@pl.jit(auto_scope=False) "
+                               "in a jit function), or use pl.manual_scope()")
 
 
 def _no_as(p: "FunctionParser", item: ast.withitem) -> None:

@@ -20,6 +20,15 @@ class _DimArithmetic:
 
     __slots__ = ()
 
+    def __ir_dim__(self) -> Any:
+        """A stand-in INDEX Var for IR constructors Python runs while evaluating an
+        annotation (``pl.TensorView(valid_shape=[16, N])``); the parser reads the real
+        dim from the source, where ``N`` is the program's one Var of that name."""
+        from ...ir.dtype import DataType
+        from ...ir.expr import Var
+        from ...ir.types import ScalarType
+        return Var(getattr(self, "name", "dim"), ScalarType(DataType.INDEX))
+
     def _combine(self, op: str, other: Any, reflected: bool = False) -> "DimExpr":
         left, right = (other, self) if reflected else (self, other)
         return DimExpr(f"({left!r} {op} {right!r})")

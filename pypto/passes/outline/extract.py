@@ -17,7 +17,7 @@ from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.dtype import DataType
-from ...ir.enums import ParamDirection
+from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops import deduce_call_return_type
@@ -145,6 +145,9 @@ class _BodyRewriter(IRMutator):
                                    op.span)
 
 
+_AUTO_SCOPED = (FunctionType.Opaque, FunctionType.Orchestration)
+
+
 def _direct_definitions(body: Stmt) -> set[E.Var]:
     stmts = body.stmts if isinstance(body, St.SeqStmts) else (body,)
     out: set[E.Var] = set()
@@ -245,10 +248,15 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
     if returned:
         stmts.append(St.ReturnStmt(returned, scope.span))
     func_type, level, role = config.signature(scope)
+    attrs = config.function_attrs(scope)
+    if func_type in _AUTO_SCOPED and state.func._attrs.get("auto_scope") is False:
+        # A piece of a function without automatic scoping (its hand-placed pl.scope()
+        # regions rely on that) is not auto-scoped either.
+        attrs = {**attrs, "auto_scope": False}
     try:
         function = Function(name, list(zip(params, directions)), [r.type for r in returned],
                             St.SeqStmts.flatten(stmts, scope.span), scope.span, type=func_type,
-                            level=level, role=role, attrs=config.function_attrs(scope))
+                            level=level, role=role, attrs=attrs)
     except ValueError as exc:
         raise InternalError(f"{config.pass_name}: building '{name}': {exc}") from exc
     is_submit = any(key in scope._attrs for key in _DISPATCH_KEYS)

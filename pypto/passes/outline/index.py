@@ -40,7 +40,7 @@ __all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
 _JUMPS = frozenset((St.ReturnStmt, St.BreakStmt, St.ContinueStmt))
 _PLAIN_SCOPES = frozenset(cls for cls in (S.InCoreScopeStmt, S.ClusterScopeStmt,
                                           S.HierarchyScopeStmt, S.RuntimeScopeStmt,
-                                          S.GraphScopeStmt))
+                                          S.GraphScopeStmt, S.SplitAivScopeStmt))
 
 
 def type_dim_vars(t: Type) -> Iterable[E.Var]:

@@ -204,7 +204,7 @@ class _CallSites(IRMutator):
 # Statements that hold statements, by exact class (their expressions are not entered).
 _CONTAINERS = frozenset((St.SeqStmts, St.IfStmt, St.ForStmt, St.WhileStmt, S.ScopeStmt,
                          S.InCoreScopeStmt, S.ClusterScopeStmt, S.HierarchyScopeStmt,
-                         S.RuntimeScopeStmt, S.GraphScopeStmt))
+                         S.RuntimeScopeStmt, S.GraphScopeStmt, S.SplitAivScopeStmt))
 
 
 def _static_var(var: E.Var) -> bool:

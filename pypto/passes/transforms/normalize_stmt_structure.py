@@ -42,7 +42,7 @@ _LEAVES = frozenset((St.AssignStmt, St.EvalStmt, St.ReturnStmt, St.YieldStmt, St
 # Statements whose only nested statement field is ``body``.
 _BODY_HOLDERS = frozenset((St.ForStmt, St.WhileStmt, S.ScopeStmt, S.InCoreScopeStmt,
                            S.ClusterScopeStmt, S.HierarchyScopeStmt, S.SpmdScopeStmt,
-                           S.RuntimeScopeStmt, S.GraphScopeStmt))
+                           S.RuntimeScopeStmt, S.GraphScopeStmt, S.SplitAivScopeStmt))
 
 
 def _normalize(stmt: Stmt, fallback: _Normalizer) -> Stmt:

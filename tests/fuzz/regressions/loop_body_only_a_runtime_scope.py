@@ -6,7 +6,7 @@ import pypto.language as pl
 
 @pl.program
 class P:
-    @pl.function
+    @pl.function(auto_scope=False)
     def main(self, x: pl.Tensor[[64, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 16], pl.FP32]:
         for i in pl.range(2):
             with pl.scope():

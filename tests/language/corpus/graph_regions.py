@@ -48,11 +48,13 @@ class GraphRegions:
 
     @pl.function
     def walkthrough(self, x: pl.Tensor[[8, 16], pl.FP32]) -> pl.Tensor[[8, 16], pl.FP32]:
+        # 03-passes.md section 16: a HOST region beside the graph (never around it).
         with pl.at(level=pl.Level.HOST):
-            with pl.graph("g"):
-                scale = 2
-                with pl.at(level=pl.Level.CORE_GROUP):
-                    t = pl.load(x, [0, 0], [8, 16])
-                    u = pl.mul(t, 2.0)
-                    x = pl.store(u, [0, 0], x)
+            y = pl.add(x, x)
+        with pl.graph("g"):
+            scale = 2
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0, 0], [8, 16])
+                u = pl.mul(t, 2.0)
+                x = pl.store(u, [0, 0], x)
         return x

@@ -9,7 +9,17 @@ class Scopes:
     def kernel(x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
         return x
 
-    @pl.function
+    @pl.function(type=pl.FunctionType.AIV)
+    def vector_half(x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor[[64], pl.FP32]]
+                    ) -> pl.Tensor[[64], pl.FP32]:
+        for lane in pl.split_aiv(2, mode=pl.SplitMode.LEFT_RIGHT):
+            t = pl.load(x, [lane * 32], [32])
+            out = pl.store(t, [lane * 32], out)
+        for _ in pl.split_aiv(4, mode=pl.SplitMode.UP_DOWN, name_hint="quarters"):
+            out = pl.add(out, x)
+        return out
+
+    @pl.function(auto_scope=False)
     def main(self, x: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:
         t0 = pl.system.task_invalid()
         with pl.at(level=pl.Level.CORE_GROUP):

@@ -417,3 +417,20 @@ def test_a_predicate_on_a_hierarchy_scope_is_an_internal_error():
     with passes.PassContext([]):
         with pytest.raises(InternalError, match="carries a dispatch predicate"):
             outline(program)
+
+
+def test_a_region_of_a_function_without_auto_scope_keeps_auto_scope_off():
+    # Its hand-placed pl.scope() relies on that; the printed result must read back.
+    @pl.program
+    class Before:
+        @pl.function(auto_scope=False)
+        def main(self, x: pl.Tensor[[8], pl.FP32]) -> pl.Tensor[[8], pl.FP32]:
+            with pl.at(level=pl.Level.HOST):
+                with pl.scope():
+                    y = pl.add(x, x)
+            return y
+
+    after = passes.outline_hierarchy_scopes()(passes.convert_to_ssa()(Before))
+    assert after["main_host_0"].attrs == {"auto_scope": False}
+    text = ir.python_print(after)
+    ir.assert_structural_equal(pl.parse(text), after)

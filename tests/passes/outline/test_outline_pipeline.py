@@ -111,19 +111,21 @@ def test_scope_form_and_decorator_form_converge():
     ir.assert_structural_equal(default_pipeline(ScopeForm), default_pipeline(DecoratorForm))
 
 
-def test_host_region_holding_a_graph_holding_a_core_group_region_inside_a_loop():
+def test_host_region_beside_a_graph_holding_a_core_group_region_inside_a_loop():
+    # 03-passes.md section 16: the HOST region sits beside the graph (never around it).
     @pl.program
     class Combined:
         @pl.function
         def main(self, x: T, acc0: T) -> T:
             for step, (acc,) in pl.range(4, init_values=(acc0,)):
                 with pl.at(level=pl.Level.HOST):
-                    with pl.graph("g"):
-                        scale = step * 2
-                        with pl.at(level=pl.Level.CORE_GROUP):
-                            t = pl.load(x, [scale], [8])
-                            u = pl.load(acc, [0], [8])
-                            pl.store(pl.add(t, u), [0], acc)
+                    h = pl.add(x, x)
+                with pl.graph("g"):
+                    scale = step * 2
+                    with pl.at(level=pl.Level.CORE_GROUP):
+                        t = pl.load(x, [scale], [8])
+                        u = pl.load(acc, [0], [8])
+                        pl.store(pl.add(t, u), [0], acc)
                 nxt = pl.add(acc, x)
                 out = pl.yield_(nxt)
             return out
