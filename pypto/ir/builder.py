@@ -326,11 +326,11 @@ class IRBuilder(PyPTOBuilderNames):
     def scope(self, scope_kind: ScopeKind, span: Span | None = None, level: Level | None = None,
               role: Role | None = None, split: Any = None, name_hint: str = "",
               core_num: Any = None, sync_start: bool | None = None, manual: bool | None = None,
-              attrs: Mapping | None = None) -> ScopeFrame:
+              attrs: Mapping | None = None, count: int | None = None) -> ScopeFrame:
         """A scope of ``scope_kind`` with the fields that kind has (``level=`` for a
         hierarchy scope, ``core_num=`` for spmd ...); a field the kind lacks is an error."""
         given = {"level": level, "role": role, "split": split, "core_num": core_num,
-                 "sync_start": sync_start, "manual": manual}
+                 "sync_start": sync_start, "manual": manual, "count": count}
         fields = {key: value for key, value in given.items() if value is not None}
         kind = ScopeKind(scope_kind)
         if kind not in _SCOPE_CLASSES:

@@ -137,8 +137,9 @@ class SplitAivScopeStmt(ScopeStmt):
     scope_kind = ScopeKind.SplitAiv
     _fields = _COMMON + (("split", _U), ("count", _U))
 
-    def __init__(self, split: SplitMode, count: int = 2, name_hint: str = "", *, body: Stmt,
-                 span: Span | None = None, attrs: Mapping | None = None) -> None:
+    def __init__(self, split: SplitMode, count: int = 2, name_hint: str = "",
+                 body: Stmt | None = None, span: Span | None = None, *,
+                 attrs: Mapping | None = None) -> None:
         check_type("SplitAivScopeStmt", "split", split, SplitMode, "SplitMode")
         if isinstance(count, bool) or not isinstance(count, int):
             raise TypeError(f"SplitAivScopeStmt: field 'count' expects int, got "

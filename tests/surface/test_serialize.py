@@ -89,6 +89,7 @@ def _built_nodes():
             ir.GraphScopeStmt("layer", body=body),
             ir.CommDomainScopeStmt([0, 1], [0], "d", body=body),
             ir.ClusterScopeStmt(body=body),
+            ir.SplitAivScopeStmt(ir.SplitMode.UP_DOWN, 2, "aiv", body),
             ir.HierarchyScopeStmt(ir.Level.HOST, ir.Role.Orchestrator, body=body),
             ir.RuntimeScopeStmt(manual=True, body=body),
             ir.InlineStmt("print(1)"),
