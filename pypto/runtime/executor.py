@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ir._deep import deep_recursion
+from ..ir.depth import nesting_guard
 from ..ir.expr import Call, Var
 from ..ir.function import Function, Program
 from ..ir.node import GlobalVar
@@ -186,7 +186,7 @@ class Executor:
     def compiled(self, name: str) -> CompiledFunction:
         found = self._compiled.get(name)
         if found is None:
-            with deep_recursion():
+            with nesting_guard(self.program[name]):
                 found = self._compiled[name] = CompiledFunction(self, self.program[name])
         return found
 
@@ -220,7 +220,7 @@ class Executor:
             args = tuple(torch_args.arrays)
         self.state = ExecState(RankScheduler(self.world_size))
         self.pending_ranks = False
-        with deep_recursion(), np.errstate(all="ignore"):
+        with nesting_guard(function.function), np.errstate(all="ignore"):
             try:
                 results = function.invoke(tuple(args), None, at_entry=True)
             finally:

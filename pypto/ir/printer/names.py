@@ -30,7 +30,7 @@ class VarScan:
     """Collects the Vars of one function (or lone statement / expression) in one walk.
 
     All collections are insertion-ordered dicts keyed by the Var object (identity hash).
-    Run inside ``deep_recursion()``.
+    Run inside ``nesting_guard()``.
     """
 
     __slots__ = ("defined", "used", "type_vars", "callees")

@@ -26,7 +26,7 @@ from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.enums import FunctionType
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
@@ -383,7 +383,7 @@ def transform(program: Program) -> Program:
     if not inline:
         return program
     splices = itertools.count()
-    with deep_recursion():
+    with nesting_guard(program):
         templates: dict[str, _Template] = {}
         for name in _expansion_order(inline):
             func = inline[name]

@@ -1,7 +1,7 @@
 """``DefUseWalker``: one function in execution order, tracking visible Vars.
 
 The SSA, UseAfterDef and InOutUseValid verifiers subclass it.  It recurses once
-per statement nesting level and runs under ``deep_recursion()``.
+per statement nesting level and runs under ``nesting_guard()``.
 
 A subclass customises it at one of two levels.  The simple one is the hooks
 ``on_define`` (every definition) and ``on_use`` (a read of a Var that is not
@@ -19,7 +19,7 @@ from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.types import ScalarType
@@ -146,7 +146,7 @@ class DefUseWalker:
 
     # -- driver -----------------------------------------------------------------------
     def run(self) -> None:
-        with deep_recursion():
+        with nesting_guard(self.func):
             self.define_params()
             self.visit(self.func.body)
 
