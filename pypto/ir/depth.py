@@ -11,7 +11,11 @@ deepest statement:
 * ``MAX_STMT_NESTING`` compound statements (loops, branches, regions) inside each
   other -- CPython's own parser stops at 100 levels of indentation;
 * ``MAX_EXPR_NESTING`` levels of one expression (``n + n + ... + n`` with 101 terms
-  is 100 levels deep).
+  is 100 levels deep);
+* ``MAX_EXPANDED_NODES`` nodes in one expression written out: IR built by hand may
+  share a sub-expression (``e = x + x; e = e + e; ...``), a DAG of 19 nodes that prints
+  as 2**19 terms.  Analyses, verifiers, equality and hashing visit each distinct node
+  once; printing writes every use, so such a DAG is refused instead of printed.
 
 ``check_nesting`` measures a node without recursing (and visits each shared
 sub-expression once).  ``nesting_guard`` is the backstop around every recursive
@@ -29,13 +33,16 @@ from . import stmt as St
 from .function import Function, Program
 from .node import Expr, Stmt
 from .span import Span
-from .walk import expr_children, stmt_children, stmt_exprs
+from . import expr as E
+from .walk import LEAF_TYPES, expr_children, stmt_children, stmt_exprs
 
-__all__ = ["MAX_STMT_NESTING", "MAX_EXPR_NESTING", "NestingError", "Nesting", "nesting_of",
-           "check_nesting", "nesting_guard"]
+__all__ = ["MAX_STMT_NESTING", "MAX_EXPR_NESTING", "MAX_EXPANDED_NODES", "NestingError",
+           "Nesting", "nesting_of", "check_nesting", "check_expansion", "ExpansionMemo",
+           "nesting_guard"]
 
 MAX_STMT_NESTING = 100
 MAX_EXPR_NESTING = 100
+MAX_EXPANDED_NODES = 100_000
 
 
 class NestingError(Error, ValueError):
@@ -56,13 +63,16 @@ class NestingError(Error, ValueError):
 class Nesting:
     """The deepest statement and expression nesting of a node, and where they are."""
 
-    __slots__ = ("stmt_depth", "stmt_span", "expr_depth", "expr_span")
+    __slots__ = ("stmt_depth", "stmt_span", "expr_depth", "expr_span", "expanded",
+                 "expanded_span")
 
     def __init__(self) -> None:
         self.stmt_depth = 0
         self.stmt_span: Span | None = None
         self.expr_depth = 0
         self.expr_span: Span | None = None
+        self.expanded = 0  # the largest expression, shared parts counted once per use
+        self.expanded_span: Span | None = None
 
     def too_deep(self) -> NestingError | None:
         if self.stmt_depth > MAX_STMT_NESTING:
@@ -73,14 +83,38 @@ class Nesting:
             return NestingError(
                 f"an expression nested {self.expr_depth} levels deep; pypto accepts at most "
                 f"{MAX_EXPR_NESTING} (split it into several assignments)", self.expr_span)
+        if self.expanded > MAX_EXPANDED_NODES:
+            return NestingError(
+                f"an expression whose shared sub-expressions, written out, make more than "
+                f"{MAX_EXPANDED_NODES} nodes (bind the shared parts to names)",
+                self.expanded_span)
         return None
 
 
-def _expr_depth(root: Expr, memo: dict[int, int], keep: list[Expr]) -> int:
-    """Levels of ``root`` (a leaf is 1), each distinct node computed once."""
+def _expr_measure(root: Expr, memo: dict[int, tuple[int, int]],
+                  keep: list[Expr]) -> tuple[int, int]:
+    """``(levels, expanded size)`` of ``root``: a leaf is ``(1, 1)``; the size counts a
+    shared sub-expression once per use (what printing writes out), each distinct node
+    computed once (sizes are capped just past ``MAX_EXPANDED_NODES``)."""
+    cls = type(root)
+    if cls in LEAF_TYPES:
+        return 1, 1
+    if cls is E.Call and not root._attrs:  # type: ignore[attr-defined]
+        levels, size = 2, 1  # three-address form: most calls, over leaves and [leaves]
+        for arg in root.args:  # type: ignore[attr-defined]
+            kind = type(arg)
+            if kind in LEAF_TYPES:
+                size += 1
+            elif kind is E.MakeTuple and all(type(e) in LEAF_TYPES for e in arg.elements):
+                levels, size = 3, size + 1 + len(arg.elements)
+            else:
+                break
+        else:
+            return levels, size
     found = memo.get(id(root))
     if found is not None:
         return found
+    cap = MAX_EXPANDED_NODES + 1
     stack: list[tuple[Expr, bool]] = [(root, False)]
     while stack:
         node, expanded = stack.pop()
@@ -91,9 +125,34 @@ def _expr_depth(root: Expr, memo: dict[int, int], keep: list[Expr]) -> int:
             stack.append((node, True))
             stack.extend((c, False) for c in children if id(c) not in memo)
             continue
-        memo[id(node)] = 1 + max((memo[id(c)] for c in children), default=0)
+        levels, size = 1, 1
+        for child in children:
+            child_levels, child_size = memo[id(child)]
+            levels = max(levels, child_levels + 1)
+            size += child_size
+        memo[id(node)] = (levels, min(size, cap))
         keep.append(node)  # ids stay valid while the nodes are alive
     return memo[id(root)]
+
+
+class ExpansionMemo:
+    """What ``check_expansion`` has measured, for one printer's expressions."""
+
+    __slots__ = ("memo", "keep")
+
+    def __init__(self) -> None:
+        self.memo: dict[int, tuple[int, int]] = {}
+        self.keep: list[Expr] = []
+
+
+def check_expansion(expr: Expr, memo: ExpansionMemo) -> None:
+    """``NestingError`` when ``expr`` written out has more than ``MAX_EXPANDED_NODES``
+    nodes (a hand-built DAG); linear in its distinct nodes."""
+    _, size = _expr_measure(expr, memo.memo, memo.keep)
+    if size > MAX_EXPANDED_NODES:
+        raise NestingError(
+            f"an expression whose shared sub-expressions, written out, make more than "
+            f"{MAX_EXPANDED_NODES} nodes (bind the shared parts to names)", expr.span)
 
 
 def _roots(node: Any) -> tuple[list[Stmt], list[Expr]]:
@@ -111,14 +170,16 @@ def _roots(node: Any) -> tuple[list[Stmt], list[Expr]]:
 def nesting_of(node: Any) -> Nesting:
     """The nesting of a Program, Function, Stmt or Expr (anything else: none)."""
     result = Nesting()
-    memo: dict[int, int] = {}
+    memo: dict[int, tuple[int, int]] = {}
     keep: list[Expr] = []
     stmts, exprs = _roots(node)
 
     def note_expr(expr: Expr) -> None:
-        depth = _expr_depth(expr, memo, keep)
+        depth, size = _expr_measure(expr, memo, keep)
         if depth > result.expr_depth:
             result.expr_depth, result.expr_span = depth, _deepest_span(expr, memo)
+        if size > result.expanded:
+            result.expanded, result.expanded_span = size, expr.span
 
     for expr in exprs:
         note_expr(expr)
@@ -141,7 +202,7 @@ def nesting_of(node: Any) -> Nesting:
     return result
 
 
-def _deepest_span(expr: Expr, memo: dict[int, int]) -> Span | None:
+def _deepest_span(expr: Expr, memo: dict[int, tuple[int, int]]) -> Span | None:
     """The span of the innermost node on ``expr``'s deepest path that has one."""
     best = expr.span if expr.span.is_valid() else None
     node = expr
@@ -149,7 +210,7 @@ def _deepest_span(expr: Expr, memo: dict[int, int]) -> Span | None:
         children = expr_children(node)
         if not children:
             return best
-        node = max(children, key=lambda c: memo.get(id(c), 0))
+        node = max(children, key=lambda c: memo.get(id(c), (1, 1))[0])
         if node.span.is_valid():
             best = node.span
 

@@ -125,15 +125,18 @@ class DefUseWalker:
             return
         stack = [expr]
         pop, push = stack.pop, stack.extend
+        seen: set[int] = set()  # composite nodes shared by hand-built IR: walked once
         while stack:
             node = pop()
             cls = type(node)
             if cls is _VAR or cls is _ITER_ARG:
                 if node not in visible:
                     self.on_use(node, stmt)  # type: ignore[arg-type]
-            elif cls in _CONSTS:
                 continue
-            elif cls is _CALL and not node._attrs:  # type: ignore[attr-defined]
+            if cls in _CONSTS or id(node) in seen:
+                continue
+            seen.add(id(node))
+            if cls is _CALL and not node._attrs:  # type: ignore[attr-defined]
                 push(reversed(node.args))  # type: ignore[attr-defined]
             elif cls is _MAKE_TUPLE:
                 push(reversed(node.elements))  # type: ignore[attr-defined]
