@@ -26,8 +26,8 @@ passes run without verification, each on the previous pass's output.
 Shapes: ``functions`` (N functions: kernels, Inline helpers, orchestration units
 with every region kind, Opaque hosts with nested ``pl.at``), ``long`` (one function
 of N units), ``nested`` (blocks nested as deep as CPython parses, <= 95 levels),
-``deep-ir`` (500-deep regions and loops built with ``ir`` constructors; no source
-form exists, so it has no parse stage and no reparse).
+``deep-ir`` (regions and loops built with ``ir`` constructors, up to pypto's nesting
+limit of 100; no source form exists, so it has no parse stage and no reparse).
 """
 
 from __future__ import annotations
@@ -51,7 +51,6 @@ import _gen  # noqa: E402
 from _timing import best_pair  # noqa: E402
 import pypto.language as pl  # noqa: E402
 from pypto import ir, passes  # noqa: E402
-from pypto.ir._deep import deep_recursion  # noqa: E402
 from pypto.ir.walk import iter_exprs, iter_stmts, stmt_exprs  # noqa: E402
 
 PARSE_TARGET = 8.0      # parse / ast.parse
@@ -77,9 +76,9 @@ SHAPES = [
     Shape("functions", 200, source=_gen.many_functions_source),
     Shape("long", 100, source=_gen.long_function_source),
     Shape("nested", 45, source=_gen.nested_source),
-    Shape("deep-ir", 250, build_ir=_gen.deep_regions_ir),
+    Shape("deep-ir", 50, build_ir=_gen.deep_regions_ir),
 ]
-QUICK_SIZES = {"functions": 60, "long": 30, "nested": 45, "deep-ir": 125}
+QUICK_SIZES = {"functions": 60, "long": 30, "nested": 45, "deep-ir": 25}
 
 
 @dataclass
@@ -197,18 +196,17 @@ def measure_shape(shape: Shape, size: int, repeats: int) -> tuple[list[Row], Inp
     small, large = make_input(shape, size), make_input(shape, 2 * size)
     rows: list[Row] = []
     ast_time: float | None = None
-    with deep_recursion():
-        for stage in stages(shape.source is not None):
-            t_small, t_large = best_pair(lambda: stage.run(small), lambda: stage.run(large),
-                                         repeats)
-            if stage.name == "ast.parse":
-                ast_time = t_large
-            result = stage.result(large)
-            per_node = None
-            if result is not None:
-                per_node = peak_bytes(lambda: stage.run(large)) / count_nodes(result)
-            rows.append(Row(stage.name, t_small, t_large, t_large / large.lines * 1e6,
-                            t_large / ast_time if ast_time else None, per_node))
+    for stage in stages(shape.source is not None):
+        t_small, t_large = best_pair(lambda: stage.run(small), lambda: stage.run(large),
+                                     repeats)
+        if stage.name == "ast.parse":
+            ast_time = t_large
+        result = stage.result(large)
+        per_node = None
+        if result is not None:
+            per_node = peak_bytes(lambda: stage.run(large)) / count_nodes(result)
+        rows.append(Row(stage.name, t_small, t_large, t_large / large.lines * 1e6,
+                        t_large / ast_time if ast_time else None, per_node))
     return rows, small, large
 
 
@@ -221,10 +219,9 @@ def paired_ratios(large: Input, repeats: int) -> dict[str, float]:
              "pipeline": (parse, lambda: _pipeline().run_passes(large.program)),
              "print": (parse, lambda: ir.python_print(large.compiled))}
     ratios = {}
-    with deep_recursion():
-        for name, (reference, stage) in pairs.items():
-            t_reference, t_stage = best_pair(reference, stage, repeats)
-            ratios[name] = t_stage / t_reference
+    for name, (reference, stage) in pairs.items():
+        t_reference, t_stage = best_pair(reference, stage, repeats)
+        ratios[name] = t_stage / t_reference
     return ratios
 
 
@@ -296,8 +293,7 @@ def profile(shape: Shape, size: int, limit: int = 30) -> None:
         gc.collect()
         gc.disable()  # as in the timed runs: a collection would be billed to whichever call triggered it
         try:
-            with deep_recursion():
-                profiler.runcall(run)
+            profiler.runcall(run)
         finally:
             gc.enable()
         out = io.StringIO()

@@ -8,7 +8,7 @@ from typing import Any, Iterable, Mapping
 from .dtype import DataType
 from .node import Expr, FieldKind, Op, as_tuple, check_type
 from .span import Span
-from .types import ScalarType, TupleType, Type, UnknownType
+from .types import ScalarType, ShapedType, TupleType, Type, UnknownType
 
 __all__ = [
     "Var", "IterArg", "ConstInt", "ConstFloat", "ConstBool", "BinaryExpr", "UnaryExpr",
@@ -78,6 +78,9 @@ class ConstInt(Expr):
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"ConstInt: field 'value' expects int, got {type(value).__name__}")
         check_type("ConstInt", "dtype", dtype, DataType, "DataType")
+        if dtype.is_float():
+            raise ValueError(f"ConstInt: dtype {dtype.to_string()} is a floating-point type; "
+                             "a float constant is a ConstFloat")
         _set(self, "value", value)
         _set(self, "type", _scalar(dtype))
         _set(self, "span", _span("ConstInt", span))
@@ -132,6 +135,15 @@ def _scalar(dtype: DataType) -> ScalarType:
 
 # -- scalar operators --------------------------------------------------------------
 
+def _check_scalar_operand(owner: str, field: str, operand: Expr) -> None:
+    """Scalar operators take scalars: a tensor or tile operand is an op call
+    (``tensor.add``), never an ``Add`` (the passes would meet a kind they cannot handle)."""
+    if isinstance(operand.type, (ShapedType, TupleType)):
+        kind = type(operand.type).__name__.replace("Type", "")
+        raise TypeError(f"{owner}: field '{field}' is a {kind}; a scalar operator takes scalar "
+                        "operands (use the op of its kind, e.g. tensor.add)")
+
+
 class BinaryExpr(Expr):
     """Abstract binary scalar operator.  Raw constructors do not check operands;
     the ``ir.add`` ... builder functions do (promotion, casts)."""
@@ -146,6 +158,8 @@ class BinaryExpr(Expr):
         check_type(name, "left", left, Expr, "Expr")
         check_type(name, "right", right, Expr, "Expr")
         check_type(name, "dtype", dtype, DataType, "DataType")
+        _check_scalar_operand(name, "left", left)
+        _check_scalar_operand(name, "right", right)
         _set(self, "left", left)
         _set(self, "right", right)
         _set(self, "type", _scalar(dtype))
@@ -168,6 +182,7 @@ class UnaryExpr(Expr):
             raise TypeError("UnaryExpr is abstract; use Neg, Not, ...")
         check_type(name, "operand", operand, Expr, "Expr")
         check_type(name, "dtype", dtype, DataType, "DataType")
+        _check_scalar_operand(name, "operand", operand)
         _set(self, "operand", operand)
         _set(self, "type", _scalar(dtype))
         _set(self, "span", _span(name, span))

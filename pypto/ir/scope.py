@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import keyword
+
 from typing import Any, Mapping
 
 from .dtype import DataType
@@ -107,6 +109,9 @@ class SpmdScopeStmt(ScopeStmt):
         if isinstance(core_num, int) and not isinstance(core_num, bool):
             core_num = ConstInt(core_num, DataType.INDEX)
         check_type("SpmdScopeStmt", "core_num", core_num, Expr, "Expr or int")
+        if isinstance(core_num, ConstInt) and core_num.value < 1:
+            raise ValueError(f"SpmdScopeStmt: field 'core_num' is {core_num.value}; a pl.spmd "
+                             "region runs on at least one block")
         check_type("SpmdScopeStmt", "sync_start", sync_start, bool, "bool")
         _set(self, "core_num", core_num)
         _set(self, "sync_start", sync_start)
@@ -168,4 +173,9 @@ class GraphScopeStmt(ScopeStmt):
         if not name_hint:
             raise ValueError("GraphScopeStmt: field 'name_hint' must not be empty; a pl.graph "
                              "region needs a name (it becomes the outlined function's name)")
+        if not name_hint.isidentifier() or keyword.iskeyword(name_hint):
+            what = "a Python keyword" if keyword.iskeyword(name_hint) else \
+                "not a Python identifier"
+            raise ValueError(f"GraphScopeStmt: field 'name_hint' is {name_hint!r}, {what} "
+                             "(it becomes the outlined function's name)")
         self._init_scope(name_hint, body, span, attrs)

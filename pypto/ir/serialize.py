@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from . import enums
-from ._deep import deep_recursion
+from .depth import nesting_guard
 from .dtype import DataType
 from .expr import Var, _ids
 from .node import IRNode, Op
@@ -191,7 +191,7 @@ def serialize(node: Any) -> bytes:
     """``node`` (a Program, Function, Stmt, Expr or Type) as bytes."""
     if not isinstance(node, (IRNode, Type)):
         raise TypeError(f"serialize expects an IR node, got {type(node).__name__}")
-    with deep_recursion():  # the JSON encoder recurses too
+    with nesting_guard(node):  # the writer and the JSON encoder recurse
         body = _Writer().value(node, type(node).__name__)
         return HEADER + json.dumps(body, separators=(",", ":")).encode("utf-8")
 
@@ -202,15 +202,18 @@ def deserialize(data: bytes) -> Any:
         data = data.encode("utf-8")
     if not isinstance(data, (bytes, bytearray)) or not data.startswith(HEADER):
         raise ValueError("deserialize: not pypto IR data (missing the 'pypto-ir 1' header)")
-    with deep_recursion():
-        try:
-            body = json.loads(bytes(data[len(HEADER):]).decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-            raise ValueError(f"deserialize: corrupt data ({exc})") from None
-        try:
-            return _Reader().value(body)
-        except (TypeError, KeyError, IndexError) as exc:
-            raise ValueError(f"deserialize: malformed data ({exc})") from None
+    try:
+        body = json.loads(bytes(data[len(HEADER):]).decode("utf-8"))
+    except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+        raise ValueError(f"deserialize: corrupt data ({exc})") from None
+    except RecursionError:
+        raise ValueError("deserialize: data nested deeper than pypto reads") from None
+    try:
+        return _Reader().value(body)
+    except (TypeError, KeyError, IndexError) as exc:
+        raise ValueError(f"deserialize: malformed data ({exc})") from None
+    except RecursionError:
+        raise ValueError("deserialize: data nested deeper than pypto reads") from None
 
 
 def serialize_to_file(node: Any, path: str) -> None:

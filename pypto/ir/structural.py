@@ -20,7 +20,7 @@ import enum
 import zlib
 from typing import Any
 
-from ._deep import deep_recursion
+from .depth import nesting_guard
 from .dtype import DataType
 from .expr import ConstInt, IterArg, Var
 from .function import Program
@@ -319,7 +319,7 @@ def _compare(lhs: Any, rhs: Any, auto: bool) -> None:
     if lhs is rhs:
         return
     eq = _Equal(auto)
-    with deep_recursion():
+    with nesting_guard(lhs):
         if isinstance(lhs, Type) or isinstance(rhs, Type):
             if not (isinstance(lhs, Type) and isinstance(rhs, Type)):
                 raise _Mismatch(f"Type name mismatch ({type(lhs).__name__} != "
@@ -510,5 +510,5 @@ class _Hasher:
 def structural_hash(node: Any, enable_auto_mapping: bool = False) -> int:
     """An unsigned 64-bit hash consistent with ``structural_equal`` in the same mode."""
     hasher = _Hasher(enable_auto_mapping)
-    with deep_recursion():
+    with nesting_guard(node):
         return hasher.value(node, enable_auto_mapping)

@@ -101,6 +101,10 @@ def _shape_item(owner: str, i: int, dim: Any):
     from .node import Expr
     if isinstance(dim, bool):
         raise TypeError(f"{owner}: field 'shape[{i}]' expects int or Expr, got bool")
+    static = dim.value if isinstance(dim, ConstInt) else dim
+    if isinstance(static, int) and static < 0:
+        raise ValueError(f"{owner}: field 'shape[{i}]' is {static}; a dimension cannot be "
+                         "negative")
     if isinstance(dim, int):
         return ConstInt(dim, DataType.INDEX)
     if isinstance(dim, Expr):

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Callable, Iterable
 
-from ._deep import deep_recursion
+from .depth import nesting_guard
 from . import expr as E
 from . import scope as S
 from . import stmt as St
@@ -58,7 +58,7 @@ class IRVisitor:
 
     # -- entry points ---------------------------------------------------------------
     def __call__(self, node: Any) -> None:
-        with deep_recursion():
+        with nesting_guard(node):
             if isinstance(node, Program):
                 self.visit_program(node)
             elif isinstance(node, Function):
@@ -71,12 +71,12 @@ class IRVisitor:
                 raise TypeError(f"IRVisitor cannot visit {type(node).__name__}")
 
     def visit_program(self, op: Program) -> None:
-        with deep_recursion():
+        with nesting_guard(op):
             for func in op._functions.values():
                 self.visit_function(func)
 
     def visit_function(self, op: Function) -> None:
-        with deep_recursion():
+        with nesting_guard(op):
             for param in op.params:
                 self.visit_expr(param)
             for value in _attr_exprs(op._attrs):
@@ -264,7 +264,7 @@ class IRMutator:
         self.var_remap: dict[E.Var, Expr] = {}
 
     def __call__(self, node: Any) -> Any:
-        with deep_recursion():
+        with nesting_guard(node):
             if isinstance(node, Program):
                 return self.visit_program(node)
             if isinstance(node, Function):
@@ -277,14 +277,14 @@ class IRMutator:
 
     # -- entry points -------------------------------------------------------------
     def visit_program(self, op: Program) -> Program:
-        with deep_recursion():
+        with nesting_guard(op):
             funcs = [self.visit_function(f) for f in op._functions.values()]
         if _same(funcs, list(op._functions.values())):
             return op
         return Program(funcs, op.name, op.span)
 
     def visit_function(self, op: Function) -> Function:
-        with deep_recursion():
+        with nesting_guard(op):
             params = _def_vars(self, op.params, f"Function '{op.name}'", "params")
             return_types = tuple([self.visit_type(t) for t in op.return_types])
             body = self.visit_stmt(op.body)

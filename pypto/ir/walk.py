@@ -78,7 +78,8 @@ LEAF_TYPES = frozenset((*_VAR_TYPES, *CONST_TYPES))
 
 
 def var_uses(expr: Expr) -> list[E.Var]:
-    """Every Var (or IterArg) referenced by ``expr``, in evaluation order, as a list.
+    """Every Var (or IterArg) referenced by ``expr``, in evaluation order, as a list
+    (a sub-expression shared by hand-built IR is walked once: linear in distinct nodes).
 
     The hottest walk of the compiler (every pass and verifier asks it), so the
     common node kinds are tested by exact class before the general dispatch.
@@ -90,14 +91,22 @@ def var_uses(expr: Expr) -> list[E.Var]:
     out: list[E.Var] = []
     stack = [expr]
     pop, push, found = stack.pop, stack.extend, out.append
+    seen: set[int] | None = None  # composite nodes below the root, once each (DAGs)
     while stack:
         node = pop()
         cls = type(node)
         if cls is E.Var or cls is E.IterArg:
             found(node)  # type: ignore[arg-type]
+            continue
         elif cls is E.ConstInt:
             continue
-        elif cls is E.Call:
+        if node is not expr:
+            if seen is None:
+                seen = set()
+            elif id(node) in seen:
+                continue
+            seen.add(id(node))
+        if cls is E.Call:
             if node._attrs:  # type: ignore[attr-defined]
                 push(reversed(_call_children(node)))  # type: ignore[arg-type]
             else:
@@ -278,41 +287,54 @@ def arith_leaves(expr: Expr) -> list[E.Var] | None:
     binary / unary operators only -- else ``None``."""
     leaves: list[E.Var] = []
     stack = [expr]
+    seen: set[int] = set()  # an operator node shared by hand-built IR: once
     while stack:
         node = stack.pop()
         if isinstance(node, E.Var):
             leaves.append(node)
         elif isinstance(node, (E.BinaryExpr, E.UnaryExpr)):
-            stack.extend(expr_children(node))
+            if id(node) not in seen:
+                seen.add(id(node))
+                stack.extend(expr_children(node))
         elif not isinstance(node, CONST_TYPES):
             return None
     return leaves
 
 
 def iter_exprs(expr: Expr) -> Iterator[Expr]:
-    """``expr`` and all its sub-expressions in pre-order (iterative)."""
+    """``expr`` and all its sub-expressions in pre-order (iterative); a sub-expression
+    shared by hand-built IR (a DAG) is yielded, and walked, once."""
     stack = [expr]
+    seen: set[int] = set()
     while stack:
         node = stack.pop()
-        yield node
         children = expr_children(node)
         if children:
+            if id(node) in seen:
+                continue
+            seen.add(id(node))
             children.reverse()
             stack.extend(children)
+        yield node
 
 
 _CALL_TYPES = (E.Call, E.Submit)
 
 
 def calls_in(expr: Expr) -> list[E.Call | E.Submit]:
-    """Every Call / Submit inside ``expr`` (itself included), in pre-order."""
+    """Every Call / Submit inside ``expr`` (itself included), in pre-order; one shared
+    by several operands (hand-built IR) is listed once."""
     out: list[E.Call | E.Submit] = []
     stack = [expr]
+    seen: set[int] = set()  # a sub-expression shared by hand-built IR: once
     while stack:
         node = stack.pop()
         cls = type(node)
         if cls is E.Var or cls in CONST_TYPES:
             continue  # the common leaves
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
         if isinstance(node, _CALL_TYPES):
             out.append(node)  # type: ignore[arg-type]
         children = expr_children(node)

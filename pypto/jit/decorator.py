@@ -18,10 +18,11 @@ import sys
 import threading
 from typing import Any, Callable, Optional, Sequence
 
-from ..ir._deep import deep_recursion
 from ..ir.dtype import DataType
 from ..ir.enums import Level
 from ..ir.function import Program
+from ..ir.span import Span
+from ..language.parser.diagnostics import ParserSyntaxError
 from .analysis import NO_DEFAULT, FunctionFacts, analyze, source_stamp
 from .cache import CacheInfo, CompileCache, compute_source_hash, make_cache_key
 from .compiled import CompiledProgram, current_pass_config, run_pipeline
@@ -113,8 +114,10 @@ class JITFunction:
         stamp = source_stamp(self._fn)
         with self._facts_lock:
             if self._facts is None or self._facts[0] != stamp:
-                with deep_recursion():  # the AST walks recurse as deep as the user's code
+                try:
                     self._facts = (stamp, analyze(self._fn))
+                except RecursionError:  # the limit is never raised: refuse, at the function
+                    raise too_deep_function(self._fn) from None
             return self._facts[1]
 
     # -- the API ---------------------------------------------------------------------------
@@ -254,3 +257,12 @@ class _JITDecorator:
 
 
 jit = _JITDecorator()
+
+
+def too_deep_function(fn: Callable) -> ParserSyntaxError:
+    """The refusal of a jit function whose source nests deeper than its walks can go."""
+    code = getattr(fn, "__code__", None)
+    span = Span(code.co_filename, code.co_firstlineno, 1) if code is not None else None
+    return ParserSyntaxError(f"function '{getattr(fn, '__name__', '?')}' is nested too deeply "
+                             "to be read (see the nesting limits in the diagnostics guide)",
+                             span)

@@ -25,7 +25,6 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Optional
 
 from ..errors import InternalError
-from ..ir._deep import deep_recursion
 from ..ir import expr as E
 from ..ir.enums import TensorLayout
 from ..ir.function import Function, Program
@@ -113,8 +112,7 @@ class BuilderBase(abc.ABC):
         parser = FunctionParser(info, Closure(self._closure(instance)), self.context,
                                 function_options(instance.jit.kind, instance.jit.options))
         try:
-            with deep_recursion():  # the AST walks recurse as deep as the user's code
-                function = parser.parse_function(node, name=instance.name)
+            function = parser.parse_function(node, name=instance.name)
         except ParserError as err:
             if getattr(err, "source_lines", None) is None:
                 err.with_source_lines(info.file_lines)

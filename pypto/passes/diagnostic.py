@@ -103,6 +103,8 @@ class PassErrorCode(enum.Enum):
     UNCLASSIFIED = ("P000", "a pass refused the program (no finer kind recorded)")
     PRECONDITION = ("P001", "a pass's required properties do not hold on its input "
                             "(pypto compile: a -p pipeline in the wrong order)")
+    NESTING_TOO_DEEP = ("P002", "the program nests deeper than pypto's limits (100 statement "
+                                "levels, expressions 100 levels deep)")
     INLINE_CYCLE = ("P100", "FunctionType.Inline functions call each other in a cycle")
     INLINE_NOT_SPLICEABLE = ("P101", "an Inline function is called inside an expression or "
                                      "submitted, where no splice can go")

@@ -18,8 +18,9 @@ import time
 from typing import Any, Callable, Iterable
 
 from ..errors import InternalError
+from ..ir.depth import NestingError, too_deep
 from ..ir.function import Function, Program
-from .diagnostic import PassError
+from .diagnostic import PassError, PassErrorCode
 from .properties import IRProperty, IRPropertySet
 
 __all__ = ["PassKind", "Pass"]
@@ -139,6 +140,10 @@ class Pass:
                 err.pass_name = self._name
             notify_failure(instruments, self, program, err)
             raise
+        except (NestingError, RecursionError) as exc:  # past the nesting limits
+            err = nesting_refusal(exc, program, self._name)
+            notify_failure(instruments, self, program, err)
+            raise err from None
         except ValueError as exc:  # a refusal raised without its class: name the pass
             err = PassError(str(exc), pass_name=self._name)
             notify_failure(instruments, self, program, err)
@@ -189,3 +194,10 @@ class Pass:
 
     def __repr__(self) -> str:
         return f"Pass({self._name!r}, kind={self._kind.value})"
+
+
+def nesting_refusal(exc: BaseException, program: Program, pass_name: str | None) -> PassError:
+    """A pass that ran out of recursion (or was told so) refuses at the deepest place."""
+    found = exc if isinstance(exc, NestingError) else too_deep(program)
+    return PassError(found.message, found.span, code=PassErrorCode.NESTING_TOO_DEEP,
+                     pass_name=pass_name)

@@ -11,10 +11,11 @@ import os
 import threading
 from typing import Iterable
 
+from ..ir.depth import NestingError, check_nesting
 from ..ir.function import Program
 from .context import PassContext, VerificationLevel, notify_failure
 from .diagnostic import VerificationError
-from .pass_base import Pass
+from .pass_base import Pass, nesting_refusal
 from .properties import (IRProperty, IRPropertySet, get_structural_properties,
                          get_verified_properties)
 from .verifier_registry import verify_properties
@@ -84,6 +85,10 @@ class PassPipeline:
         level = (context.get_verification_level() if context is not None
                  else get_default_verification_level())
         verify = level is not VerificationLevel.NONE
+        try:  # before any pass or verifier recurses into it (one iterative walk)
+            check_nesting(program)
+        except NestingError as exc:
+            raise nesting_refusal(exc, program, None) from None
         lightweight = get_verified_properties()
         verified = IRPropertySet()
         if verify:

@@ -15,6 +15,7 @@ import logging
 from typing import Any, Callable, ClassVar, Iterable
 
 from ..errors import InternalError
+from ..ir.depth import nesting_guard
 from ..ir.function import Program
 from .diagnostic import (Diagnostic, DiagnosticSeverity, VerificationError, format_report,
                          has_errors)
@@ -137,11 +138,12 @@ class PropertyVerifierRegistry:
         outputs: list[list[Diagnostic]] = [[] for _ in verifiers]
         fused = [(verifier, out) for verifier, out in zip(verifiers, outputs)
                  if isinstance(verifier, CheckVerifier)]
-        if len(fused) > 1:
-            run_checks(program, [v.make_check(program, out) for v, out in fused])
-        for verifier, out in zip(verifiers, outputs):
-            if len(fused) <= 1 or not isinstance(verifier, CheckVerifier):
-                verifier.verify(program, out)
+        with nesting_guard(program):  # a verifier recursing past the stack: NestingError
+            if len(fused) > 1:
+                run_checks(program, [v.make_check(program, out) for v, out in fused])
+            for verifier, out in zip(verifiers, outputs):
+                if len(fused) <= 1 or not isinstance(verifier, CheckVerifier):
+                    verifier.verify(program, out)
         return [diagnostic for out in outputs for diagnostic in out]
 
     @staticmethod

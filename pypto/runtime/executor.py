@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..ir._deep import deep_recursion
+from ..ir.depth import nesting_guard
 from ..ir.expr import Call, Var
 from ..ir.function import Function, Program
 from ..ir.node import GlobalVar
@@ -34,7 +34,7 @@ __all__ = ["Executor", "CompiledFunction", "MAX_CALL_DEPTH"]
 
 # Calls of program functions may nest this deep; beyond it a program is assumed to
 # recurse without bound (each level costs several Python frames).
-MAX_CALL_DEPTH = 1000
+MAX_CALL_DEPTH = 100  # each nested call takes several Python frames; the limit is never raised
 
 
 class FunctionCompiler(StmtCompiler):
@@ -186,7 +186,7 @@ class Executor:
     def compiled(self, name: str) -> CompiledFunction:
         found = self._compiled.get(name)
         if found is None:
-            with deep_recursion():
+            with nesting_guard(self.program[name]):
                 found = self._compiled[name] = CompiledFunction(self, self.program[name])
         return found
 
@@ -220,9 +220,14 @@ class Executor:
             args = tuple(torch_args.arrays)
         self.state = ExecState(RankScheduler(self.world_size))
         self.pending_ranks = False
-        with deep_recursion(), np.errstate(all="ignore"):
+        with np.errstate(all="ignore"):
             try:
                 results = function.invoke(tuple(args), None, at_entry=True)
+            except RecursionError:  # calls nested deep in statements: the stack ran out
+                raise ExecutionError.at(f"call of '{name}'", function.function.span,
+                                        "the program's calls and statements nest too deeply "
+                                        "for the Python stack (the recursion limit is never "
+                                        "raised)", name) from None
             finally:
                 self.state.ranks.abort()  # after a failure: no rank thread is left waiting
         result = None if not results else results[0] if len(results) == 1 else results

@@ -1,4 +1,6 @@
-"""500-deep IR never raises RecursionError (equality, hash, visitor, mutator, utils)."""
+"""IR as deep as pypto's nesting limits never raises RecursionError (equality, hash,
+visitor, mutator, utils), at CPython's default recursion limit, which no walker
+changes; deeper IR is refused with a NestingError at its deepest place."""
 
 from __future__ import annotations
 
@@ -8,19 +10,25 @@ import pytest
 
 from pypto import ir
 
+from pypto.ir.depth import MAX_EXPR_NESTING, MAX_STMT_NESTING, NestingError
+
 from .samples import INDEX, SPAN, const, nested_adds, nested_loops, seq, var
 
-DEPTH = 500
+DEPTH = MAX_STMT_NESTING
 
 
 @pytest.fixture(autouse=True)
 def default_recursion_limit():
-    """Run at CPython's default limit, and check the walkers restore it."""
+    """Run at CPython's default limit (the walkers never change it)."""
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(1000)
     yield
     assert sys.getrecursionlimit() == 1000
     sys.setrecursionlimit(old)
+
+
+def deep_exprs(depth):
+    return nested_adds(min(depth, MAX_EXPR_NESTING - 1))  # a leaf and depth Adds
 
 
 def nested_mixed(depth, leaf=None):
@@ -41,7 +49,7 @@ def nested_mixed(depth, leaf=None):
     return body
 
 
-@pytest.mark.parametrize("build", [nested_loops, nested_mixed, nested_adds],
+@pytest.mark.parametrize("build", [nested_loops, nested_mixed, deep_exprs],
                          ids=["loops", "mixed", "exprs"])
 def test_equality_and_hash(build):
     lhs, rhs = build(DEPTH), build(DEPTH)
@@ -67,7 +75,7 @@ def test_function_equality_in_strict_mode():
     assert ir.structural_hash(func()) == ir.structural_hash(func())
 
 
-@pytest.mark.parametrize("build", [nested_loops, nested_mixed, nested_adds],
+@pytest.mark.parametrize("build", [nested_loops, nested_mixed, deep_exprs],
                          ids=["loops", "mixed", "exprs"])
 def test_visitor(build):
     counted = []
@@ -77,7 +85,7 @@ def test_visitor(build):
             counted.append(op)
 
     CountConsts()(build(DEPTH))
-    assert len(counted) >= DEPTH
+    assert len(counted) >= DEPTH - 1
 
 
 def test_visitor_and_mutator_entry_points_guard_depth():
@@ -89,7 +97,7 @@ def test_visitor_and_mutator_entry_points_guard_depth():
     assert ir.IRMutator().visit_program(prog) is prog
 
 
-@pytest.mark.parametrize("build", [nested_loops, nested_mixed, nested_adds],
+@pytest.mark.parametrize("build", [nested_loops, nested_mixed, deep_exprs],
                          ids=["loops", "mixed", "exprs"])
 def test_mutator(build):
     node = build(DEPTH)
@@ -110,7 +118,7 @@ def test_utils():
     ir.assert_structural_equal(clone, node)
     assert len(def_map) == len(ir.collect_def_vars(node)) > DEPTH // 4
     leaf = var("leaf")
-    expr = nested_adds(DEPTH)
+    expr = deep_exprs(DEPTH)
     inner = expr
     while isinstance(inner, ir.Add):
         inner = inner.left
@@ -128,3 +136,66 @@ def test_deeply_nested_seq_stmts_flatten_iteratively():
         stmt = ir.SeqStmts([stmt, ir.ContinueStmt(SPAN)], SPAN)
     flat = ir.flatten_to_stmts(stmt)
     assert len(flat) == 5 * DEPTH + 1
+
+
+# -- past the limits: a NestingError at the deepest place, never a RecursionError -----------
+
+DEEP = 16_000
+AT = ir.Span("deep.py", 7, 5)
+
+
+def too_deep_loops():
+    body = ir.AssignStmt(var("y"), const(1), AT)
+    for _ in range(DEEP):
+        body = ir.ForStmt(var("i"), 0, 2, 1, [], body, [], SPAN)
+    return ir.Function("f", [], [], body, SPAN)
+
+
+def too_deep_expr():
+    expr = ir.Var("leaf", ir.ScalarType(INDEX), AT)  # the deepest place
+    for level in range(DEEP):
+        expr = ir.Add(expr, const(level), INDEX, SPAN)
+    return expr
+
+
+@pytest.mark.parametrize("walk", [
+    ir.python_print,
+    lambda node: ir.structural_hash(node),
+    lambda node: ir.structural_equal(node, node.replace() if isinstance(node, ir.Function)
+                                     else ir.Add(node, const(0), INDEX, SPAN)),
+    lambda node: ir.IRVisitor()(node),
+    lambda node: ir.IRMutator()(node),
+], ids=["print", "hash", "equal", "visitor", "mutator"])
+@pytest.mark.parametrize("build, message", [
+    (too_deep_loops, f"statements nested {DEEP} levels deep; pypto accepts at most "
+                     f"{MAX_STMT_NESTING}"),
+    (too_deep_expr, f"an expression nested {DEEP + 1} levels deep; pypto accepts at most "
+                    f"{MAX_EXPR_NESTING}"),
+], ids=["statements", "expression"])
+def test_walks_past_the_limit_refuse_at_the_deepest_place(walk, build, message):
+    with pytest.raises(NestingError) as info:
+        walk(build())
+    assert info.value.message.startswith(message)
+    assert info.value.span == AT
+    assert str(info.value).endswith("[deep.py:7:5]")
+
+
+def test_just_past_the_limits_is_measured_without_recursing():
+    loops = ir.Function("f", [], [], nested_loops(MAX_STMT_NESTING + 1), SPAN)
+    with pytest.raises(NestingError, match=f"nested {MAX_STMT_NESTING + 1} levels"):
+        ir.depth.check_nesting(loops)
+    ir.depth.check_nesting(ir.Function("f", [], [], nested_loops(MAX_STMT_NESTING), SPAN))
+    with pytest.raises(NestingError, match=f"nested {MAX_EXPR_NESTING + 1} levels"):
+        ir.depth.check_nesting(nested_adds(MAX_EXPR_NESTING))
+    ir.depth.check_nesting(nested_adds(MAX_EXPR_NESTING - 1))
+
+
+def test_no_walker_changes_the_recursion_limit():
+    seen = []
+
+    class Spy(ir.IRVisitor):
+        def visit_const_int(self, op):
+            seen.append(sys.getrecursionlimit())
+
+    Spy()(nested_mixed(DEPTH))
+    assert seen and set(seen) == {1000}

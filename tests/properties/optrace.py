@@ -20,7 +20,6 @@ import math
 from typing import Any
 
 from pypto import ir
-from pypto.ir._deep import deep_recursion
 
 UNTRACED_OPS = frozenset({"system.task_invalid", "tensor.dim"})
 MAX_STEPS = 200_000  # a generated program is small; more means a runaway loop
@@ -258,8 +257,7 @@ def op_trace(program: ir.Program, entry: str, args: list) -> list[str]:
     func = program.get_function(entry)
     if func is None:
         raise TraceError(f"no function '{entry}'")
-    with deep_recursion():
-        tracer.call(func, list(args))
+    tracer.call(func, list(args))
     return tracer.trace
 
 

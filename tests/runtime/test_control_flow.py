@@ -10,6 +10,7 @@ import pytest
 import pypto
 import pypto.language as pl
 from pypto import ir, passes
+from pypto.ir.depth import MAX_STMT_NESTING
 from pypto.runtime import ExecutionError
 
 SPAN = ir.Span("flow.py", 4, 5)
@@ -174,8 +175,8 @@ def test_reading_a_variable_before_it_has_a_value():
         pypto.run(function)
 
 
-def test_five_hundred_nested_loops_and_ifs_run_without_recursion_errors():
-    depth = 500
+def test_loops_and_ifs_nested_to_the_limit_run_without_recursion_errors():
+    depth = MAX_STMT_NESTING
     counter = ir.Var("c", ir.ScalarType(DT.INDEX), SPAN)
     body: ir.Stmt = ir.AssignStmt(counter, ir.Add(counter, ir.ConstInt(1, DT.INDEX, SPAN),
                                                   DT.INDEX, SPAN), SPAN)

@@ -1,12 +1,13 @@
 """Deep and wide inputs: parse, pipeline and print finish, without RecursionError, in
 time linear in the input (doubling ratio <= 2.3).
 
-* 500-deep regions and loops exist only as IR built with ``ir`` constructors: CPython
-  refuses source indented more than 100 levels and more than 20 nested ``for``/``with``
-  blocks, so the parser is tested on the deepest source CPython accepts (90 levels);
+* regions and loops as deep as pypto's nesting limit (100 levels) exist only as IR
+  built with ``ir`` constructors: CPython refuses source indented more than 100 levels
+  and more than 20 nested ``for``/``with`` blocks, so the parser is tested on the
+  deepest source CPython accepts (90 levels); deeper IR is refused with a diagnostic;
 * a 10,000-statement function; a program of 2,000 functions.
 
-Everything runs at CPython's default recursion limit (1000).  The generators are the
+Everything runs at CPython's default recursion limit (1000), which pypto never changes.  The generators are the
 benchmark's (``benchmarks/_gen.py``).  Passes run without the per-test instruments
 (the harness would reparse every intermediate program): this file measures scale.
 """
@@ -20,6 +21,7 @@ import pytest
 
 import pypto.language as pl
 from pypto import ir, passes
+from pypto.ir.depth import MAX_STMT_NESTING
 from pypto.ir.walk import iter_stmts
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
@@ -34,7 +36,7 @@ def default_recursion_limit():
     old = sys.getrecursionlimit()
     sys.setrecursionlimit(1000)
     yield
-    assert sys.getrecursionlimit() == 1000, "a walker did not restore the limit"
+    assert sys.getrecursionlimit() == 1000, "a walker changed the limit"
     sys.setrecursionlimit(old)
 
 
@@ -62,20 +64,30 @@ def _end_to_end(source: str) -> None:
 
 # -- depth ------------------------------------------------------------------------------------
 
-def test_500_deep_ir_compiles_and_prints():
-    program = _gen.deep_regions_ir(500)
-    compiled = _compile(program)
+def test_ir_as_deep_as_the_limit_compiles_and_prints():
+    depth = MAX_STMT_NESTING - 2  # the graph region and its kernel are two levels more
+    compiled = _compile(_gen.deep_regions_ir(depth))
     assert _regions_left(compiled) == []
     # every pl.at(HOST) level became a function; the graph and its kernel two more
-    assert len(compiled.functions) == 125 + 3
+    assert len(compiled.functions) == len(range(2, depth, 4)) + 3
     text = ir.python_print(compiled)
-    assert text.count("\n") > 1000
+    assert text.count("\n") > 200
     assert "pl.graph" not in text
 
 
-def test_500_deep_ir_scales_linearly():
-    ratio = _doubling(_gen.deep_regions_ir, lambda p: ir.python_print(_compile(p)), 250)
+def test_deep_ir_scales_linearly():
+    ratio = _doubling(_gen.deep_regions_ir, lambda p: ir.python_print(_compile(p)),
+                      (MAX_STMT_NESTING - 2) // 2)
     assert ratio <= MAX_DOUBLING
+
+
+def test_16k_deep_ir_is_refused_by_the_pipeline_at_its_deepest_statement():
+    program = _gen.deep_regions_ir(16_000)
+    with pytest.raises(passes.PassError) as info:
+        _compile(program)
+    assert info.value.code is passes.PassErrorCode.NESTING_TOO_DEEP
+    assert info.value.message.startswith(
+        f"statements nested 16002 levels deep; pypto accepts at most {MAX_STMT_NESTING}")
 
 
 def test_deepest_source_python_accepts():

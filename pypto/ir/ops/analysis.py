@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Mapping
 
-from .._deep import deep_recursion
+from ..depth import nesting_guard
 from ..enums import ParamDirection
 from ..expr import (Add, BinaryExpr, Call, ConstInt, FloorDiv, FloorMod, Max, Min, Mul, Sub,
                     Submit, UnaryExpr, Var)
@@ -120,7 +120,7 @@ def deduce_call_return_type(callee_params: Iterable[Any], args: Iterable[Expr],
                             f"got {type(t).__name__}")
     if any(has_dynamic_dims(t) for t in types):
         bindings = bind_call(params, actual)
-        with deep_recursion():
+        with nesting_guard():
             types = [substitute_type(t, bindings) for t in types]
     return types[0] if len(types) == 1 else TupleType(types)
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any, Callable
 
-from .._deep import deep_recursion
+from ..depth import nesting_guard
 from ..function import Function, Program
 from ..node import Expr, GlobalVar, Op, Stmt
 from ..types import Type
@@ -50,7 +50,7 @@ def python_print(node: Any, prefix: str = "pl", concise: bool = False,
     """
     if not isinstance(prefix, str) or not prefix.isidentifier():
         raise ValueError(f"python_print: prefix must be a Python identifier, got {prefix!r}")
-    with deep_recursion():
+    with nesting_guard(node):
         text = _render(node, prefix, bool(concise), bool(explicit_layout))
     return _formatted(text, format)
 

@@ -14,11 +14,13 @@ from ...errors import InternalError
 from .. import expr as E
 from ..array_types import (ArrayType, AsyncEventType, AsyncSessionType,
                            PrefetchAsyncContextType, PtrType)
+from ..depth import ExpansionMemo, check_expansion
 from ..distributed_types import CommCtxType, DistributedTensorType, WindowBufferType
 from ..dtype import DataType
 from ..ops.registry import OpDef
 from ..ops.signature import print_layout
 from ..node import Expr, GlobalVar
+from ..walk import LEAF_TYPES
 from ..enums import PadValue, TensorLayout
 from ..types import (MemRef, ScalarType, TensorType, TensorView, TileType, TileView, TupleType,
                      Type, UnknownType)
@@ -78,12 +80,15 @@ class ExprPrinter:
         self.callee = callee if callee is not None else sanitize_identifier
         self.values = ValueContext(prefix, self.expr, self.type)
         self._closure_only_memo: dict[Expr, bool] = {}
+        self._expansion_memo: ExpansionMemo = ExpansionMemo()
         # Type text by object identity (types are often shared); the type is kept
         # alive next to its text so its id cannot be reused during this print.
         self._type_memo: dict[int, tuple[Type, str]] = {}
 
     # -- public --------------------------------------------------------------------
     def expr(self, node: Expr) -> str:
+        if type(node) not in LEAF_TYPES:  # a shared sub-expression is written per use
+            check_expansion(node, self._expansion_memo)
         out: list[str] = []
         self._emit(node, out, False)
         return "".join(out)

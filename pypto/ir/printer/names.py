@@ -26,16 +26,22 @@ __all__ = ["VarScan", "assign_names", "FREE_VAR_SUFFIX"]
 FREE_VAR_SUFFIX = "__FREE_VAR"
 
 
+_SCAN_LEAVES = frozenset((E.Var, E.IterArg, E.ConstInt, E.ConstFloat, E.ConstBool))
+
+
 class VarScan:
     """Collects the Vars of one function (or lone statement / expression) in one walk.
 
     All collections are insertion-ordered dicts keyed by the Var object (identity hash).
-    Run inside ``deep_recursion()``.
+    Run inside ``nesting_guard()``.
     """
 
-    __slots__ = ("defined", "used", "type_vars", "callees")
+    __slots__ = ("defined", "used", "type_vars", "callees", "_seen")
 
     def __init__(self) -> None:
+        # Operator and call nodes already scanned, by identity: a sub-expression shared
+        # by hand-built IR is scanned once (the nodes outlive the scan).
+        self._seen: set[int] = set()
         self.defined: dict[E.Var, None] = {}    # params, then definitions in pre-order
         self.used: dict[E.Var, None] = {}       # every Var referenced, first-use order
         self.type_vars: dict[E.Var, None] = {}  # Vars inside printed types (shape dims ...)
@@ -132,6 +138,11 @@ class VarScan:
     # -- expressions ---------------------------------------------------------------
     def expr(self, node: Expr, in_type: bool = False) -> None:
         cls = type(node)
+        if not in_type and cls not in _SCAN_LEAVES:
+            seen = self._seen
+            if id(node) in seen:
+                return
+            seen.add(id(node))
         if isinstance(node, E.Var):
             self.used[node] = None
             if in_type:

@@ -15,7 +15,6 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator
 
 from ...errors import InternalError
-from ...ir._deep import deep_recursion
 from ...ir import expr as E
 from ...ir.enums import FunctionType, Level, ParamDirection, Role, level_to_linqu_level
 from ...ir.function import Function
@@ -30,6 +29,7 @@ from .comment_extractor import extract_line_comments
 from .diagnostics import (ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError, UnsupportedFeatureError,
                           concise_error_message)
+from .nesting import check_source_nesting
 from .recovery import POISONED, DependentError, collected_error, stored_names
 from .source import SourceInfo
 
@@ -246,8 +246,15 @@ class FunctionParser:
         errors = self.program.errors
         recorded = len(errors)
         try:
-            with deep_recursion():  # long operator chains nest deeply in the AST
+            # Refused before anything recurses into it: the limits hold for every walk
+            # of the IR too (pypto.ir.depth).
+            check_source_nesting(node, self.span)
+            try:
                 return self._parse_function(node, recorded)
+            except RecursionError:  # a deep Python stack before the parser started
+                raise ParserSyntaxError(
+                    f"function '{self.func_name}' is nested too deeply for the Python "
+                    "stack left here", self.span(node)) from None
         except Exception:
             # A failure after recorded errors is most likely their consequence (a body
             # left half-parsed): report what was recorded.

@@ -15,12 +15,12 @@ import ast
 import warnings
 from typing import Any, Callable
 
-from ...ir._deep import deep_recursion
 from ...ir.function import Function, Program
 from ...ir.span import Span
 from .annotations import attr_chain
 from .diagnostics import DSLSyntaxError, ParserError, ParserSyntaxError
 from .enum_args import read_bool
+from .nesting import too_deep_for_python
 from .program_parser import (options_from_ast, parse_function_definition,
                              parse_program_definition, record_error)
 from .recovery import FailedEntity, collected_error, stored_names
@@ -46,8 +46,9 @@ def parse(code: str, filename: str = "<string>", source_map: Any = None) -> Func
         raise TypeError(f"pl.parse expects the program text as str, got {type(code).__name__}")
     info = SourceInfo.from_text(code, filename)
     try:
-        with deep_recursion():  # long operator chains make deep (but valid) ASTs
-            tree = ast.parse(code, filename)
+        tree = ast.parse(code, filename)
+    except RecursionError:  # Python's parser ran out of stack: never raise the limit
+        raise too_deep_for_python(code, filename, info.file_lines) from None
     except SyntaxError as exc:
         raise DSLSyntaxError(f"Failed to compile code from {filename}: {exc.msg}",
                              Span(filename, exc.lineno or 1, exc.offset or 0),

@@ -14,7 +14,7 @@ from typing import Callable
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.enums import ParamDirection
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
@@ -70,7 +70,7 @@ class BodyFacts:
         self.store_targets: dict[E.Var, None] = {}  # tile.store targets, first-store order
         self.alias: dict[E.Var, E.Var] = {}          # v = <builtin write>(.., t): v names t
         self.lineage: dict[E.Var, E.Var] = {}        # value -> the Var it is another name for
-        with deep_recursion():
+        with nesting_guard(body):
             self._stmt(body)
 
     @classmethod
@@ -81,7 +81,7 @@ class BodyFacts:
         facts._program = program
         facts.alias = {}
         facts.lineage = {}
-        with deep_recursion():
+        with nesting_guard(body):
             facts._lineage_stmt(body)
         return facts
 

@@ -26,7 +26,7 @@ from typing import Any, Container, Iterable
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.types import ShapedType, TupleType, Type
@@ -118,7 +118,7 @@ class FunctionIndex:
         self.escaping: dict[int, Stmt] = {}
         self._loop_depth = 0
         self._target_loop_depths: list[int] = []
-        with deep_recursion():
+        with nesting_guard(body):
             self._walk(body)
 
     # -- queries ---------------------------------------------------------------------

@@ -30,7 +30,7 @@ from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.enums import FunctionType, Level, ParamDirection, Role
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
@@ -111,7 +111,7 @@ class ScopeOutliner:
 
     def outline_function(self, func: Function) -> tuple[Function, list[Function]]:
         """``func`` with its target scopes replaced by calls, and the new functions."""
-        with deep_recursion():
+        with nesting_guard(func):
             index = FunctionIndex(func.body, self.config.target,
                                   self.config.export_store_targets)
             if not index.has_target(func.body):
@@ -178,7 +178,7 @@ class _Context:
         if not self.rename or node is None:
             return node
         # One renamer per context, over the live ``rename`` map (it keeps no state of its
-        # own); the caller already runs under ``deep_recursion``.
+        # own); the caller already runs under ``nesting_guard``.
         if isinstance(node, Stmt):
             return self._renamer.visit_stmt(node)
         return self._renamer.visit_expr(node)

@@ -44,7 +44,7 @@ from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.enums import ForKind, ParamDirection, Role, level_to_linqu_level
 from ...ir.function import Function
 from ...ir.node import Expr, GlobalVar, Stmt
@@ -571,7 +571,7 @@ def transform(func: Function) -> Function:
     """``func`` in SSA form (HOST-level SubWorker functions are returned unchanged)."""
     if _is_host_subworker(func):
         return func
-    with deep_recursion():
+    with nesting_guard(func):
         converter = _Converter(func)
         converted = converter.run()
         dead = converter.dead_slots()

@@ -22,7 +22,7 @@ from typing import Any, Callable
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.walk import CONST_TYPES
@@ -280,6 +280,6 @@ def _same(new: tuple | list, old: tuple | list) -> bool:
 
 def transform(func: Function) -> Function:
     """``func`` in three-address form (the same object when no call is nested)."""
-    with deep_recursion():
+    with nesting_guard(func):
         body = _Flattener(func.name).body(func.body)
     return func if body is func.body else func.replace(body=body)

@@ -20,12 +20,13 @@ from __future__ import annotations
 
 import itertools
 import re
+from typing import Iterator
 
 from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.enums import FunctionType
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
@@ -34,14 +35,15 @@ from ...ir.utils import collect_def_vars, deep_clone, flatten_to_stmts
 from ...ir.visitor import IRMutator, IRVisitor
 from ...ir.walk import stmt_children
 from ..diagnostic import PassError, PassErrorCode
+from .inline_retype import RetypeClone, Retyping
 
 __all__ = ["transform"]
 
 PASS_NAME = "InlineFunctions"
 
-# One value per splice, process-wide: every Var a splice defines is named
-# ``<orig>_inline<N>``, so two splices of one callee never share names.
-_SPLICE_COUNTER = itertools.count()
+# Every Var a splice defines is named ``<orig>_inline<N>``, N counting the splices of
+# one run of the pass (a fresh count per run: names depend only on the program), so
+# two splices of one callee never share names.
 _INLINE_SUFFIX = re.compile(r"_inline\d+$")
 
 
@@ -231,9 +233,12 @@ class _Splicer(IRMutator):
     of its target ``t`` become the i-th value (a bare ``t`` becomes the tuple).
     """
 
-    def __init__(self, templates: dict[str, _Template], caller: str, body: Stmt) -> None:
+    def __init__(self, templates: dict[str, _Template], caller: str, body: Stmt,
+                 splices: Iterator[int]) -> None:
         super().__init__()
         self._templates = templates
+        self._splices = splices
+        self._retyping = Retyping(body)
         self._caller = caller
         self._tuple_results: dict[E.Var, tuple[Expr, ...]] = {}
         self._touched = _statements_to_calls(body, templates)
@@ -258,9 +263,15 @@ class _Splicer(IRMutator):
                 f"passes {len(call.args)} argument(s) for {len(template.params)} "
                 f"parameter(s) ({call.span})")
         args = [self.visit_expr(a) for a in call.args]
-        splice = next(_SPLICE_COUNTER)
+        splice = next(self._splices)
         clone, _ = deep_clone(template.body, list(zip(template.params, args)),
                               name_of=lambda v: f"{_base_of(v.name_hint)}_inline{splice}")
+        retyping = self._retyping
+        for param, arg in zip(template.params, args):
+            if arg.type != param.type:  # e.g. a Vec tile for a param declared without memory
+                retyping.mark(arg)
+        if retyping.retyped:
+            clone = RetypeClone(retyping, clone).visit_stmt(clone)
         stmts = flatten_to_stmts(clone)
         values = None
         if template.has_return:
@@ -282,8 +293,7 @@ class _Splicer(IRMutator):
         template = self._template_of(op.value)
         if template is None:
             self._tuple_results.pop(op.var, None)  # a re-bound tuple target is a plain Var again
-            value = self.visit_expr(op.value)
-            return op if value is op.value else op.replace(value=value)
+            return self._retyping.assign(self, op, self.visit_expr(op.value))
         stmts, values = self._splice(template, op.value)
         values = self._value_required(template, values, op)
         if len(values) == 1 and isinstance(values[0], E.MakeTuple):
@@ -291,7 +301,8 @@ class _Splicer(IRMutator):
         if len(values) != 1:
             self._tuple_results[op.var] = tuple(values)
         elif values[0] is not op.var:
-            stmts.append(St.AssignStmt(op.var, values[0], op.span))
+            stmts.append(self._retyping.assign(self, St.AssignStmt(op.var, values[0], op.span),
+                                               values[0]))
         return St.SeqStmts.flatten(stmts, op.span)
 
     def visit_eval_stmt(self, op: St.EvalStmt) -> Stmt:
@@ -311,6 +322,9 @@ class _Splicer(IRMutator):
         values = self._value_required(template, values, op)
         stmts.append(St.ReturnStmt(list(values), op.span))
         return St.SeqStmts.flatten(stmts, op.span)
+
+    def visit_call(self, op: E.Call) -> Expr:
+        return self._retyping.call(super().visit_call(op))
 
     def visit_tuple_get_item_expr(self, op: E.TupleGetItemExpr) -> Expr:
         values = self._tuple_results.get(op.tuple) if isinstance(op.tuple, E.Var) else None
@@ -357,8 +371,9 @@ def _statements_to_calls(body: Stmt, templates: dict[str, _Template]) -> set[int
     return touched
 
 
-def _rewrite_body(func: Function, templates: dict[str, _Template]) -> Stmt:
-    return _Splicer(templates, func.name, func.body).visit_stmt(func.body)
+def _rewrite_body(func: Function, templates: dict[str, _Template],
+                  splices: Iterator[int]) -> Stmt:
+    return _Splicer(templates, func.name, func.body, splices).visit_stmt(func.body)
 
 
 def transform(program: Program) -> Program:
@@ -367,16 +382,17 @@ def transform(program: Program) -> Program:
     inline = {name: f for name, f in functions.items() if f.func_type is FunctionType.Inline}
     if not inline:
         return program
-    with deep_recursion():
+    splices = itertools.count()
+    with nesting_guard(program):
         templates: dict[str, _Template] = {}
         for name in _expansion_order(inline):
             func = inline[name]
-            templates[name] = _Template(func, _rewrite_body(func, templates))
+            templates[name] = _Template(func, _rewrite_body(func, templates, splices))
         kept: list[Function] = []
         for name, func in functions.items():
             if name in inline:
                 continue
-            body = _rewrite_body(func, templates)
+            body = _rewrite_body(func, templates, splices)
             kept.append(func if body is func.body else func.replace(body=body))
         for func in kept:
             _refuse_unspliced(func, inline)

@@ -30,7 +30,7 @@ from ...ir.function import Function, Program, is_incore_type, is_wrapper_type
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.types import ScalarType, ShapedType
 from ...ir.visitor import IRMutator
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.walk import CONST_TYPES, LEAF_TYPES, arith_leaves, def_sites, iter_stmts
 from ..diagnostic import PassError, PassErrorCode, errors_of
 from ..outline.outliner import Renamer
@@ -76,7 +76,7 @@ class _GraphPlan:
     def rewrite_function(self) -> Function:
         mutator = _DropHoisted(self.removed)
         mutator.var_remap.update(self.renamed)
-        body = mutator.visit_stmt(self.func.body)  # the caller holds deep_recursion()
+        body = mutator.visit_stmt(self.func.body)  # the caller holds nesting_guard()
         params = [*zip(self.func.params, self.func.param_directions),
                   *((p, ParamDirection.In) for p, _ in self.new_params)]
         return Function(self.func.name, params, self.func.return_types, body, self.func.span,
@@ -257,7 +257,7 @@ def _redefines_any(body: Stmt, params: set[E.Var]) -> bool:
 
 
 def transform(program: Program) -> Program:
-    with deep_recursion():
+    with nesting_guard(program):
         return _transform(program)
 
 

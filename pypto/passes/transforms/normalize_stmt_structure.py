@@ -2,7 +2,7 @@
 single-child ones, everywhere in a function; nothing else changes.
 
 One walk over the statements (each visited once), so O(N).  Deep nesting is
-handled under ``deep_recursion()``.  Unchanged subtrees keep their objects and
+handled under ``nesting_guard()``.  Unchanged subtrees keep their objects and
 an already normalized function is returned as is.
 
 Only statements that hold statements are entered; expressions are never looked
@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.function import Function
 from ...ir.node import Stmt
 from ...ir.visitor import IRMutator
@@ -72,6 +72,6 @@ def _normalize(stmt: Stmt, fallback: _Normalizer) -> Stmt:
 
 def transform(func: Function) -> Function:
     """``func`` with a normalized statement structure (the same object if it already is)."""
-    with deep_recursion():
+    with nesting_guard(func):
         body = _normalize(func.body, _Normalizer())
     return func if body is func.body else func.replace(body=body)

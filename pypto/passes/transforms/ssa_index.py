@@ -361,7 +361,7 @@ def _mark_candidates(index: SSAIndex) -> None:
 
 
 def build_index(func: Function) -> SSAIndex:
-    """Index ``func`` (call under ``deep_recursion()``: the walk recurses per nesting level)."""
+    """Index ``func`` (call under ``nesting_guard()``: the walk recurses per nesting level)."""
     index = SSAIndex()
     for param in func.params:
         index.defs.setdefault(param, []).append((-1, None))

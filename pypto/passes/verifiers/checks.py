@@ -99,8 +99,12 @@ def _root_calls(root: Expr) -> "list[Expr] | tuple[Expr, ...]":
     found: list[Expr] = []
     stack = [root]
     pop, push = stack.pop, stack.extend
+    seen: set[int] = set()  # a sub-expression shared by hand-built IR: once
     while stack:
         node = pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
         kind = type(node)
         if kind is E.Call and not node._attrs:  # type: ignore[attr-defined]
             found.append(node)

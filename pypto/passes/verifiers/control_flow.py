@@ -1,7 +1,8 @@
 """BreakContinueValid and PipelineLoopValid verifiers.
 
 * ``break``/``continue`` only inside Sequential/Pipeline ``for`` and ``while``
-  bodies (the nearest enclosing loop decides; ifs and scopes are transparent).
+  bodies (the nearest enclosing loop decides; ifs and scopes are transparent);
+  ``yield`` never in a function's own body (outside every loop and branch).
 * ``kind == Pipeline`` if and only if ``attrs["pipeline_stages"]`` is present.
 """
 
@@ -9,8 +10,9 @@ from __future__ import annotations
 
 from ...ir import stmt as St
 from ...ir.enums import ForKind
-from ...ir.function import Program
+from ...ir.function import Function, Program
 from ...ir.node import Stmt
+from ...ir.scope import ScopeStmt
 from ..diagnostic import Diagnostic
 from .checks import CheckVerifier, StmtCheck
 from .walk import error
@@ -24,6 +26,23 @@ class _BreakContinueCheck(StmtCheck):
     def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         super().__init__(program, diagnostics)
         self.stmt_hooks = {St.BreakStmt: self.check, St.ContinueStmt: self.check}
+
+    def begin_function(self, func: Function) -> bool:
+        """A yield hands values to a loop or branch: in the function's own body
+        (through sequences and regions) it has none to hand them to."""
+        pending: list[Stmt] = [func.body]
+        while pending:
+            stmt = pending.pop()
+            if isinstance(stmt, St.YieldStmt):
+                self.diagnostics.append(error(
+                    BreakContinueValidVerifier.rule_name, 1,
+                    f"'yield' found outside any loop or branch in function '{func.name}'",
+                    stmt.span))
+            elif isinstance(stmt, St.SeqStmts):
+                pending.extend(stmt.stmts)
+            elif isinstance(stmt, ScopeStmt):
+                pending.append(stmt.body)
+        return super().begin_function(func)
 
     def check(self, stmt: Stmt, loop: Stmt | None) -> None:
         """The nearest enclosing loop decides; ifs and scopes are transparent."""

@@ -1,7 +1,7 @@
 """``DefUseWalker``: one function in execution order, tracking visible Vars.
 
 The SSA, UseAfterDef and InOutUseValid verifiers subclass it.  It recurses once
-per statement nesting level and runs under ``deep_recursion()``.
+per statement nesting level and runs under ``nesting_guard()``.
 
 A subclass customises it at one of two levels.  The simple one is the hooks
 ``on_define`` (every definition) and ``on_use`` (a read of a Var that is not
@@ -19,7 +19,7 @@ from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
-from ...ir._deep import deep_recursion
+from ...ir.depth import nesting_guard
 from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.types import ScalarType
@@ -125,15 +125,18 @@ class DefUseWalker:
             return
         stack = [expr]
         pop, push = stack.pop, stack.extend
+        seen: set[int] = set()  # composite nodes shared by hand-built IR: walked once
         while stack:
             node = pop()
             cls = type(node)
             if cls is _VAR or cls is _ITER_ARG:
                 if node not in visible:
                     self.on_use(node, stmt)  # type: ignore[arg-type]
-            elif cls in _CONSTS:
                 continue
-            elif cls is _CALL and not node._attrs:  # type: ignore[attr-defined]
+            if cls in _CONSTS or id(node) in seen:
+                continue
+            seen.add(id(node))
+            if cls is _CALL and not node._attrs:  # type: ignore[attr-defined]
                 push(reversed(node.args))  # type: ignore[attr-defined]
             elif cls is _MAKE_TUPLE:
                 push(reversed(node.elements))  # type: ignore[attr-defined]
@@ -146,7 +149,7 @@ class DefUseWalker:
 
     # -- driver -----------------------------------------------------------------------
     def run(self) -> None:
-        with deep_recursion():
+        with nesting_guard(self.func):
             self.define_params()
             self.visit(self.func.body)
 

@@ -69,8 +69,12 @@ def _root_contexts(stmt: Stmt) -> list[tuple[Expr, str | None]]:
 
 def _check(root: Expr, context: str | None, stmt: Stmt, diagnostics: list[Diagnostic]) -> None:
     stack: list[tuple[Expr, str | None]] = [(root, context)]
+    seen: set[int] = set()  # a sub-expression shared by hand-built IR: checked once
     while stack:
         node, where = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
         if isinstance(node, (E.Call, E.Submit)):
             name = callee_name(node.op)
             if where is not None and isinstance(node, E.Call):

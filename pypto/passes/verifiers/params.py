@@ -128,15 +128,21 @@ class _InOutUseWalker(DefUseWalker):
         consumed = self.consumed
         stack: list[Any] = [expr]
         pop, push = stack.pop, stack.extend
+        seen: set[int] = set()  # a sub-expression shared by hand-built IR: walked once
         while stack:
             node = pop()
             cls = type(node)
             if cls is _VAR or cls is _ITER_ARG:
                 if consumed:
                     self.read(node, stmt)
-            elif cls in _CONSTS:
                 continue
-            elif cls is _WrittenBy:
+            if cls in _CONSTS:
+                continue
+            if cls is not _WrittenBy:
+                if id(node) in seen:
+                    continue
+                seen.add(id(node))
+            if cls is _WrittenBy:
                 self._mark_written(node.call)
             elif cls is _CALL:
                 if type(node.op) is GlobalVar or isinstance(node.op, GlobalVar):

@@ -1,7 +1,8 @@
 """TypeChecked verifier (rule ``TypeCheck``).
 
-If/while conditions are Bool scalars; for bounds are scalars; yield values match
-the iter_args (loops) or return vars (ifs) in kind, dtype and shape; a call of a
+If/while conditions are Bool scalars; an assigned value has the kind of its Var; for bounds are scalars; yield values match
+the iter_args (loops) or return vars (ifs) in kind, dtype and shape; an op call
+passes as many operands as the op takes; a call of a
 program function passes as many arguments as the callee has params, each fitting
 its param, and a return fits the function's declared return types (the rules of
 ``ir.type_match``: static dims must agree, dynamic dims bind per call).
@@ -19,6 +20,7 @@ from ...ir import stmt as St
 from ...ir.dtype import DataType
 from ...ir.function import Program
 from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.ops.registry import OpDef
 from ...ir.type_match import call_mismatch, kind_name as _kind, return_mismatch, type_mismatch
 from ...ir.types import ScalarType, ShapedType, TileType, TupleType, Type, UnknownType
 from ..diagnostic import Diagnostic
@@ -67,12 +69,12 @@ def _mismatch_code(got: Type, expected: Type) -> TypeCheckErrorType:
 
 
 class _TypeCheck(StmtCheck):
-    function_calls_only = True  # on_call looks at GlobalVar ops only
 
     def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         super().__init__(program, diagnostics)
         self.stmt_hooks = {St.IfStmt: self.check_if, St.WhileStmt: self.check_while,
-                           St.ForStmt: self.check_for, St.ReturnStmt: self.check_return}
+                           St.ForStmt: self.check_for, St.ReturnStmt: self.check_return,
+                           St.AssignStmt: self.check_assign}
 
     def report(self, message: str, stmt: Stmt, code: TypeCheckErrorType) -> None:
         self.diagnostics.append(error(RULE, int(code), message, stmt.span))
@@ -94,6 +96,16 @@ class _TypeCheck(StmtCheck):
                             TypeCheckErrorType.FOR_RANGE_MUST_BE_SCALAR)
         self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "ForStmt")
 
+    def check_assign(self, stmt: St.AssignStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+        """A Var holds values of its own kind: a Tensor var is never assigned a scalar
+        (dtype and shape may differ in ways the passes settle; the kind never does)."""
+        var_type, value_type = stmt.var.type, stmt.value.type
+        if isinstance(var_type, UnknownType) or isinstance(value_type, UnknownType):
+            return
+        if type(var_type) is not type(value_type):
+            self.report(f"Variable '{stmt.var.name_hint}' of type {_kind(var_type)} is "
+                        f"assigned a {_kind(value_type)} value", stmt)
+
     def check_return(self, stmt: St.ReturnStmt, loop: Stmt | None) -> None:  # type: ignore[override]
         func = self.func
         if func is None or not func.return_types:
@@ -110,8 +122,21 @@ class _TypeCheck(StmtCheck):
                         f"return type: {reason}", stmt, code)
 
     def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
-        if isinstance(call.op, GlobalVar) and self.check_arity(call, stmt):  # type: ignore[arg-type]
-            self.check_arg_types(call, stmt)  # type: ignore[arg-type]
+        op = call.op  # type: ignore[attr-defined]
+        if isinstance(op, GlobalVar):
+            if self.check_arity(call, stmt):  # type: ignore[arg-type]
+                self.check_arg_types(call, stmt)  # type: ignore[arg-type]
+        elif isinstance(op, OpDef):
+            self.check_op_arity(op, call, stmt)  # type: ignore[arg-type]
+
+    def check_op_arity(self, op: OpDef, call: E.Call, stmt: Stmt) -> None:
+        """A Call built by hand (``ir.Call``) is not checked like ``create_op_call``'s."""
+        count = len(call.args)
+        if not op.min_args <= count <= op.max_args:
+            expected = (str(op.min_args) if op.min_args == op.max_args
+                        else f"{op.min_args} to {op.max_args}")
+            self.report(f"Call to op '{op.name}' passes {count} operand(s); it takes "
+                        f"{expected}", stmt)
 
     def check_arg_types(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
         callee = self.program.get_function(call.op.name)

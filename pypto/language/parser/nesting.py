@@ -1,0 +1,132 @@
+"""The nesting limits (``pypto.ir.depth``) applied to source, before it is parsed.
+
+The parser walks the syntax tree recursively, and so do the passes and the printer
+the IR it builds goes through; none of them raises the recursion limit.  So source
+nested deeper than ``MAX_EXPR_NESTING`` / ``MAX_STMT_NESTING`` is refused here, at the
+line of its deepest expression, before anything recurses into it.  The check is
+cheap: an expression written in fewer characters than the limit cannot be deeper
+than the limit (each level takes at least one character), so only long expressions
+are walked -- iteratively.
+"""
+
+from __future__ import annotations
+
+import ast
+import io
+import tokenize
+from typing import Any, Callable
+
+from ...ir.depth import MAX_EXPR_NESTING, MAX_STMT_NESTING
+from ...ir.span import Span
+from .diagnostics import ParserSyntaxError
+
+__all__ = ["check_source_nesting", "deepest_source_line", "too_deep_for_python"]
+
+_COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, ast.Try,
+             ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)
+_BODIES = ("body", "orelse", "finalbody", "handlers")
+
+
+def _short(node: ast.AST) -> bool:
+    """Written on one line in at most ``MAX_EXPR_NESTING`` characters: not too deep
+    (``a<b<c<...`` and ``a and b and ...`` take more than a character per level too)."""
+    end_line = getattr(node, "end_lineno", None)
+    end_col = getattr(node, "end_col_offset", None)
+    if end_line is None or end_col is None:
+        return False
+    return end_line == node.lineno and end_col - node.col_offset <= MAX_EXPR_NESTING
+
+
+def _expr_depth(root: ast.AST) -> tuple[int, ast.AST]:
+    """Levels of the expression ``root`` and its deepest node (iterative)."""
+    deepest, where = 0, root
+    stack: list[tuple[ast.AST, int]] = [(root, 1)]
+    while stack:
+        node, level = stack.pop()
+        if level > deepest and hasattr(node, "lineno"):
+            deepest, where = level, node
+        step = _levels(node)
+        for child in ast.iter_child_nodes(node):
+            if not isinstance(child, (ast.expr_context, ast.stmt)):
+                stack.append((child, level + step))
+    return deepest, where
+
+
+def _levels(node: ast.AST) -> int:
+    """IR levels one AST node becomes: ``a and b and c`` is one BoolOp, two Ands."""
+    if isinstance(node, ast.BoolOp):
+        return max(1, len(node.values) - 1)
+    if isinstance(node, ast.Compare):
+        return max(1, 2 * len(node.ops) - 1)  # a < b < c: (a < b) and (b < c)
+    return 1
+
+
+def _header_exprs(stmt: ast.stmt) -> list[ast.AST]:
+    """The expression parts of a statement (not its nested statement lists)."""
+    out: list[ast.AST] = []
+    for name, value in ast.iter_fields(stmt):
+        if name in _BODIES:
+            continue
+        items = value if isinstance(value, list) else [value]
+        out.extend(item for item in items
+                   if isinstance(item, ast.AST) and not isinstance(item, ast.stmt))
+    return out
+
+
+def check_source_nesting(tree: ast.AST, span_of: Callable[[ast.AST], Span]) -> None:
+    """``ParserSyntaxError`` at the deepest place of ``tree`` beyond the limits."""
+    stack: list[tuple[ast.AST, int]] = [(tree, 0)]
+    while stack:
+        stmt, level = stack.pop()
+        if level > MAX_STMT_NESTING:
+            raise ParserSyntaxError(
+                f"statements nested {level} levels deep; pypto accepts at most "
+                f"{MAX_STMT_NESTING}", span_of(stmt),
+                hint="move the inner levels into a function of their own")
+        for expr in _header_exprs(stmt) if isinstance(stmt, ast.stmt) else ():
+            if _short(expr):
+                continue
+            depth, where = _expr_depth(expr)
+            if depth > MAX_EXPR_NESTING:
+                raise ParserSyntaxError(
+                    f"an expression nested {depth} levels deep; pypto accepts at most "
+                    f"{MAX_EXPR_NESTING}", span_of(where),
+                    hint="split it into several assignments")
+        inner = level + 1 if isinstance(stmt, _COMPOUND) else level
+        for name in _BODIES:
+            for child in getattr(stmt, name, ()) or ():
+                if isinstance(child, ast.ExceptHandler):
+                    stack.extend((s, inner) for s in child.body)
+                elif isinstance(child, ast.stmt):
+                    stack.append((child, inner))
+
+
+def deepest_source_line(code: str) -> int:
+    """The logical line of ``code`` with the most tokens (where Python's own parser ran
+    out of recursion), found by the tokenizer, which does not recurse."""
+    best_line, best_count = 1, -1
+    start, count = 1, 0
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(code).readline):
+            if count == 0:
+                start = token.start[0]
+            count += 1
+            if token.type in (tokenize.NEWLINE, tokenize.ENDMARKER):
+                if count > best_count:
+                    best_line, best_count = start, count
+                count = 0
+    except (tokenize.TokenError, SyntaxError):
+        pass
+    return best_line
+
+
+def too_deep_for_python(code: str, filename: str, source_lines: Any = None) -> ParserSyntaxError:
+    """The refusal of text whose syntax tree Python could not build (RecursionError)."""
+    line = deepest_source_line(code)
+    err = ParserSyntaxError(
+        f"an expression nested too deeply to be read; pypto accepts at most "
+        f"{MAX_EXPR_NESTING} levels", Span(filename, line, 1),
+        hint="split it into several assignments")
+    if source_lines is not None:
+        err.with_source_lines(source_lines)
+    return err
