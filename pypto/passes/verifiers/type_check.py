@@ -104,7 +104,8 @@ class _TypeCheck(StmtCheck):
             return
         if type(var_type) is not type(value_type):
             self.report(f"Variable '{stmt.var.name_hint}' of type {_kind(var_type)} is "
-                        f"assigned a {_kind(value_type)} value", stmt)
+                        f"assigned a {_kind(value_type)} value", stmt,
+                        TypeCheckErrorType.TYPE_KIND_MISMATCH)
 
     def check_return(self, stmt: St.ReturnStmt, loop: Stmt | None) -> None:  # type: ignore[override]
         func = self.func
@@ -136,7 +137,7 @@ class _TypeCheck(StmtCheck):
             expected = (str(op.min_args) if op.min_args == op.max_args
                         else f"{op.min_args} to {op.max_args}")
             self.report(f"Call to op '{op.name}' passes {count} operand(s); it takes "
-                        f"{expected}", stmt)
+                        f"{expected}", stmt, TypeCheckErrorType.SIZE_MISMATCH)
 
     def check_arg_types(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
         callee = self.program.get_function(call.op.name)
