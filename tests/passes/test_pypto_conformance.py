@@ -187,3 +187,36 @@ def test_hierarchy_function_storing_into_a_capture_declares_it_out_0314():
 
     result = passes.outline_hierarchy_scopes()(front(Before))
     ir.assert_structural_equal(result, After)
+
+
+# -- matched: a store already bound to a ``__store`` name gets the binding too (0786) ----------
+
+def test_store_bound_to_a_store_name_is_bound_again_0786():
+    """``v = store(.., t)`` keeps ``v`` and adds ``t__store = v`` (§10.3 step 7),
+    whatever ``v`` is called -- also ``t__store`` itself, which an earlier outliner
+    (OutlineGraphScopes) may have made."""
+
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: V, acc: pl.Out[V]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0], [64])
+                acc__store = pl.store(t, [0], acc)
+            return acc
+
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.InCore)
+        def main_incore_0(x: V, acc: pl.Out[V]) -> V:
+            t = pl.load(x, [0], [64])
+            stored = pl.store(t, [0], acc)
+            acc__store = stored
+            return acc
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: V, acc: pl.Out[V]) -> V:
+            acc_1 = self.main_incore_0(x, acc)
+            return acc_1
+
+    ir.assert_structural_equal(passes.outline_incore_scopes()(Before), After)

@@ -25,7 +25,7 @@ from ...ir.scalar_types import scalar_type
 from ...ir.types import ScalarType, TensorType, TupleType
 from ...ir.visitor import IRMutator
 from ..diagnostic import PassError, PassErrorCode
-from ..names import STORE_SUFFIX, base_name
+from ..names import base_name
 from .facts import BodyFacts, visible_definitions
 from .hoist import hoist_scalar_outputs
 from .move import BodyMover, Restart
@@ -139,8 +139,6 @@ class _BodyRewriter(IRMutator):
         target = self._target_of(op.value) if self.targets else None
         if target is None:
             return new
-        if op.var.name_hint.endswith(STORE_SUFFIX):
-            return new  # already the store binding (an earlier outliner made it)
         return St.SeqStmts.flatten([new, self._binding(target, new.var, op.span)],  # type: ignore
                                    op.span)
 

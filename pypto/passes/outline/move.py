@@ -34,7 +34,7 @@ from ...ir.function import Program
 from ...ir.node import Expr, Stmt
 from ...ir.types import has_dynamic_dims
 from ...ir.walk import CONST_TYPES, attr_exprs
-from ..names import STORE_SUFFIX, base_name
+from ..names import base_name
 from .facts import BodyFacts
 
 __all__ = ["BodyMover", "Restart"]
@@ -207,8 +207,8 @@ class BodyMover(BodyFacts):
         new = stmt if var is stmt.var and value is stmt.value else stmt.replace(var=var,
                                                                                 value=value)
         target = self._bound_target(stmt.value)
-        if target is None or stmt.var.name_hint.endswith(STORE_SUFFIX):
-            return new  # (a ``__store`` binding made by an earlier outliner stays as it is)
+        if target is None:
+            return new
         return St.SeqStmts.flatten([new, self._binding(target, var, stmt.span)], stmt.span)
 
     def _bound_target(self, value: Expr) -> E.Var | None:
