@@ -62,11 +62,12 @@ class BodyMover(BodyFacts):
     def __init__(self, body: Stmt, is_known: Callable[[E.Var], bool],
                  is_type_var: Callable[[E.Var], bool], program: Program | None, *,
                  is_output: Callable[[E.Var], bool], export_store_targets: bool,
-                 names: Any, param_span: Any) -> None:
+                 names: Any, param_span: Any, bind_stores: bool = True) -> None:
         self.remap: dict[E.Var, Expr] = {}
         self.outputs: list[E.Var] = []
         self._is_output = is_output
         self._export = export_store_targets
+        self._bind = export_store_targets and bind_stores
         self._names = names
         self._param_span = param_span
         self._visible_depth = 0  # > 0 inside loop/if bodies: nothing there is visible after
@@ -213,7 +214,7 @@ class BodyMover(BodyFacts):
 
     def _bound_target(self, value: Expr) -> E.Var | None:
         """The captured target of a ``tile.store`` the function exports (§10.3 step 7)."""
-        if not self._export or type(value) is not E.Call or value.op.name != "tile.store" \
+        if not self._bind or type(value) is not E.Call or value.op.name != "tile.store" \
                 or len(value.args) <= 2:
             return None
         target = value.args[2]
