@@ -220,3 +220,51 @@ def test_store_bound_to_a_store_name_is_bound_again_0786():
             return acc_1
 
     ir.assert_structural_equal(passes.outline_incore_scopes()(Before), After)
+
+
+# -- matched at parse: rebinding a carried name in its loop body makes a new Var (0783) -------
+
+def _loop_body_assigns(program: ir.Program) -> list[ir.AssignStmt]:
+    loop = program["main"].body.stmts[0]
+    return [s for s in loop.body.stmts if isinstance(s, ir.AssignStmt)], loop
+
+
+def test_rebinding_an_iter_arg_at_the_body_level_makes_a_new_var_0783():
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, x: V) -> V:
+            for i, (c,) in pl.range(4, init_values=(x,)):
+                c = pl.add(c, x)
+                r = pl.yield_(c)
+            return r
+
+    assigns, loop = _loop_body_assigns(P)
+    assert type(assigns[0].var) is ir.Var and assigns[0].var is not loop.iter_args[0]
+    assert assigns[0].value.args[0] is loop.iter_args[0]
+    assert loop.body.stmts[-1].value[0] is assigns[0].var  # the yield hands on the new Var
+    ir.assert_structural_equal(pl.parse(ir.python_print(P)), P)
+
+
+def test_rebinding_an_iter_arg_inside_a_branch_keeps_the_iter_arg_0828():
+    """PyPTO makes a new Var in the branch too, and its trailing yield then hands on the
+    value the iteration started with: the update is lost.  pypto keeps one variable,
+    and ConvertToSSA merges the branch's version into the carry."""
+
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, x: V, n: pl.Scalar[pl.INDEX]) -> V:
+            for i, (c,) in pl.range(4, init_values=(x,)):
+                if n > 0:
+                    c = pl.add(c, x)
+                r = pl.yield_(c)
+            return r
+
+    loop = P["main"].body.stmts[0]
+    branch = loop.body.stmts[0]
+    assert branch.then_body.var is loop.iter_args[0]
+    ssa = passes.convert_to_ssa()(P)
+    ssa_loop = ssa["main"].body.stmts[0]
+    phi = ssa_loop.body.stmts[0].return_vars[0]
+    assert ssa_loop.body.stmts[-1].value[0] is phi  # the merged value is carried
