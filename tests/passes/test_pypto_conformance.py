@@ -22,9 +22,12 @@ def front(program: ir.Program) -> ir.Program:
     return program
 
 
-# -- matched: an Opaque parent at any level is promoted (0381, 0489, 0606) ---------------------
+# -- kept: a parent at another level is not promoted (0381, 0489, 0606) -----------------------
 
-def test_host_level_parent_of_a_kernel_becomes_the_orchestrator():
+def test_host_level_parent_of_a_kernel_stays_opaque_at_its_level():
+    """PyPTO makes it the (CHIP) Orchestration function: its level changes, and as the
+    sole Orchestration function it becomes the program's entry instead of ``main``."""
+
     @pl.program
     class Before:
         @pl.function(level=pl.Level.HOST)
@@ -42,16 +45,14 @@ def test_host_level_parent_of_a_kernel_becomes_the_orchestrator():
             out__store = pl.store(t, [0], out)
             return out
 
-        # level HOST is gone: Orchestration derives CHIP / Orchestrator
-        @pl.function(type=pl.FunctionType.Orchestration)
+        @pl.function(level=pl.Level.HOST)
         def main_host_0(self, x: V, out: pl.Out[V]) -> V:
             out_1 = self.main_host_0_incore_0(x, out)
             return out_1
 
     result = passes.outline_incore_scopes()(Before)
     ir.assert_structural_equal(result, After)
-    assert result["main_host_0"].level is ir.Level.CHIP
-    assert result["main_host_0"].role is ir.Role.Orchestrator
+    assert result["main_host_0"].func_type is ir.FunctionType.Opaque
 
 
 # -- kept: a written capture is never In --------------------------------------------------------

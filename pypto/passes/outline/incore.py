@@ -13,7 +13,7 @@ from typing import Any
 
 from ...ir import expr as E
 from ...ir import stmt as St
-from ...ir.enums import FunctionType, SplitMode
+from ...ir.enums import FunctionType, Level, Role, SplitMode
 from ...ir.function import Function, Program, is_orchestration_like
 from ...ir.node import Stmt
 from ...ir.scope import InCoreScopeStmt
@@ -81,12 +81,13 @@ def fold_dims(func: Function) -> Function:
 def _promote(func: Function, outlined: list[Function]) -> Function:
     """An Opaque parent that now only dispatches kernels becomes Orchestration.
 
-    Whatever level it had: a kernel is launched by a chip's orchestrator, so a
-    HOST (or GLOBAL, ...) function made by OutlineHierarchyScopes that launches one
-    becomes that orchestrator, with the level and role Orchestration derives (CHIP,
-    Orchestrator), as in PyPTO (03-passes.md §13).
+    A parent pinned to another hierarchy level (e.g. a HOST function made by
+    OutlineHierarchyScopes) stays Opaque: Orchestration implies CHIP, and
+    silently moving the function to another level would change its meaning.
     """
-    if outlined and func.func_type is FunctionType.Opaque:
+    compatible = (func.level in (None, Level.CHIP)
+                  and func.role in (None, Role.Orchestrator))
+    if outlined and func.func_type is FunctionType.Opaque and compatible:
         return Function(func.name, list(zip(func.params, func.param_directions)),
                         func.return_types, func.body, func.span,
                         type=FunctionType.Orchestration, attrs=func._attrs,

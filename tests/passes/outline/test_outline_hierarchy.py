@@ -367,9 +367,8 @@ def test_outline_incore_runs_on_the_result():
     host_done = outline(P)
     done = passes.outline_incore_scopes()(host_done)
     assert sorted(done.functions) == ["main", "main_host_0", "main_host_0_incore_0"]
-    # main_host_0 now launches a kernel: it becomes the (CHIP) orchestrator, as in PyPTO
-    assert done["main_host_0"].func_type is ir.FunctionType.Orchestration
-    assert done["main_host_0"].level is ir.Level.CHIP
+    # main_host_0 keeps its HOST level: it is not promoted to (CHIP) Orchestration
+    assert done["main_host_0"].level is ir.Level.HOST
     assert done["main_host_0_incore_0"].func_type is ir.FunctionType.InCore
 
 
