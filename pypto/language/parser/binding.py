@@ -45,6 +45,11 @@ class DefiniteBindings:
         """A loop body or an ``if`` branch starts."""
         self._logs.append([])
 
+    @property
+    def depth(self) -> int:
+        """How many loop bodies and ``if`` branches are open."""
+        return len(self._logs)
+
     def close_loop(self, loop: str, line: int, surely_runs: bool = False) -> None:
         """A loop body ends: what it bound may be unbound after it (the body need not
         run), unless the body surely runs to its end at least once."""

@@ -106,6 +106,8 @@ class LoopFrame:
     span: Span
     region_depth: int = 0  # regions open when the loop started: those opened later are inside it
     jumps: bool = False  # the body breaks or continues this loop
+    body_depth: int = -1  # open binding logs at the body's own level (not inside an if)
+    carried: list = field(default_factory=list)  # the loop's IterArgs (explicit carry)
 
 
 @dataclass

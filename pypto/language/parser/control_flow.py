@@ -236,6 +236,7 @@ def _loop_body(p: "FunctionParser", node: ast.For | ast.While, kind: ForKind | N
     p.loops.append(frame)
     p.yield_contexts.append(context)
     p.bindings.open()
+    frame.body_depth, frame.carried = p.bindings.depth, iter_args
     try:
         body_nodes = node.body
         if prologue is not None:

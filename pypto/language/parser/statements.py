@@ -93,10 +93,15 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
                 f"Cannot reassign '{name}' with a different type: it was {existing.type}, "
                 f"the new value is {new_type}", span,
                 hint=f"Use a new name for the {new_type} value")
-        p.emit(S.AssignStmt(existing, value, span))
-        p.bindings.bound(name, True)
-        return existing
-    var = E.Var(name, _reconcile(p, name, value, annotation, node), span)
+        if not _rebinds_carry_in_its_body(p, existing):
+            p.emit(S.AssignStmt(existing, value, span))
+            p.bindings.bound(name, True)
+            return existing
+        # A carried value is the iteration's input: rebinding its name at the loop body's
+        # own level makes a new Var (what the trailing yield then hands on), as in PyPTO.
+        var = E.Var(name, new_type, span)
+    else:
+        var = E.Var(name, _reconcile(p, name, value, annotation, node), span)
     frame = p.names.frame_of(name)
     if frame is not None and frame.leaky:
         frame.names[name] = var  # shadows an inline parameter inside its own body
@@ -105,6 +110,17 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
     p.emit(S.AssignStmt(var, value, span))
     p.bindings.bound(name, existing is not None)
     return var
+
+
+def _rebinds_carry_in_its_body(p: "FunctionParser", existing: E.Var) -> bool:
+    """Is ``existing`` an iter_arg of the innermost loop, rebound at that loop body's own
+    level?  Inside an ``if`` branch or a nested loop the IterArg itself stays the target:
+    a fresh Var there would not reach the code after the branch (PyPTO's parser drops
+    such an update from the carry), while ConvertToSSA merges the IterArg's versions."""
+    loop = p.loops[-1] if p.loops else None
+    return (isinstance(existing, E.IterArg) and loop is not None
+            and any(arg is existing for arg in loop.carried)
+            and p.bindings.depth == loop.body_depth)
 
 
 def _is_dyn_dim(p: "FunctionParser", var: E.Var) -> bool:

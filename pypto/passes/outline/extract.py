@@ -25,7 +25,7 @@ from ...ir.scalar_types import scalar_type
 from ...ir.types import ScalarType, TensorType, TupleType
 from ...ir.visitor import IRMutator
 from ..diagnostic import PassError, PassErrorCode
-from ..names import STORE_SUFFIX, base_name
+from ..names import base_name
 from .facts import BodyFacts, visible_definitions
 from .hoist import hoist_scalar_outputs
 from .move import BodyMover, Restart
@@ -139,8 +139,6 @@ class _BodyRewriter(IRMutator):
         target = self._target_of(op.value) if self.targets else None
         if target is None:
             return new
-        if op.var.name_hint.endswith(STORE_SUFFIX):
-            return new  # already the store binding (an earlier outliner made it)
         return St.SeqStmts.flatten([new, self._binding(target, new.var, op.span)],  # type: ignore
                                    op.span)
 
@@ -192,8 +190,7 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
             used -= hoisted_vars
     is_known, is_type_var = symbols.__contains__, (lambda var: var in symbols.type_vars)
     program = state.outliner.program
-    moved = _move_body(state, scope, body, used, config.export_store_targets,
-                       is_known, is_type_var, program)
+    moved = _move_body(state, scope, body, used, config, is_known, is_type_var, program)
     facts: BodyFacts = moved if moved is not None else BodyFacts(body, is_known, is_type_var,
                                                                  program)
     captures = list(facts.captures)
@@ -226,7 +223,8 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
         remap = moved.remap
         body = moved.body
     else:
-        remap, body = _rewrite_body(body, captures, regular, exported, state, scope)
+        bound = exported if config.bind_store_targets else set()
+        remap, body = _rewrite_body(body, captures, regular, bound, state, scope)
     param_of = {c: remap[c] for c in captures}
     params = [param_of[c] for c in captures]
 
@@ -269,15 +267,15 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
 
 
 def _move_body(state: "_FunctionState", scope: S.ScopeStmt, body: Stmt, used: set[E.Var],
-               export_store_targets: bool, is_known: Any, is_type_var: Any,
+               config: Any, is_known: Any, is_type_var: Any,
                program: Any) -> BodyMover | None:
     """Facts and rebuilt body in one walk, or ``None`` when the body needs two."""
     names = state.var_names
     names.begin_trial()
     try:
         moved = BodyMover(body, is_known, is_type_var, program, is_output=used.__contains__,
-                          export_store_targets=export_store_targets, names=names,
-                          param_span=scope.span)
+                          export_store_targets=config.export_store_targets, names=names,
+                          param_span=scope.span, bind_stores=config.bind_store_targets)
     except Restart:
         names.rollback()
         return None

@@ -35,6 +35,7 @@ CONFIG = OutlineConfig(
     # as for a @pl.jit.graph function.
     signature=lambda scope: (FunctionType.Graph, None, None),
     use_program=True,
+    bind_store_targets=False,
 )
 
 

@@ -34,7 +34,7 @@ from ...ir.function import Program
 from ...ir.node import Expr, Stmt
 from ...ir.types import has_dynamic_dims
 from ...ir.walk import CONST_TYPES, attr_exprs
-from ..names import STORE_SUFFIX, base_name
+from ..names import base_name
 from .facts import BodyFacts
 
 __all__ = ["BodyMover", "Restart"]
@@ -62,11 +62,12 @@ class BodyMover(BodyFacts):
     def __init__(self, body: Stmt, is_known: Callable[[E.Var], bool],
                  is_type_var: Callable[[E.Var], bool], program: Program | None, *,
                  is_output: Callable[[E.Var], bool], export_store_targets: bool,
-                 names: Any, param_span: Any) -> None:
+                 names: Any, param_span: Any, bind_stores: bool = True) -> None:
         self.remap: dict[E.Var, Expr] = {}
         self.outputs: list[E.Var] = []
         self._is_output = is_output
         self._export = export_store_targets
+        self._bind = export_store_targets and bind_stores
         self._names = names
         self._param_span = param_span
         self._visible_depth = 0  # > 0 inside loop/if bodies: nothing there is visible after
@@ -207,13 +208,13 @@ class BodyMover(BodyFacts):
         new = stmt if var is stmt.var and value is stmt.value else stmt.replace(var=var,
                                                                                 value=value)
         target = self._bound_target(stmt.value)
-        if target is None or stmt.var.name_hint.endswith(STORE_SUFFIX):
-            return new  # (a ``__store`` binding made by an earlier outliner stays as it is)
+        if target is None:
+            return new
         return St.SeqStmts.flatten([new, self._binding(target, var, stmt.span)], stmt.span)
 
     def _bound_target(self, value: Expr) -> E.Var | None:
         """The captured target of a ``tile.store`` the function exports (§10.3 step 7)."""
-        if not self._export or type(value) is not E.Call or value.op.name != "tile.store" \
+        if not self._bind or type(value) is not E.Call or value.op.name != "tile.store" \
                 or len(value.args) <= 2:
             return None
         target = value.args[2]

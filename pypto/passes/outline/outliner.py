@@ -56,6 +56,10 @@ class OutlineConfig:
     function_attrs: Callable[[Any], dict] = lambda scope: {}
     call_attrs: Callable[[Any], dict] = lambda scope: {}
     export_store_targets: bool = True             # every kind but Hierarchy
+    # Bind each store into an exported target as ``t__store`` in the callee.  Not Graph:
+    # its stores sit in kernel regions, which OutlineIncoreScopes binds when it lifts
+    # them, so a graph region and a @pl.jit.graph function lower alike (seed example).
+    bind_store_targets: bool = True
     hoist_scalar_outputs: bool = False            # device kernels cannot return scalars
     reorder_returns_by_param: bool = False        # InCore
     use_program: bool = False                     # read callee param directions

@@ -1,0 +1,271 @@
+"""One minimal program per divergence kind of the PyPTO conformance corpus.
+
+``../shared/reference/conformance/run.py`` diffs pypto's pass outputs against
+PyPTO's recorded ones.  Each test here pins pypto's answer for one kind of
+divergence (the example id is the corpus program it came from): where PyPTO is
+right pypto matches it; where PyPTO is wrong pypto keeps its answer and
+``docs/guide/differences.md`` ("Pass outputs") says why.
+"""
+
+from __future__ import annotations
+
+import pypto.language as pl
+from pypto import ir, passes
+
+V = pl.Tensor[[64], pl.FP32]
+C = pl.Tensor[[1], pl.INT64]
+
+
+def front(program: ir.Program) -> ir.Program:
+    for make in (passes.convert_to_ssa, passes.flatten_call_expr):
+        program = make()(program)
+    return program
+
+
+# -- kept: a parent at another level is not promoted (0381, 0489, 0606) -----------------------
+
+def test_host_level_parent_of_a_kernel_stays_opaque_at_its_level():
+    """PyPTO makes it the (CHIP) Orchestration function: its level changes, and as the
+    sole Orchestration function it becomes the program's entry instead of ``main``."""
+
+    @pl.program
+    class Before:
+        @pl.function(level=pl.Level.HOST)
+        def main_host_0(self, x: V, out: pl.Out[V]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0], [64])
+                pl.store(t, [0], out)
+            return out
+
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.InCore)
+        def main_host_0_incore_0(x: V, out: pl.Out[V]) -> V:
+            t = pl.load(x, [0], [64])
+            out__store = pl.store(t, [0], out)
+            return out
+
+        @pl.function(level=pl.Level.HOST)
+        def main_host_0(self, x: V, out: pl.Out[V]) -> V:
+            out_1 = self.main_host_0_incore_0(x, out)
+            return out_1
+
+    result = passes.outline_incore_scopes()(Before)
+    ir.assert_structural_equal(result, After)
+    assert result["main_host_0"].func_type is ir.FunctionType.Opaque
+
+
+# -- kept: a written capture is never In --------------------------------------------------------
+
+def test_store_into_a_loop_carried_tensor_makes_it_out_0751():
+    """PyPTO declares a captured IterArg ``In`` even when the kernel stores into it
+    (and binds no ``__store``): its callers would miss the write."""
+
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: V, acc: pl.InOut[V]) -> V:
+            for i in pl.range(4):
+                with pl.at(level=pl.Level.CORE_GROUP):
+                    t = pl.load(x, [0], [64])
+                    acc = pl.store(t, [0], acc)
+            return acc
+
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.InCore)
+        def main_incore_0(x: V, acc: pl.Out[V]) -> V:
+            t = pl.load(x, [0], [64])
+            acc_1 = pl.store(t, [0], acc)
+            acc__store = acc_1
+            return acc
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: V, acc: pl.InOut[V]) -> V:
+            for i, (acc_it,) in pl.range(4, init_values=(acc,)):
+                acc_1 = self.main_incore_0(x, acc_it)
+                acc_rv = pl.yield_(acc_1)
+            return acc_rv
+
+    result = passes.outline_incore_scopes()(front(Before))
+    ir.assert_structural_equal(result, After)
+
+
+def test_tensor_write_makes_the_tensor_inout_0560():
+    """PyPTO does not count ``tensor.write`` as a write: ``counts`` stays ``In``."""
+
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, counts: pl.InOut[C]) -> C:
+            with pl.cluster():
+                seen = pl.tensor.read(counts, [0])
+                pl.tensor.write(counts, [0], seen + 1)
+            return counts
+
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.Group)
+        def main_cluster_0(counts: pl.InOut[C]):
+            seen = pl.tensor.read(counts, [0])
+            pl.tensor.write(counts, [0], seen + 1)
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, counts: pl.InOut[C]) -> C:
+            self.main_cluster_0(counts)
+            return counts
+
+    result = passes.outline_cluster_scopes()(front(Before))
+    ir.assert_structural_equal(result, After)
+
+
+def test_callee_write_through_a_loop_carried_tensor_makes_it_inout_0948():
+    """PyPTO drops the callee's ``InOut`` when the captured value is an IterArg."""
+
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kern(x: V, acc: pl.InOut[V]) -> V:
+            t = pl.load(acc, [0], [64])
+            acc_1 = pl.store(t, [0], acc)
+            return acc_1
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: V, acc: pl.InOut[V]) -> V:
+            for i in pl.range(2):
+                with pl.spmd(2):
+                    acc = self.kern(x, acc)
+            return acc
+
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kern(x: V, acc: pl.InOut[V]) -> V:
+            t = pl.load(acc, [0], [64])
+            acc_1 = pl.store(t, [0], acc)
+            return acc_1
+
+        @pl.function(type=pl.FunctionType.Spmd)
+        def main_spmd_0(self, x: V, acc_it: pl.InOut[V]) -> V:
+            acc_1 = self.kern(x, acc_it)
+            return acc_it
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: V, acc: pl.InOut[V]) -> V:
+            for i, (acc_it,) in pl.range(2, init_values=(acc,)):
+                acc_1 = self.main_spmd_0(x, acc_it, attrs={"core_num": 2})
+                acc_rv = pl.yield_(acc_1)
+            return acc_rv
+
+    result = passes.outline_cluster_scopes()(front(Before))
+    ir.assert_structural_equal(result, After)
+
+
+def test_hierarchy_function_storing_into_a_capture_declares_it_out_0314():
+    """PyPTO declares every param of a Hierarchy function ``In``, also one it stores
+    into; pypto's directions say what the body does (03-passes.md §10.5.3)."""
+
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: V, out: pl.Out[V]) -> V:
+            with pl.at(level=pl.Level.HOST):
+                t = pl.load(x, [0], [64])
+                pl.store(t, [0], out)
+            return out
+
+    @pl.program
+    class After:
+        @pl.function(level=pl.Level.HOST)
+        def main_host_0(self, x: V, out: pl.Out[V]):
+            t = pl.load(x, [0], [64])
+            pl.store(t, [0], out)
+
+        @pl.function
+        def main(self, x: V, out: pl.Out[V]) -> V:
+            self.main_host_0(x, out)
+            return out
+
+    result = passes.outline_hierarchy_scopes()(front(Before))
+    ir.assert_structural_equal(result, After)
+
+
+# -- matched: a store already bound to a ``__store`` name gets the binding too (0786) ----------
+
+def test_store_bound_to_a_store_name_is_bound_again_0786():
+    """``v = store(.., t)`` keeps ``v`` and adds ``t__store = v`` (§10.3 step 7),
+    whatever ``v`` is called -- also ``t__store`` itself, which an earlier outliner
+    (OutlineGraphScopes) may have made."""
+
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: V, acc: pl.Out[V]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0], [64])
+                acc__store = pl.store(t, [0], acc)
+            return acc
+
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.InCore)
+        def main_incore_0(x: V, acc: pl.Out[V]) -> V:
+            t = pl.load(x, [0], [64])
+            stored = pl.store(t, [0], acc)
+            acc__store = stored
+            return acc
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: V, acc: pl.Out[V]) -> V:
+            acc_1 = self.main_incore_0(x, acc)
+            return acc_1
+
+    ir.assert_structural_equal(passes.outline_incore_scopes()(Before), After)
+
+
+# -- matched at parse: rebinding a carried name in its loop body makes a new Var (0783) -------
+
+def _loop_body_assigns(program: ir.Program) -> list[ir.AssignStmt]:
+    loop = program["main"].body.stmts[0]
+    return [s for s in loop.body.stmts if isinstance(s, ir.AssignStmt)], loop
+
+
+def test_rebinding_an_iter_arg_at_the_body_level_makes_a_new_var_0783():
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, x: V) -> V:
+            for i, (c,) in pl.range(4, init_values=(x,)):
+                c = pl.add(c, x)
+                r = pl.yield_(c)
+            return r
+
+    assigns, loop = _loop_body_assigns(P)
+    assert type(assigns[0].var) is ir.Var and assigns[0].var is not loop.iter_args[0]
+    assert assigns[0].value.args[0] is loop.iter_args[0]
+    assert loop.body.stmts[-1].value[0] is assigns[0].var  # the yield hands on the new Var
+    ir.assert_structural_equal(pl.parse(ir.python_print(P)), P)
+
+
+def test_rebinding_an_iter_arg_inside_a_branch_keeps_the_iter_arg_0828():
+    """PyPTO makes a new Var in the branch too, and its trailing yield then hands on the
+    value the iteration started with: the update is lost.  pypto keeps one variable,
+    and ConvertToSSA merges the branch's version into the carry."""
+
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, x: V, n: pl.Scalar[pl.INDEX]) -> V:
+            for i, (c,) in pl.range(4, init_values=(x,)):
+                if n > 0:
+                    c = pl.add(c, x)
+                r = pl.yield_(c)
+            return r
+
+    loop = P["main"].body.stmts[0]
+    branch = loop.body.stmts[0]
+    assert branch.then_body.var is loop.iter_args[0]
+    ssa = passes.convert_to_ssa()(P)
+    ssa_loop = ssa["main"].body.stmts[0]
+    phi = ssa_loop.body.stmts[0].return_vars[0]
+    assert ssa_loop.body.stmts[-1].value[0] is phi  # the merged value is carried
