@@ -245,3 +245,36 @@ def deep_regions_ir(depth: int) -> ir.Program:
     main = ir.Function("main", [x, (acc, ir.ParamDirection.InOut), n], [_F32],
                        ir.SeqStmts.flatten(stmts))
     return ir.Program([main], "Deep")
+
+
+def deep_nests_source(copies: int, depth: int = 90) -> str:
+    """One Opaque function holding ``copies`` nests, each ``depth`` blocks deep (the
+    shape of ``nested_source``): size grows by count while every nest stays at the
+    deepest level CPython parses."""
+    if depth + 4 >= PYTHON_MAX_INDENT:
+        raise ValueError(f"deep_nests_source: depth {depth} exceeds what CPython can parse")
+    lines = [*_kernel(0), "",
+             "    @pl.function",
+             f"    def main(self, x: {TENSOR}, acc: pl.InOut[{TENSOR}], n: {INDEX}) -> {TENSOR}:",
+             "        k = n"]
+    for copy in range(copies):
+        blocks = 0
+        for level in range(depth):
+            indent = "    " * (level + 2)
+            if level % 5 == 2 and blocks < PYTHON_MAX_BLOCKS - 2:
+                blocks += 1
+                kind = blocks % 3
+                if kind == 0:
+                    lines.append(f"{indent}for i{copy}_{level} in pl.range(2):")
+                elif kind == 1:
+                    lines.append(f"{indent}with pl.at(level=pl.Level.HOST):")
+                else:
+                    lines.append(f"{indent}with pl.scope():")
+            else:
+                lines.append(f"{indent}if k > {level}:")
+            lines.append(f"{indent}    k = k + 1")
+        indent = "    " * (depth + 2)
+        lines += [f'{indent}with pl.graph("bottom{copy}"):',
+                  f"{indent}    acc = self.kern_0(x, acc)"]
+    lines.append("        return acc")
+    return HEADER + "\n".join(lines) + "\n"
