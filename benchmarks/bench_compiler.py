@@ -278,6 +278,12 @@ def print_table(shape: Shape, size: int, rows: list[Row], small: Input, large: I
             "-" if row.stage == "ast.parse" else f"{row.doubling:.2f}",
             "-" if row.bytes_per_node is None else f"{row.bytes_per_node:.0f}",
         ])
+    render_table(title, header, cells, markdown)
+
+
+def render_table(title: str, header: list[str], cells: list[list[str]],
+                 markdown: bool) -> None:
+    """A titled table: Markdown, or aligned columns (first left, the rest right)."""
     if markdown:
         print(f"\n**{title}**\n")
         print("| " + " | ".join(header) + " |")

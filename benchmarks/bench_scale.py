@@ -43,8 +43,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
 
 import _gen  # noqa: E402
-from _timing import once  # noqa: E402
-from bench_compiler import Input, Shape, make_input, stages  # noqa: E402
+from _timing import best_of, best_pair  # noqa: E402
+from bench_compiler import Input, Shape, make_input, render_table, stages  # noqa: E402
 import pypto.language as pl  # noqa: E402
 from pypto import ir  # noqa: E402
 from pypto.ir._deep import deep_recursion  # noqa: E402
@@ -109,18 +109,16 @@ def measure(shape: Shape, sizes: list[int], repeats: int,
             current = make_input(shape, argument_for(shape, size))
             table.lines[size] = current.lines
             for stage in todo:
-                small_best = large_best = float("inf")
-                for _ in range(repeats):
-                    if previous is not None:
-                        small_best = min(small_best, once(lambda: stage.run(previous)))
-                    large_best = min(large_best, once(lambda: stage.run(current)))
                 key = (stage.name, size)
-                table.best[key] = min(table.best.get(key, float("inf")), large_best)
-                if previous is not None:
-                    small = size // 2
-                    table.best[(stage.name, small)] = min(table.best[(stage.name, small)],
-                                                          small_best)
-                    table.doubling[(stage.name, small)] = large_best / small_best
+                if previous is None:
+                    table.best[key] = best_of(lambda: stage.run(current), repeats)
+                    continue
+                small_best, large_best = best_pair(lambda: stage.run(previous),
+                                                   lambda: stage.run(current), repeats)
+                small = (stage.name, size // 2)
+                table.best[key] = large_best
+                table.best[small] = min(table.best[small], small_best)
+                table.doubling[small] = large_best / small_best
             previous = current
     return table
 
@@ -185,20 +183,7 @@ def print_table(shape: Shape, table: Table, markdown: bool) -> None:
         rows.append(cells)
     lines = ", ".join(f"{table.lines[s]}" for s in sizes)
     title = f"{shape.name}: source lines {lines}"
-    if markdown:
-        print(f"\n**{title}**\n")
-        print("| " + " | ".join(header) + " |")
-        print("|" + "|".join(["---"] + ["---:"] * (len(header) - 1)) + "|")
-        for cells in rows:
-            print("| " + " | ".join(cells) + " |")
-    else:
-        print(f"\n{title}")
-        widths = [max(len(header[i]), *(len(r[i]) for r in rows)) for i in range(len(header))]
-        print("  ".join(h.ljust(w) if i == 0 else h.rjust(w)
-                        for i, (h, w) in enumerate(zip(header, widths))))
-        for cells in rows:
-            print("  ".join(c.ljust(w) if i == 0 else c.rjust(w)
-                            for i, (c, w) in enumerate(zip(cells, widths))))
+    render_table(title, header, rows, markdown)
     e2e = [(table.time("parse", s) + table.time("pipeline", s) + table.time("print", s))
            / table.time("ast.parse", s) for s in sizes]
     pipe = [table.time("pipeline", s) / table.time("ast.parse", s) for s in sizes]
