@@ -32,6 +32,8 @@ from .diff import diff
 from .distributed_types import (CommCtxType, CommDomainScopeStmt, DistributedTensorType,
                                 WindowBuffer, WindowBufferType)
 from .enums import NotifyOp, ReduceOp, WaitCmp
+from .array_types import (ArrayType, AsyncEventType, AsyncSessionType, PrefetchAsyncContextType,
+                          PtrType)
 from . import comm_layout
 from .visitor import IRMutator, IRVisitor
 from .printer import python_print, register_format_callback

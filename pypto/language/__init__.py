@@ -13,7 +13,9 @@ from ..ir.enums import (ArgDirection, AtomicType, CompactMode, ForKind, Function
                         MemorySpace, PadValue, ParamDirection, PipeType, Role, ScopeKind,
                         ScopeMode, SplitMode, TensorLayout, TileLayout)
 from ..ir.types import MemRef, TensorView, TileView, UnknownType
+from ..ir.array_types import PtrType
 from .typing import (RUNTIME, DynVar, InOut, Out, Scalar, TaskId, Tensor, Tile, Tuple, dynamic)
+from .array_types import Array, AsyncEvent, AsyncSession, PrefetchAsyncContext
 from .dsl import (at, cluster, cond, const, cross_core_slot, func_attr, graph, manual_scope,
                   parallel, pipeline, range, scope, spmd, spmd_submit, split, static_assert,
                   static_print, submit, unroll, while_, yield_)
@@ -47,6 +49,8 @@ HF4 = DataType.HF4
 HF8 = DataType.HF8
 INDEX = DataType.INDEX
 TASK_ID = DataType.TASK_ID
+
+Ptr = PtrType  # PyPTO's ``pl.Ptr`` is the IR type itself (``pl.tile.alloc``'s result)
 
 # tensor layouts as pl.ND ...
 ND = TensorLayout.ND
