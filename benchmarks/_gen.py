@@ -169,8 +169,8 @@ def flat_function_source(statements: int) -> str:
     return HEADER + "\n".join(lines) + "\n"
 
 
-def nested_source(depth: int) -> str:
-    """``depth`` nested blocks, as deep as CPython accepts (``depth`` <= 95).
+def _nest(depth: int, suffix: str = "") -> list[str]:
+    """``depth`` nested blocks under ``main``'s body, a kernel call at the bottom.
 
     Ifs do not count towards the 20-block limit, so most levels are ifs; every
     fifth level is a ``pl.range`` loop or a region (``pl.at(HOST)``, ``pl.scope``),
@@ -178,11 +178,8 @@ def nested_source(depth: int) -> str:
     sit inside a ``pl.at``).
     """
     if depth + 4 >= PYTHON_MAX_INDENT:
-        raise ValueError(f"nested_source: depth {depth} exceeds what CPython can parse")
-    lines = [*_kernel(0), "",
-             "    @pl.function(auto_scope=False)",
-             f"    def main(self, x: {TENSOR}, acc: pl.InOut[{TENSOR}], n: {INDEX}) -> {TENSOR}:",
-             "        k = n"]
+        raise ValueError(f"nesting depth {depth} exceeds what CPython can parse")
+    lines = []
     blocks = 0
     for level in range(depth):
         indent = "    " * (level + 2)
@@ -190,7 +187,7 @@ def nested_source(depth: int) -> str:
             blocks += 1
             kind = blocks % 3
             if kind == 0:
-                lines.append(f"{indent}for i{level} in pl.range(2):")
+                lines.append(f"{indent}for i{suffix}{level} in pl.range(2):")
             elif kind == 1:
                 lines.append(f"{indent}with pl.at(level=pl.Level.HOST):")
             else:
@@ -199,9 +196,34 @@ def nested_source(depth: int) -> str:
             lines.append(f"{indent}if k > {level}:")
         lines.append(f"{indent}    k = k + 1")
     indent = "    " * (depth + 2)
-    lines += [f"{indent}acc = self.kern_0(x, acc)",
-              "        return acc"]
+    lines += [f"{indent}acc = self.kern_0(x, acc)"]
+    return lines
+
+
+def _nests_program(nests: list[list[str]]) -> str:
+    # auto_scope=False: the nests hold hand-placed pl.scope() regions.
+    lines = [*_kernel(0), "",
+             "    @pl.function(auto_scope=False)",
+             f"    def main(self, x: {TENSOR}, acc: pl.InOut[{TENSOR}], n: {INDEX}) -> {TENSOR}:",
+             "        k = n"]
+    for nest in nests:
+        lines += nest
+    lines.append("        return acc")
     return HEADER + "\n".join(lines) + "\n"
+
+
+def nested_source(depth: int) -> str:
+    """``depth`` nested blocks, as deep as CPython accepts (``depth`` <= 95): mostly
+    ifs, a loop or region every fifth level, a kernel call at the bottom (see
+    ``_nest``)."""
+    return _nests_program([_nest(depth)])
+
+
+def deep_nests_source(copies: int, depth: int = 90) -> str:
+    """One Opaque function holding ``copies`` nests, each ``depth`` blocks deep (the
+    shape of ``nested_source``): size grows by count while every nest stays at the
+    deepest level CPython parses."""
+    return _nests_program([_nest(depth, f"{copy}_") for copy in range(copies)])
 
 
 # -- IR built with constructors: nesting beyond what source can express -------------------
@@ -249,3 +271,4 @@ def deep_regions_ir(depth: int) -> ir.Program:
     main = ir.Function("main", [x, (acc, ir.ParamDirection.InOut), n], [_F32],
                        ir.SeqStmts.flatten(stmts))
     return ir.Program([main], "Deep")
+

@@ -13,11 +13,13 @@ moments another job holds the core, which is noise, not pypto's work.  Reported 
 * ``2N/N``     -- the doubling ratio (2.0 is linear; 4.0 would be quadratic);
 * ``B/node``   -- peak memory during the stage (``tracemalloc``) per IR node.
 
-Targets (the exit status is 1 when one is missed): parse <= 8x ``ast.parse``; the
-whole pipeline <= 1.5x parse; print <= 0.5x parse; every doubling ratio <= 2.3.
-The three ratios are checked on a paired measurement at 2N (each stage timed in
-alternation with its reference), printed under each table; the tables' ``x ast`` and
-``x parse`` columns divide times taken at different moments of the run.  Doubling
+Targets (the exit status is 1 when one is missed), issue 19's: end to end (parse +
+pipeline + print) <= 4x ``ast.parse`` of the same text; the whole pipeline <= 1.5x
+``ast.parse``; and, kept from before, parse <= 8x ``ast.parse``, print <= 0.5x parse,
+every doubling ratio <= 2.2 (``bench_scale.py`` judges doublings up to 80k
+statements).  The ratios are checked on a paired measurement at 2N (each stage timed
+in alternation with its reference), printed under each table; the tables' ``x ast``
+and ``x parse`` columns divide times taken at different moments of the run.  Doubling
 ratios of stages under a millisecond at 2N are shown but not judged (noise).
 The pipeline runs as users run it, ``PassManager.run_passes`` at the default
 verification level (BASIC: each verified property is checked once); the single
@@ -53,10 +55,11 @@ import pypto.language as pl  # noqa: E402
 from pypto import ir, passes  # noqa: E402
 from pypto.ir.walk import iter_exprs, iter_stmts, stmt_exprs  # noqa: E402
 
-PARSE_TARGET = 8.0      # parse / ast.parse
-PIPELINE_TARGET = 1.5   # pipeline / parse
-PRINT_TARGET = 0.5      # print / parse
-DOUBLING_TARGET = 2.3   # t(2N) / t(N)
+PARSE_TARGET = 8.0        # parse / ast.parse
+PIPELINE_TARGET = 1.5     # pipeline / ast.parse (issue 19; was pipeline / parse)
+END_TO_END_TARGET = 4.0   # (parse + pipeline + print) / ast.parse (issue 19)
+PRINT_TARGET = 0.5        # print / parse
+DOUBLING_TARGET = 2.2     # t(2N) / t(N)
 # A stage that takes under a millisecond at 2N (a pass with nothing to do on a shape)
 # has a doubling ratio made of timer and scheduler noise: shown, not judged.
 DOUBLING_MIN_SECONDS = 0.001
@@ -211,12 +214,18 @@ def measure_shape(shape: Shape, size: int, repeats: int) -> tuple[list[Row], Inp
 
 
 def paired_ratios(large: Input, repeats: int) -> dict[str, float]:
-    """The three target ratios at 2N, each stage timed in alternation with its
+    """The target ratios at 2N, each stage timed in alternation with its
     reference: stages measured minutes apart would also measure the machine's drift
     (on a shared 2-core machine a whole run can be 15% slower than the next)."""
     parse = lambda: pl.parse(large.source)  # noqa: E731
-    pairs = {"parse": (lambda: ast.parse(large.source), parse),
-             "pipeline": (parse, lambda: _pipeline().run_passes(large.program)),
+    reference = lambda: ast.parse(large.source)  # noqa: E731
+
+    def end_to_end() -> None:
+        ir.python_print(_pipeline().run_passes(pl.parse(large.source)))
+
+    pairs = {"parse": (reference, parse),
+             "pipeline": (reference, lambda: _pipeline().run_passes(large.program)),
+             "end to end": (reference, end_to_end),
              "print": (parse, lambda: ir.python_print(large.compiled))}
     ratios = {}
     for name, (reference, stage) in pairs.items():
@@ -233,7 +242,8 @@ def check_targets(shape: str, rows: list[Row], paired: dict[str, float]) -> list
               for row in rows if row.stage != "ast.parse" and row.doubling > DOUBLING_TARGET
               and row.t_large >= DOUBLING_MIN_SECONDS]
     for stage, limit, reference in (("parse", PARSE_TARGET, "ast.parse"),
-                                    ("pipeline", PIPELINE_TARGET, "parse"),
+                                    ("pipeline", PIPELINE_TARGET, "ast.parse"),
+                                    ("end to end", END_TO_END_TARGET, "ast.parse"),
                                     ("print", PRINT_TARGET, "parse")):
         if stage in paired and paired[stage] > limit:
             missed.append(f"{shape}/{stage}: {paired[stage]:.2f}x {reference} > {limit}")
@@ -244,7 +254,8 @@ def print_paired(paired: dict[str, float], repeats: int) -> None:
     if paired:
         print(f"\nTarget ratios at 2N, each stage timed in alternation with its reference "
               f"(best of {repeats}): parse {paired['parse']:.2f}x ast.parse, pipeline "
-              f"{paired['pipeline']:.2f}x parse, print {paired['print']:.2f}x parse.")
+              f"{paired['pipeline']:.2f}x ast.parse, end to end {paired['end to end']:.2f}x "
+              f"ast.parse, print {paired['print']:.2f}x parse.")
 
 
 def print_table(shape: Shape, size: int, rows: list[Row], small: Input, large: Input,
@@ -264,6 +275,12 @@ def print_table(shape: Shape, size: int, rows: list[Row], small: Input, large: I
             "-" if row.stage == "ast.parse" else f"{row.doubling:.2f}",
             "-" if row.bytes_per_node is None else f"{row.bytes_per_node:.0f}",
         ])
+    render_table(title, header, cells, markdown)
+
+
+def render_table(title: str, header: list[str], cells: list[list[str]],
+                 markdown: bool) -> None:
+    """A titled table: Markdown, or aligned columns (first left, the rest right)."""
     if markdown:
         print(f"\n**{title}**\n")
         print("| " + " | ".join(header) + " |")
@@ -334,8 +351,8 @@ def main(argv: list[str] | None = None) -> int:
         print("targets missed:\n  " + "\n  ".join(missed))
         return 1
     print(f"all targets met (parse <= {PARSE_TARGET}x ast.parse, pipeline <= "
-          f"{PIPELINE_TARGET}x parse, print <= {PRINT_TARGET}x parse, doubling <= "
-          f"{DOUBLING_TARGET})")
+          f"{PIPELINE_TARGET}x ast.parse, end to end <= {END_TO_END_TARGET}x ast.parse, "
+          f"print <= {PRINT_TARGET}x parse, doubling <= {DOUBLING_TARGET})")
     return 0
 
 

@@ -30,7 +30,7 @@ from ..passes import (IRProperty, IRPropertySet, Pass, PassContext, PassErrorCod
                       get_structural_properties, list_passes)
 from ..passes.diagnostic import has_errors
 from ..passes.pass_manager import OptimizationStrategy, PassManager
-from ..passes.pipeline import get_default_verification_level
+from ..passes.pipeline import get_default_verification_level, pipeline_guarantees
 from .errors import ProgramError, UsageError
 from .report import diagnostic_finding
 
@@ -133,16 +133,39 @@ def run_pipeline(program: Program, passes: list[Pass], view: PipelineView,
 
 
 class _PreconditionCheck(PassInstrument):
-    """Before each pass: its required properties and the structural ones hold."""
+    """Before each pass: its required properties and the structural ones hold.
+
+    What is already known is not checked again (on a 20k-line program the checks
+    cost more than the passes).  A program the previous pass returned had its input
+    checked; its structural properties hold (every pass keeps them: the test suite's
+    verification instrument checks that after every pass of every test), and so
+    does every property checked or produced since that check and not invalidated
+    (the trust the pipeline's own verification places in the declarations).  The
+    running pipeline's verified properties (``pipeline_guarantees``) hold too."""
 
     def __init__(self) -> None:
         super().__init__("PreconditionCheck")
+        self._last_output: Optional[Program] = None
+        self._established = IRPropertySet()  # holds on ``_last_output``
 
     def run_before_pass(self, pass_: Pass, program: Program) -> None:
-        props = pass_.get_required_properties().union_with(get_structural_properties())
-        diagnostics = PropertyVerifierRegistry.verify(props, program)
-        if has_errors(diagnostics):
-            raise ProgramError(_precondition_findings(pass_, program, diagnostics))
+        required = pass_.get_required_properties()
+        if program is self._last_output:
+            props = IRPropertySet([prop for prop in required.difference(self._established)
+                                   .to_list() if not pipeline_guarantees(prop)])
+        else:  # a program from outside this run: check everything
+            self._established = IRPropertySet()
+            props = required.union_with(get_structural_properties())
+        if not props.empty():
+            diagnostics = PropertyVerifierRegistry.verify(props, program)
+            if has_errors(diagnostics):
+                raise ProgramError(_precondition_findings(pass_, program, diagnostics))
+        self._established = self._established.union_with(required)
+
+    def run_after_pass(self, pass_: Pass, program: Program) -> None:
+        self._established = self._established.difference(
+            pass_.get_invalidated_properties()).union_with(pass_.get_produced_properties())
+        self._last_output = program
 
 
 def _precondition_findings(pass_: Pass, program: Program, diagnostics: list) -> list[Finding]:
