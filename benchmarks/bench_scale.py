@@ -47,7 +47,6 @@ from _timing import best_of, best_pair  # noqa: E402
 from bench_compiler import Input, Shape, make_input, render_table, stages  # noqa: E402
 import pypto.language as pl  # noqa: E402
 from pypto import ir  # noqa: E402
-from pypto.ir._deep import deep_recursion  # noqa: E402
 
 SIZES = (5_000, 10_000, 20_000, 40_000, 80_000)
 DOUBLING_TARGET = 2.2
@@ -103,23 +102,22 @@ def measure(shape: Shape, sizes: list[int], repeats: int,
     table = Table(sizes, {}, {}, {})
     todo = scale_stages()
     previous: Input | None = None
-    with deep_recursion():
-        for size in sizes:
-            log(f"  building {shape.name} at {size} statements")
-            current = make_input(shape, argument_for(shape, size))
-            table.lines[size] = current.lines
-            for stage in todo:
-                key = (stage.name, size)
-                if previous is None:
-                    table.best[key] = best_of(lambda: stage.run(current), repeats)
-                    continue
-                small_best, large_best = best_pair(lambda: stage.run(previous),
-                                                   lambda: stage.run(current), repeats)
-                small = (stage.name, size // 2)
-                table.best[key] = large_best
-                table.best[small] = min(table.best[small], small_best)
-                table.doubling[small] = large_best / small_best
-            previous = current
+    for size in sizes:
+        log(f"  building {shape.name} at {size} statements")
+        current = make_input(shape, argument_for(shape, size))
+        table.lines[size] = current.lines
+        for stage in todo:
+            key = (stage.name, size)
+            if previous is None:
+                table.best[key] = best_of(lambda: stage.run(current), repeats)
+                continue
+            small_best, large_best = best_pair(lambda: stage.run(previous),
+                                               lambda: stage.run(current), repeats)
+            small = (stage.name, size // 2)
+            table.best[key] = large_best
+            table.best[small] = min(table.best[small], small_best)
+            table.doubling[small] = large_best / small_best
+        previous = current
     return table
 
 
@@ -140,14 +138,13 @@ def rss_child(shape_name: str, statements: int) -> None:
     peak once the printed text is parsed again (only the text kept alive)."""
     shape = next(s for s in SHAPES if s.name == shape_name)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    with deep_recursion():
-        source = shape.source(argument_for(shape, statements))
-        compiled = ir.PassManager.get_strategy(ir.OptimizationStrategy.Default) \
-            .run_passes(pl.parse(source))
-        text = ir.python_print(compiled)
-        compiling = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-        del compiled, source
-        pl.parse(text)
+    source = shape.source(argument_for(shape, statements))
+    compiled = ir.PassManager.get_strategy(ir.OptimizationStrategy.Default) \
+        .run_passes(pl.parse(source))
+    text = ir.python_print(compiled)
+    compiling = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    del compiled, source
+    pl.parse(text)
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     print(f"{base / 1024:.0f} {compiling / 1024:.0f} {peak / 1024:.0f}")
 
