@@ -12,7 +12,7 @@ import inspect
 import sys
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Generic, ParamSpec, TypeVar, overload
 
 from ..ir.enums import FunctionType, Level, Role
 from ..ir.function import Function, Program
@@ -36,6 +36,28 @@ def _in_class_body(frame: Any) -> bool:
 def _expect_kind(target: Any, check: Callable[[Any], bool], decorator: str, what: str) -> None:
     if not check(target):
         raise TypeError(f"{decorator} decorates {what}, got {target.__class__.__name__}")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+if TYPE_CHECKING:
+    class DSLFunction(Function, Generic[_P, _R]):
+        """What ``@pl.function`` gives to a type checker: the ``ir.Function`` it is, still
+        callable with the DSL signature (``self.kernel(x, out)`` in a program body)."""
+
+        def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+else:
+    DSLFunction = Function
+
+
+@overload
+def function(func: Callable[_P, _R], /) -> DSLFunction[_P, _R]: ...
+@overload
+def function(func: None = None, *, type: FunctionType = ..., level: Level | None = ...,
+             role: Role | None = ..., attrs: dict[str, Any] | None = ...,
+             auto_scope: bool = ..., strict_ssa: bool = ...,
+             **unsupported: Any) -> Callable[[Callable[_P, _R]], DSLFunction[_P, _R]]: ...
 
 
 def function(func: Callable | None = None, *, type: FunctionType = FunctionType.Opaque,
@@ -74,6 +96,12 @@ def function(func: Callable | None = None, *, type: FunctionType = FunctionType.
     if func is not None:
         return decorate(func)
     return decorate
+
+
+@overload
+def program(cls: type, /) -> Program: ...
+@overload
+def program(cls: None = None, *, strict_ssa: bool = ...) -> Callable[[type], Program]: ...
 
 
 def program(cls: type | None = None, *, strict_ssa: bool = False) -> Any:

@@ -7,7 +7,7 @@ Calling one of them at Python level is a mistake, reported as such.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..ir import expr as _expr
 from ..ir.dtype import DataType
@@ -18,7 +18,7 @@ __all__ = ["range", "parallel", "unroll", "pipeline", "while_", "cond", "yield_"
 
 
 
-def _dsl_only(name: str):
+def _dsl_only(name: str) -> Callable[..., Any]:
     def marker(*args: Any, **kwargs: Any) -> Any:
         raise RuntimeError(
             f"pl.{name}() only has a meaning inside a @pl.function / @pl.program / @pl.jit body, "

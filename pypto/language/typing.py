@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
+
+from ._value_surface import ScalarSurface, ShapedSurface
 
 __all__ = ["Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId", "DynVar", "dynamic",
            "AnnotationRecord", "RUNTIME"]
@@ -69,7 +71,7 @@ class _AnnotationMeta(type):
         return f"pl.{cls.__name__}"
 
 
-class Tensor(metaclass=_AnnotationMeta):
+class Tensor(ShapedSurface, metaclass=_AnnotationMeta):
     """``pl.Tensor[[d0, d1], dtype(, layout | pl.TensorView(...))(, pl.MemRef(...))]``"""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -77,7 +79,7 @@ class Tensor(metaclass=_AnnotationMeta):
                         "@pl.function body to make a tensor")
 
 
-class Tile(metaclass=_AnnotationMeta):
+class Tile(ShapedSurface, metaclass=_AnnotationMeta):
     """``pl.Tile[[d0, d1], dtype(, memory space, pl.MemRef(...), pl.TileView(...))]``"""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -85,20 +87,27 @@ class Tile(metaclass=_AnnotationMeta):
                         "inside a @pl.function body")
 
 
-class Scalar(metaclass=_AnnotationMeta):
+class Scalar(ScalarSurface, metaclass=_AnnotationMeta):
     """``pl.Scalar[dtype]``"""
 
 
-class Tuple(metaclass=_AnnotationMeta):
-    """``pl.Tuple[T1, T2]``: one tuple-typed value."""
+if TYPE_CHECKING:
+    # Type checkers read pl.Tuple[A, B] as a tuple and pl.Out[T] / pl.InOut[T] as T
+    # (the direction is the parser's business); docs/guide/typing.md.
+    _T = TypeVar("_T")
+    from builtins import tuple as Tuple
+    from typing import Annotated
+    InOut = Annotated[_T, "pl.InOut"]
+    Out = Annotated[_T, "pl.Out"]
+else:
+    class Tuple(metaclass=_AnnotationMeta):
+        """``pl.Tuple[T1, T2]``: one tuple-typed value."""
 
+    class InOut(metaclass=_AnnotationMeta):
+        """``pl.InOut[T]``: a parameter the function reads and writes."""
 
-class InOut(metaclass=_AnnotationMeta):
-    """``pl.InOut[T]``: a parameter the function reads and writes."""
-
-
-class Out(metaclass=_AnnotationMeta):
-    """``pl.Out[T]``: a parameter the function only writes."""
+    class Out(metaclass=_AnnotationMeta):
+        """``pl.Out[T]``: a parameter the function only writes."""
 
 
 class TaskId(metaclass=_AnnotationMeta):
