@@ -21,7 +21,8 @@ from __future__ import annotations
 import pypto.language as pl
 
 ROWS, COLS, LAYERS = 8, 16, 4
-Weights = pl.Tensor[[LAYERS * ROWS, COLS], pl.FP32]
+STACKED = LAYERS * ROWS  # a name: type checkers read dims that are names or literals
+Weights = pl.Tensor[[STACKED, COLS], pl.FP32]
 Band = pl.Tensor[[ROWS, COLS], pl.FP32]
 
 

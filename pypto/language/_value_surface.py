@@ -17,6 +17,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
     from ..ir.dtype import DataType
+    from .typing import DynVar
 
 
     class ScalarSurface:
@@ -68,6 +69,7 @@ if TYPE_CHECKING:
         def __rmul__(self, other: ScalarSurface | int | float) -> Self: ...
         def __truediv__(self, other: Self | ScalarSurface | int | float) -> Self: ...
         def __getitem__(self, index: Any) -> Any: ...
+        def bind_dynamic(self, axis: int, dim: DynVar) -> None: ...  # @pl.jit bodies
 else:
     class ScalarSurface:
         __slots__ = ()

@@ -1,0 +1,47 @@
+"""mypy --strict with the pypto plugin on the examples and on a user program."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+# Not yet typed: the pld.* wrappers (pypto.language.distributed) have no stubs.
+UNTYPED = {"distributed_ranks.py"}
+
+
+def _mypy(tmp_path: Path, *files: Path) -> subprocess.CompletedProcess[str]:
+    pytest.importorskip("mypy")
+    config = tmp_path / "mypy.ini"
+    config.write_text("[mypy]\nplugins = pypto.mypy_plugin\nstrict = True\n")
+    return subprocess.run(
+        [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
+         str(tmp_path / "cache"), "--follow-imports=silent", *map(str, files)],
+        cwd=ROOT, capture_output=True, text=True, timeout=600)
+
+
+@pytest.mark.slow
+def test_mypy_strict_passes_on_the_examples_and_a_user_program(tmp_path: Path) -> None:
+    files = [p for p in [*sorted((ROOT / "examples").glob("*.py")),
+                         *sorted((ROOT / "examples" / "scripts").glob("*.py"))]
+             if p.name not in UNTYPED]
+    files.append(ROOT / "tests" / "typing" / "user_program.py")
+    result = _mypy(tmp_path, *files)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.slow
+def test_mypy_reports_a_wrong_op_argument(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import pypto.language as pl\n\n\n"
+                   "@pl.function\n"
+                   "def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:\n"
+                   "    t = pl.tile.exp(x)\n"
+                   "    return x\n")
+    result = _mypy(tmp_path, bad)
+    assert result.returncode == 1
+    assert 'bad.py:6: error: Argument 1 to "exp" has incompatible type "Tensor"; expected "Tile"' \
+        in result.stdout, result.stdout
