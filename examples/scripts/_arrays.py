@@ -8,6 +8,7 @@ The goldens are computed with NumPy from the same inputs.
 
 from __future__ import annotations
 
+import importlib
 import importlib.util
 import sys
 
@@ -18,8 +19,8 @@ import numpy as np
 USE_TORCH = "--numpy" not in sys.argv and importlib.util.find_spec("torch") is not None
 RNG = np.random.default_rng(2026)
 
-if USE_TORCH:
-    import torch  # type: ignore[import-not-found, unused-ignore]
+# torch when it is installed (and not turned off), else None: the helpers branch on USE_TORCH
+torch: Any = importlib.import_module("torch") if USE_TORCH else None
 
 
 def randn(*shape: int, dtype: str = "float32", scale: float = 1.0) -> Any:

@@ -42,22 +42,24 @@ _P = ParamSpec("_P")
 _R = TypeVar("_R")
 
 if TYPE_CHECKING:
-    class DSLFunction(Function, Generic[_P, _R]):
+    class DSLFunction(Function, Generic[_R]):
         """What ``@pl.function`` gives to a type checker: the ``ir.Function`` it is, still
-        callable with the DSL signature (``self.kernel(x, out)`` in a program body)."""
+        callable in a program body (``self.kernel(x, out)``) with its declared result.
+        The arguments are not checked against the DSL signature: a DSL call converts
+        constants (``self.kernel(x, 2.0)`` for a ``pl.Scalar`` parameter)."""
 
-        def __call__(self, *args: _P.args, **kwargs: _P.kwargs) -> _R: ...
+        def __call__(self, *args: Any, **kwargs: Any) -> _R: ...
 else:
     DSLFunction = Function
 
 
 @overload
-def function(func: Callable[_P, _R], /) -> DSLFunction[_P, _R]: ...
+def function(func: Callable[_P, _R], /) -> DSLFunction[_R]: ...
 @overload
 def function(func: None = None, *, type: FunctionType = ..., level: Level | None = ...,
              role: Role | None = ..., attrs: dict[str, Any] | None = ...,
              auto_scope: bool = ..., strict_ssa: bool = ...,
-             **unsupported: Any) -> Callable[[Callable[_P, _R]], DSLFunction[_P, _R]]: ...
+             **unsupported: Any) -> Callable[[Callable[_P, _R]], DSLFunction[_R]]: ...
 
 
 def function(func: Callable | None = None, *, type: FunctionType = FunctionType.Opaque,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -45,3 +46,45 @@ def test_mypy_reports_a_wrong_op_argument(tmp_path: Path) -> None:
     assert result.returncode == 1
     assert 'bad.py:6: error: Argument 1 to "exp" has incompatible type "Tensor"; expected "Tile"' \
         in result.stdout, result.stdout
+
+
+def _pyright(config: Path, *files: Path) -> subprocess.CompletedProcess[str]:
+    pytest.importorskip("pyright")
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "pyright", "--pythonpath", sys.executable, "-p", str(config),
+             *map(str, files)], cwd=ROOT, capture_output=True, text=True, timeout=600)
+    except OSError as err:  # pragma: no cover -- no node runtime for pyright here
+        pytest.skip(f"pyright cannot run: {err}")
+
+
+def _user_config(tmp_path: Path) -> Path:
+    """The configuration docs/guide/typing.md gives (examples/pyrightconfig.json's rules)."""
+    shipped = json.loads((ROOT / "examples" / "pyrightconfig.json").read_text())
+    config = tmp_path / "pyrightconfig.json"
+    config.write_text(json.dumps({**shipped, "extraPaths": [str(ROOT)]}))
+    return config
+
+
+@pytest.mark.slow
+def test_pyright_passes_on_the_examples_and_a_user_program(tmp_path: Path) -> None:
+    examples = [p for p in [*sorted((ROOT / "examples").glob("*.py")),
+                            *sorted((ROOT / "examples" / "scripts").glob("*.py"))]
+                if p.name not in UNTYPED]
+    for config, files in ((ROOT / "examples" / "pyrightconfig.json", examples),
+                          (_user_config(tmp_path), [ROOT / "tests" / "typing" / "user_program.py"])):
+        result = _pyright(config, *files)
+        assert "0 errors" in result.stdout, result.stdout + result.stderr
+
+
+@pytest.mark.slow
+def test_pyright_reports_a_wrong_op_argument(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("import pypto.language as pl\n\n\n"
+                   "@pl.function\n"
+                   "def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:\n"
+                   "    t = pl.tile.exp(x)\n"
+                   "    return x\n")
+    result = _pyright(_user_config(tmp_path), bad)
+    assert "bad.py:6:21 - error: Argument of type \"Tensor\" cannot be assigned to parameter " \
+           "\"tile\" of type \"Tile\"" in result.stdout, result.stdout

@@ -10,7 +10,7 @@ from pypto.ir.types import Type
 from pypto.language.typing import Scalar as Scalar, Tensor as Tensor, Tile as Tile
 
 _ScalarLike = Scalar | int | float
-_ShapedT = TypeVar("_ShapedT", Tensor, Tile)
+_ShapedT = TypeVar("_ShapedT", bound=Tensor | Tile)
 
 __all__ = [
     'aic_initialize_pipe',
