@@ -19,7 +19,8 @@ from typing import Callable
 
 from mypy.nodes import GDEF, ClassDef, SymbolTableNode, Var
 from mypy.plugin import AnalyzeTypeContext, ClassDefContext, Plugin
-from mypy.types import AnyType, TupleType, Type, TypeList, TypeOfAny, UnboundType
+from mypy.semanal import SemanticAnalyzer
+from mypy.types import AnyType, TupleType, Type, TypeList, TypeOfAny
 
 _LANG = "pypto.language"
 _TYPING = "pypto.language.typing"
@@ -73,13 +74,15 @@ def _is_dtype_name(fullname: str) -> bool:
 def _rebind_program(ctx: ClassDefContext) -> None:
     """``@pl.program class P`` binds ``P`` to an ``ir.Program``."""
     cls: ClassDef = ctx.cls
-    if ctx.api.is_func_scope() or cls.info.fullname != f"{ctx.api.cur_mod_id}.{cls.name}":
+    api = ctx.api
+    if not isinstance(api, SemanticAnalyzer) or api.is_func_scope() \
+            or cls.info.fullname != f"{api.cur_mod_id}.{cls.name}":
         return  # only module-level classes can be rebound safely
     program = ctx.api.named_type("pypto.ir.function.Program", [])
     var = Var(cls.name, program)
     var._fullname = cls.info.fullname
     var.is_ready = True
-    ctx.api.globals[cls.name] = SymbolTableNode(GDEF, var)  # type: ignore[attr-defined]
+    api.globals[cls.name] = SymbolTableNode(GDEF, var)
 
 
 class PyptoPlugin(Plugin):
@@ -105,5 +108,3 @@ class PyptoPlugin(Plugin):
 def plugin(version: str) -> type[Plugin]:
     return PyptoPlugin
 
-
-_ = UnboundType

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from .dtype import DataType
 from .node import Expr, FieldKind, Op, as_tuple, check_type
@@ -36,6 +36,7 @@ class Var(Expr):
     """A variable.  Identity is the object; ``name_hint`` is cosmetic."""
 
     __slots__ = ("name_hint", "unique_id")
+    _fields: ClassVar[tuple[tuple[str, FieldKind], ...]]
     name_hint: str
     unique_id: int
     _fields = (("name_hint", _I), ("type", _U))

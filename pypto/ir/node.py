@@ -143,7 +143,7 @@ class IRNode:
         cls._fast_replace = _replacer(cls, slot_of)
         if not any(_custom_replace(klass) for klass in cls.__mro__
                    if klass is not IRNode and issubclass(klass, IRNode)):
-            cls.replace = cls._fast_replace  # no class on the way customises it
+            cls.replace = cls._fast_replace  # type: ignore[method-assign]  # none customises it
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set '{name}'")

@@ -10,7 +10,7 @@ keyword layout the router reads, so printed calls parse back through it.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..dtype import DataType
 from ..enums import MemorySpace, PadValue, TensorLayout
@@ -27,7 +27,7 @@ P, K, X = ParamSpec, KwargSpec, Semantics
 
 
 def _op(name: str, params: Iterable[ParamSpec], deduce: DeduceRule, semantics: Semantics,
-        keywords: Iterable[KwargSpec] = (), **extra: object) -> OpDef:
+        keywords: Iterable[KwargSpec] = (), **extra: Any) -> OpDef:
     return OpDef("tensor." + name, params, deduce, keywords, semantics=semantics, **extra)
 
 

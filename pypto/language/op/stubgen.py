@@ -86,6 +86,8 @@ def _param_type(op: OpDef, param: SigParam, enums: set[str]) -> str:
             annotation = f"{spec.enum.__name__} | {annotation}"
         return _optional(annotation, param.default)
     spec = op.keyword(param.slot) if param.target == "attr" else op.type_param(param.slot)
+    if spec is None:
+        return "Any"
     label = spec.value.label
     if label in _VALUE_TYPE:
         annotation = _VALUE_TYPE[label]
@@ -127,11 +129,17 @@ def _wrapper_signatures(namespace: str, enums: set[str]) -> dict[str, _Signature
     return out
 
 
+def _star(param: inspect.Parameter) -> str:
+    if param.kind is param.VAR_POSITIONAL:
+        return "*"
+    return "**" if param.kind is param.VAR_KEYWORD else ""
+
+
 def _loose_signature(function: Callable[..., Any]) -> _Signature:
     """A hand-written function (a router, a helper): its parameters, untyped (``Any``)."""
     params = []
     for param in inspect.signature(function).parameters.values():
-        star = {param.VAR_POSITIONAL: "*", param.VAR_KEYWORD: "**"}.get(param.kind, "")
+        star = _star(param)
         params.append(_Param(param.name, "Any", param.default is not param.empty,
                              param.kind is param.KEYWORD_ONLY, star))
     return _Signature(tuple(params), "Any")
@@ -176,7 +184,7 @@ def _unified_signature(name: str, function: Callable[..., Any],
     with_scalar = name in scalar_rhs or any(sig is not None and sig.scalar_rhs for sig in routed)
     params = []
     for index, param in enumerate(inspect.signature(function).parameters.values()):
-        star = {param.VAR_POSITIONAL: "*", param.VAR_KEYWORD: "**"}.get(param.kind, "")
+        star = _star(param)
         found = [_routed_annotation(sig, param.name, index) for sig in routed]
         annotation = "Any" if star else _combine(*found)
         if param.name == "rhs" and with_scalar and _mentions_var(annotation):
