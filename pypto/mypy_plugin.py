@@ -8,7 +8,8 @@ Python code around the DSL: the value kinds ``pl.Tensor``, ``pl.Tile``, ``pl.Sca
 parsed).  ``pl.Out[T]``/``pl.InOut[T]`` are ``T``; ``pl.Tuple[A, B]`` is a tuple.
 
 A ``@pl.program`` class is an ``ir.Program`` after decoration; mypy does not apply a
-class decorator's return type, so the plugin rebinds the class name to a ``Program``.
+class decorator's return type, so the plugin gives the class ``Program`` as its
+metaclass: the class object is then a ``Program`` to the checker.
 
 This module is imported by mypy only; pypto never imports it.
 """
@@ -17,9 +18,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from mypy.nodes import GDEF, ClassDef, SymbolTableNode, Var
 from mypy.plugin import AnalyzeTypeContext, ClassDefContext, Plugin
-from mypy.semanal import SemanticAnalyzer
 from mypy.types import AnyType, TupleType, Type, TypeList, TypeOfAny
 
 _LANG = "pypto.language"
@@ -71,18 +70,14 @@ def _is_dtype_name(fullname: str) -> bool:
     return name in _DTYPE_NAMES and module in (_LANG, "pypto.ir.dtype.DataType")
 
 
-def _rebind_program(ctx: ClassDefContext) -> None:
-    """``@pl.program class P`` binds ``P`` to an ``ir.Program``."""
-    cls: ClassDef = ctx.cls
-    api = ctx.api
-    if not isinstance(api, SemanticAnalyzer) or api.is_func_scope() \
-            or cls.info.fullname != f"{api.cur_mod_id}.{cls.name}":
-        return  # only module-level classes can be rebound safely
+def _program_class(ctx: ClassDefContext) -> None:
+    """``@pl.program class P``: ``P`` is an ``ir.Program``.  The class keeps its name and
+    body (rebinding the name to a variable breaks mypy's analysis of the methods); its
+    metaclass becomes ``Program``, so ``P`` passes where a ``Program`` is expected and
+    ``P.as_python()`` / ``P.functions`` are ``Program``'s."""
     program = ctx.api.named_type("pypto.ir.function.Program", [])
-    var = Var(cls.name, program)
-    var._fullname = cls.info.fullname
-    var.is_ready = True
-    api.globals[cls.name] = SymbolTableNode(GDEF, var)
+    ctx.cls.info.declared_metaclass = program
+    ctx.cls.info.metaclass_type = program
 
 
 class PyptoPlugin(Plugin):
@@ -101,7 +96,7 @@ class PyptoPlugin(Plugin):
 
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:
         if fullname in _PROGRAM_DECORATORS:
-            return _rebind_program
+            return _program_class
         return None
 
 

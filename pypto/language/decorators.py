@@ -100,13 +100,15 @@ def function(func: Callable | None = None, *, type: FunctionType = FunctionType.
     return decorate
 
 
+# The class parameter is ``object`` for type checkers: pypto's mypy plugin gives a
+# @pl.program class Program as its metaclass (docs/guide/typing.md).
 @overload
-def program(cls: type, /) -> Program: ...
+def program(cls: None = None, *, strict_ssa: bool = ...) -> Callable[[object], Program]: ...
 @overload
-def program(cls: None = None, *, strict_ssa: bool = ...) -> Callable[[type], Program]: ...
+def program(cls: object, /) -> Program: ...
 
 
-def program(cls: type | None = None, *, strict_ssa: bool = False) -> Any:
+def program(cls: Any = None, *, strict_ssa: bool = False) -> Any:
     """Parse a class of ``@pl.function`` methods into an ``ir.Program``."""
     caller = sys._getframe(1)
 
