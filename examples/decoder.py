@@ -17,7 +17,6 @@ What the default pipeline does with it:
 
 Run it:  pypto compile examples/decoder.py
 """
-
 from __future__ import annotations
 
 import pypto.language as pl

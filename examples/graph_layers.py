@@ -15,7 +15,6 @@ leaves a call in the loop:
 
 Run it:  pypto compile examples/graph_layers.py
 """
-
 from __future__ import annotations
 
 import pypto.language as pl
