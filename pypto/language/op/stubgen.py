@@ -236,34 +236,53 @@ def _module_names(module: Any) -> tuple[list[str], dict[str, Any]]:
     return list(module.__all__), {name: getattr(module, name) for name in module.__all__}
 
 
+# Stubbed module -> what its names are: "unified" (routed pl.* functions), an op
+# namespace (1:1 wrappers), or "loose" (hand-written functions, typed Any).
+_TARGETS = {
+    "pypto.language.op.unified_ops": "unified",
+    **{f"pypto.language.op.{ns}_ops": ns for ns in NAMESPACES},
+    **{f"pypto.language.distributed.op.{ns}_ops": f"pld.{ns}" for ns in ("system", "tensor", "tile")},
+    "pypto.language.distributed.op.unified_ops": "loose",
+}
+
+
+def _full_name(module_name: str) -> str:
+    return module_name if module_name.startswith("pypto.") else f"{__package__}.{module_name}"
+
+
 def stub_text(module_name: str) -> str:
-    """The stub of ``pypto.language.op.<module_name>`` (``tensor_ops`` ... ``unified_ops``)."""
-    module = importlib.import_module(f"{__package__}.{module_name}")
+    """The stub of a wrapper module (``tensor_ops``, or a full name from ``_TARGETS``)."""
+    module = importlib.import_module(_full_name(module_name))
+    kind = _TARGETS[module.__name__]
     enums: set[str] = {"MemorySpace"}
     paths = {ns: _wrapper_signatures(ns, enums) for ns in NAMESPACES}
+    if kind.startswith("pld."):
+        paths[kind] = _wrapper_signatures(kind, enums)
     names, values = _module_names(module)
     body: list[str] = []
     for name in names:
         value = values[name]
-        if module_name == "unified_ops":
+        if kind == "unified":
             if name == "UNIFIED_OPS":
                 body.append("UNIFIED_OPS: dict[str, Callable[..., Any]]\n")
             else:
                 body.append(_render_function(name, _unified_signature(
                     name, value, paths, frozenset(getattr(module, "_TILE_SCALAR", ())))))
             continue
-        namespace = module_name.removesuffix("_ops")
-        if name in paths[namespace] and getattr(value, "__module__", "") == module.__name__ \
+        if kind in paths and name in paths[kind] \
+                and getattr(value, "__module__", "") == module.__name__ \
                 and (value.__doc__ or "").startswith("Build a "):
-            body.append(_render_function(name, paths[namespace][name]))
+            body.append(_render_function(name, paths[kind][name]))
         elif inspect.isfunction(value):
             body.append(_render_function(name, _loose_signature(value)))
         elif inspect.isclass(value):
             body.append(f"{name}: Any  # {value.__module__}.{value.__qualname__}\n")
         else:
             body.append(f"{name}: {type(value).__name__}\n")
-    if module_name != "unified_ops":
+    if kind in paths:
         body.append("PARSER_ENTRIES: dict[str, Callable[..., Any]]\n")
+    if "UNIFIED_OPS" not in names and hasattr(module, "UNIFIED_OPS"):  # pld's router table
+        body.append("UNIFIED_OPS: dict[str, Callable[..., Any]]\n")
     enum_names = sorted(enums)
     header = _HEADER.format(module=module.__name__,
                             enums=", ".join(f"{e} as {e}" for e in enum_names))
@@ -293,28 +312,33 @@ __all__ = [
 ''')
 
 
-_MODULES = ("unified_ops", *(f"{ns}_ops" for ns in NAMESPACES))
+def _stub_path(module_name: str) -> Path:
+    module = importlib.import_module(module_name)
+    return Path(module.__file__ or "").with_suffix(".pyi")
 
 
-def _stub_texts() -> dict[str, str]:
-    texts = {f"{name}.pyi": stub_text(name) for name in _MODULES}
-    texts["__init__.pyi"] = package_stub_text()
+def _stub_texts() -> dict[Path, str]:
+    texts = {_stub_path(name): stub_text(name) for name in _TARGETS}
+    texts[_HERE / "__init__.pyi"] = package_stub_text()
     return texts
+
+
+def _shown(path: Path) -> str:
+    return str(path.relative_to(_HERE.parents[2]))
 
 
 def stale_stubs() -> list[str]:
     """The stub files whose committed text differs from what the registry gives."""
-    return [name for name, text in _stub_texts().items()
-            if not (_HERE / name).is_file() or (_HERE / name).read_text() != text]
+    return [_shown(path) for path, text in _stub_texts().items()
+            if not path.is_file() or path.read_text() != text]
 
 
 def write_stubs() -> list[str]:
     written = []
-    for name, text in _stub_texts().items():
-        path = _HERE / name
+    for path, text in _stub_texts().items():
         if not path.is_file() or path.read_text() != text:
             path.write_text(text)
-            written.append(name)
+            written.append(_shown(path))
     return written
 
 
@@ -323,10 +347,10 @@ def main(argv: list[str] | None = None) -> int:
     if "--check" in args:
         stale = stale_stubs()
         for name in stale:
-            print(f"stale stub: pypto/language/op/{name} (run python -m pypto.language.op.stubgen)")
+            print(f"stale stub: {name} (run python -m pypto.language.op.stubgen)")
         return 1 if stale else 0
     for name in write_stubs():
-        print(f"wrote pypto/language/op/{name}")
+        print(f"wrote {name}")
     return 0
 
 if __name__ == "__main__":
