@@ -54,6 +54,9 @@ class JITFunction:
     (``external_*``) need code generation, which pypto does not have.
     """
 
+    __name__: str  # copied from the decorated function (functools.update_wrapper)
+    __qualname__: str
+
     def __init__(self, func: Callable, func_type: Any = None, level: Optional[Level] = None,
                  auto_scope: bool = True, external_core_type: Any = None,
                  external_aic_source: Any = None, external_aiv_source: Any = None,
