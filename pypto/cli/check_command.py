@@ -88,7 +88,7 @@ def check_source(source: Source, props: object, stderr: TextIO) -> FileReport:
     programs = []
     for entry in loaded.entries:
         try:
-            programs.append(entry_program(entry))
+            programs.append(entry_program(entry, missing_arguments="warning"))
         except ProgramError as exc:
             findings += exc.findings
             trace = backtrace_text(exc.cause) if exc.cause is not None else None

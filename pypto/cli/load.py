@@ -31,13 +31,14 @@ from typing import Any, Optional, TextIO, Union
 from ..errors import InternalError
 from ..ir.function import Function, Program
 from ..jit import JITFunction, JitKind
+from ..jit.signature import MissingArgumentError
 from ..language.parser.diagnostics import ParserError
 from ..language.parser.findings import PYTHON_EXCEPTION, Finding, findings_of, sort_findings
 from ..language.parser.recovery import DependentError, collect_entity_errors
 from ..language.parser.source import registered_source
 from ..language.parser.text_parser import parse
 from .errors import ProgramError, UsageError
-from .report import (findings_of_error, module_exception_finding, plain_finding,
+from .report import (findings_of_error, missing_argument_finding, module_exception_finding, plain_finding,
                      syntax_error_finding)
 
 __all__ = ["Entry", "Source", "Loaded", "RUN_NAME", "PRINTER_HEADER", "STDIN",
@@ -160,9 +161,14 @@ def select_entry(entries: list[Entry], name: str, wanted: str | None) -> Entry:
     return entries[0]
 
 
-def entry_program(entry: Entry) -> Program:
+def entry_program(entry: Entry, missing_arguments: str = "error") -> Program:
     """The entry as a Program before any pass (a jit entry is specialised from its
-    signature; a lone Function becomes a one-function Program)."""
+    signature; a lone Function becomes a one-function Program).
+
+    A jit entry with a bare ``pl.Tensor`` parameter has no type until it is called:
+    that is reported at the parameter with severity ``missing_arguments`` ("error" for
+    ``compile``, which cannot go on; "warning" for ``check``: the file is not wrong).
+    """
     value = entry.value
     if isinstance(value, Program):
         return value
@@ -172,6 +178,8 @@ def entry_program(entry: Entry) -> Program:
         return value.specialize()
     except (InternalError, AssertionError):
         raise
+    except MissingArgumentError as err:
+        raise ProgramError([missing_argument_finding(err, missing_arguments)], err) from err
     except (ParserError, SyntaxError, ValueError, TypeError) as err:
         raise ProgramError(findings_of_error(err), err) from err
 

@@ -13,10 +13,12 @@ import linecache
 import traceback
 from typing import Optional
 
+from ..jit.signature import MissingArgumentError
 from ..language.parser.diagnostics import span_to_dict
 from ..language.parser.display import BACKTRACE_SEPARATOR, backtrace_enabled
-from ..language.parser.findings import (PYTHON_EXCEPTION, PYTHON_SYNTAX_ERROR, Finding,
-                                        finding_of_diagnostic, findings_of)
+from ..language.parser.findings import (JIT_NEEDS_ARGUMENTS, PYTHON_EXCEPTION,
+                                        PYTHON_SYNTAX_ERROR, Finding, finding_of_diagnostic,
+                                        findings_of)
 from ..passes.diagnostic import Diagnostic, PassErrorCode
 from .errors import ProgramError
 
@@ -68,12 +70,25 @@ def _innermost_line_in(exc: BaseException, filename: str) -> Optional[int]:
 
 def findings_of_error(exc: BaseException) -> list[Finding]:
     """The findings of a user-facing error raised while compiling or checking."""
+    if isinstance(exc, MissingArgumentError):
+        return [missing_argument_finding(exc, "error")]
     found = findings_of(exc)
     if found:
         return found
     if isinstance(exc, SyntaxError):
         return [syntax_error_finding(exc)]
     return [plain_finding(str(exc) or type(exc).__name__)]
+
+
+def missing_argument_finding(err: MissingArgumentError, severity: str) -> Finding:
+    """A jit entry that has no type until it is called, at the parameter that needs
+    the argument."""
+    return Finding(
+        severity, JIT_NEEDS_ARGUMENTS,
+        f"'{err.function}' cannot be specialised without a call: {err}",
+        span=span_to_dict(err.span), source_lines=err.source_lines,
+        hint=f"annotate '{err.parameter}' fully (e.g. pl.Tensor[[16, 64], pl.FP32]) to check "
+             "the entry on its own, or check the script that calls it")
 
 
 def program_error(exc: BaseException) -> ProgramError:

@@ -26,11 +26,28 @@ from .param_types import (AnnotationInfo, ScalarInfo, TensorInfo, ValueType, att
 from .specs import is_tensor_like, scalar_value_of, tensor_spec_of
 
 __all__ = ["ParamPlan", "bind_entry", "plan_dependency", "read_param_annotations",
-           "NOT_SUBSTITUTED"]
+           "NOT_SUBSTITUTED", "MissingArgumentError"]
 
 NOT_SUBSTITUTED = object()
 _MISSING = object()
 _RESERVED_KEYWORDS = frozenset({"config"})  # accepted and ignored offline (§17.4)
+
+
+class MissingArgumentError(TypeError):
+    """A tensor parameter got no argument, so its type cannot be known.
+
+    A ``TypeError`` like Python's own for a missing argument; it also names the
+    parameter and where the user wrote it, so ``pypto check`` can say which entry it
+    could not specialise without a call (and point at that parameter).
+    """
+
+    def __init__(self, message: str, function: str, parameter: str, span: Any,
+                 source_lines: Optional[list[str]]) -> None:
+        super().__init__(message)
+        self.function = function
+        self.parameter = parameter
+        self.span = span
+        self.source_lines = source_lines
 
 
 @dataclass(frozen=True)
@@ -98,7 +115,7 @@ def _entry_param(facts: FunctionFacts, param: ParamFacts, annotation: Annotation
                  value: Any, signature_mode: bool) -> ParamPlan:
     name = param.name
     if annotation.kind == "tensor":
-        return _entry_tensor(facts, name, annotation, value, signature_mode)
+        return _entry_tensor(facts, param, annotation, value, signature_mode)
     if annotation.kind == "scalar":
         return _entry_scalar(facts, name, annotation, value)
     if param.annotation is None:
@@ -112,16 +129,18 @@ def _entry_param(facts: FunctionFacts, param: ParamFacts, annotation: Annotation
     return ParamPlan(name, annotation.direction, None, False, NOT_SUBSTITUTED, ["other"])
 
 
-def _entry_tensor(facts: FunctionFacts, name: str, annotation: AnnotationInfo, value: Any,
-                  signature_mode: bool) -> ParamPlan:
+def _entry_tensor(facts: FunctionFacts, param: ParamFacts, annotation: AnnotationInfo,
+                  value: Any, signature_mode: bool) -> ParamPlan:
+    name = param.name
     direction = annotation.direction
     declared = annotation.type if isinstance(annotation.type, TensorInfo) else None
     if value is _MISSING:
         if annotation.bare or not signature_mode:
             why = ("its annotation is a bare pl.Tensor, so its shape must come from an "
                    "argument") if annotation.bare else "other tensors were passed"
-            raise TypeError(f"{facts.name}() missing an argument for tensor parameter '{name}' "
-                            f"({why})")
+            raise MissingArgumentError(
+                f"{facts.name}() missing an argument for tensor parameter '{name}' ({why})",
+                facts.name, name, facts.info.span(param.node), facts.info.file_lines)
         return ParamPlan(name, direction, declared, False, NOT_SUBSTITUTED, _tensor_key(declared))
     if value is RUNTIME:
         raise TypeError(f"{facts.name}(): pl.RUNTIME applies to scalar parameters, but "

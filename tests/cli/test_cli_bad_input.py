@@ -285,18 +285,32 @@ def test_precondition_check_yields_to_an_enclosing_verification_instrument(capsy
 
 
 def test_jit_entry_without_shapes(in_tmp, capsys):
-    write(in_tmp, "lazy.py", """
-        import pypto.language as pl
-
-        @pl.jit
-        def entry(x: pl.Tensor, out: pl.Out[pl.Tensor]):
-            return out
-    """)
+    write(in_tmp, "lazy.py", LAZY_JIT)
     result = run_cli(capsys, "compile", "lazy.py")
     assert (result.code, result.out) == (1, "")
-    assert result.err == ("Error: entry() missing an argument for tensor parameter 'x' (its "
-                          "annotation is a bare pl.Tensor, so its shape must come from an "
-                          "argument)\n")
+    assert result.err.startswith(
+        "Error: 'entry' cannot be specialised without a call: entry() missing an argument for "
+        "tensor parameter 'x' (its annotation is a bare pl.Tensor, so its shape must come "
+        "from an argument)\n  --> lazy.py:4:11\n")
+    assert "= help: annotate 'x' fully" in result.err
+
+
+def test_check_of_a_jit_entry_without_shapes_warns_at_the_parameter(in_tmp, capsys):
+    # The file is a correct PyPTO script: check cannot specialise it, but that is no error.
+    write(in_tmp, "lazy.py", LAZY_JIT)
+    result = run_cli(capsys, "check", "--format=short", "lazy.py")
+    assert result.code == 0
+    assert result.out.startswith("lazy.py:4:11: warning[E402]: 'entry' cannot be specialised "
+                                 "without a call: ")
+
+
+LAZY_JIT = """
+    import pypto.language as pl
+
+    @pl.jit
+    def entry(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+        return out
+"""
 
 
 def test_text_file_syntax_error(in_tmp, capsys):

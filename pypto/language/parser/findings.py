@@ -28,7 +28,7 @@ from .render import ErrorRenderer
 
 __all__ = ["Finding", "findings_of", "finding_of_diagnostic", "render_findings",
            "parser_error_code", "verifier_code", "PARSER_CODES", "PYTHON_SYNTAX_ERROR",
-           "PYTHON_EXCEPTION", "sort_findings", "all_codes", "describe_code"]
+           "PYTHON_EXCEPTION", "JIT_NEEDS_ARGUMENTS", "sort_findings", "all_codes", "describe_code"]
 
 # Parser error class -> (code, PyPTO ErrorCode name).  The most specific class wins.
 PARSER_CODES: dict[type, tuple[str, str]] = {
@@ -43,8 +43,11 @@ PARSER_CODES: dict[type, tuple[str, str]] = {
 # Problems of the Python file itself, before any DSL is parsed.
 PYTHON_SYNTAX_ERROR = "E400"  # the file is not valid Python
 PYTHON_EXCEPTION = "E401"     # the file's own module code raised
+JIT_NEEDS_ARGUMENTS = "E402"  # a jit entry's bare pl.Tensor parameter has no type yet
 _PYTHON_CODES = {PYTHON_SYNTAX_ERROR: "the file (or DSL text) is not valid Python",
-                 PYTHON_EXCEPTION: "the file's own module code raised an exception"}
+                 PYTHON_EXCEPTION: "the file's own module code raised an exception",
+                 JIT_NEEDS_ARGUMENTS: "a @pl.jit entry cannot be specialised without call "
+                                      "arguments (a bare pl.Tensor parameter)"}
 
 
 def all_codes() -> list[tuple[str, str]]:
