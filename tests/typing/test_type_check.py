@@ -14,35 +14,42 @@ ROOT = Path(__file__).resolve().parents[2]
 UNTYPED: set[str] = set()  # examples not checked (none)
 
 
-def _mypy(tmp_path: Path, *files: Path) -> subprocess.CompletedProcess[str]:
+@pytest.fixture(scope="module")
+def mypy_cache(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One mypy cache for the module's runs: pypto's own modules are analysed once."""
+    return tmp_path_factory.mktemp("mypy-cache")
+
+
+def _mypy(tmp_path: Path, *files: Path, cache: Path | None = None) -> subprocess.CompletedProcess[str]:
     pytest.importorskip("mypy")
     config = tmp_path / "mypy.ini"
     config.write_text("[mypy]\nplugins = pypto.mypy_plugin\nstrict = True\n")
     return subprocess.run(
         [sys.executable, "-m", "mypy", "--config-file", str(config), "--cache-dir",
-         str(tmp_path / "cache"), "--follow-imports=silent", *map(str, files)],
+         str(cache or tmp_path / "cache"), "--follow-imports=silent", *map(str, files)],
         cwd=ROOT, capture_output=True, text=True, timeout=600)
 
 
 @pytest.mark.slow
-def test_mypy_strict_passes_on_the_examples_and_a_user_program(tmp_path: Path) -> None:
+def test_mypy_strict_passes_on_the_examples_and_a_user_program(tmp_path: Path,
+                                                              mypy_cache: Path) -> None:
     files = [p for p in [*sorted((ROOT / "examples").glob("*.py")),
                          *sorted((ROOT / "examples" / "scripts").glob("*.py"))]
              if p.name not in UNTYPED]
     files.append(ROOT / "tests" / "typing" / "user_program.py")
-    result = _mypy(tmp_path, *files)
+    result = _mypy(tmp_path, *files, cache=mypy_cache)
     assert result.returncode == 0, result.stdout + result.stderr
 
 
 @pytest.mark.slow
-def test_mypy_reports_a_wrong_op_argument(tmp_path: Path) -> None:
+def test_mypy_reports_a_wrong_op_argument(tmp_path: Path, mypy_cache: Path) -> None:
     bad = tmp_path / "bad.py"
     bad.write_text("import pypto.language as pl\n\n\n"
                    "@pl.function\n"
                    "def f(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:\n"
                    "    t = pl.tile.exp(x)\n"
                    "    return x\n")
-    result = _mypy(tmp_path, bad)
+    result = _mypy(tmp_path, bad, cache=mypy_cache)
     assert result.returncode == 1
     assert 'bad.py:6: error: Argument 1 to "exp" has incompatible type "Tensor"; expected "Tile"' \
         in result.stdout, result.stdout
@@ -104,7 +111,8 @@ def test_mypy_passes_on_pypto_itself(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_mypy_reads_a_program_class_with_shaped_annotations(tmp_path: Path) -> None:
+def test_mypy_reads_a_program_class_with_shaped_annotations(tmp_path: Path,
+                                                           mypy_cache: Path) -> None:
     # Rebinding the class name broke mypy's analysis of such methods (an internal error);
     # the plugin gives the class Program as its metaclass instead.
     source = tmp_path / "program_class.py"
@@ -117,5 +125,5 @@ def test_mypy_reads_a_program_class_with_shaped_annotations(tmp_path: Path) -> N
                       "program: ir.Program = P\n"
                       "text: str = P.as_python()\n"
                       "count: int = len(P.functions)\n")
-    result = _mypy(tmp_path, source)
+    result = _mypy(tmp_path, source, cache=mypy_cache)
     assert result.returncode == 0, result.stdout + result.stderr
