@@ -31,6 +31,7 @@ _VALUE_KINDS = {
     f"{_TYPING}.Tile": "pypto.language.typing.Tile",
     f"{_TYPING}.Scalar": "pypto.language.typing.Scalar",
     f"{_TYPING}.TaskId": "pypto.language.typing.Scalar",
+    "pypto.language.array_types.Array": "pypto.language.array_types.Array",
 }
 _DIST_KINDS = ("DistributedTensor",)
 _WRAPPERS = (f"{_TYPING}.Out", f"{_TYPING}.InOut")

@@ -266,7 +266,7 @@ class _Equal:
                     raise
             if isinstance(lhs, TensorType):
                 self._optional(lhs.tensor_view, rhs.tensor_view, "TensorView", auto)
-            else:
+            elif isinstance(lhs, TileType):  # (an ArrayType is its dtype and extent)
                 self._optional(lhs.tile_view, rhs.tile_view, "TileView", auto)
                 a, b = lhs.memory_space, rhs.memory_space
                 if (a is None) != (b is None):
@@ -496,7 +496,8 @@ class _Hasher:
                 seed = _combine(seed, self.value(dim, auto))
             if isinstance(t, TensorType):
                 return _combine(seed, self.value(t.tensor_view, auto))
-            assert isinstance(t, TileType)
+            if not isinstance(t, TileType):  # an ArrayType: dtype and extent
+                return seed
             seed = _combine(seed, self.value(t.tile_view, auto))
             return _combine(seed, self.value(t.memory_space, auto))
         if isinstance(t, TupleType):

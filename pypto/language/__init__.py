@@ -15,7 +15,9 @@ from ..ir.enums import (ArgDirection, AtomicType, CompactMode, ForKind, Function
                         MemorySpace, PadValue, ParamDirection, PipeType, Role, ScopeKind,
                         ScopeMode, SplitMode, TensorLayout, TileLayout)
 from ..ir.types import MemRef, TensorView, TileView, UnknownType
+from ..ir.array_types import PtrType
 from .typing import (RUNTIME, DynVar, InOut, Out, Scalar, TaskId, Tensor, Tile, Tuple, dynamic)
+from .array_types import Array, AsyncEvent, AsyncSession, PrefetchAsyncContext
 from .dsl import (at, cluster, cond, const, cross_core_slot, func_attr, graph, manual_scope,
                   parallel, pipeline, range, scope, spmd, spmd_submit, split, static_assert,
                   static_print, submit, unroll, while_, yield_)
@@ -50,6 +52,8 @@ HF8 = DataType.HF8
 INDEX = DataType.INDEX
 TASK_ID = DataType.TASK_ID
 
+Ptr = PtrType  # PyPTO's ``pl.Ptr`` is the IR type itself (``pl.tile.alloc``'s result)
+
 # tensor layouts as pl.ND ...
 ND = TensorLayout.ND
 DN = TensorLayout.DN
@@ -74,11 +78,12 @@ from . import distributed  # noqa: E402  (pypto.language.distributed, PyPTO's `p
 # Every public name, spelled out for type checkers (mypy reads only a literal list);
 # tests/typing/test_exports.py keeps it equal to what the module defines.
 __all__ = [
-    "ArgDirection", "AtomicType", "BF16", "BOOL", "CompactMode", "DN", "DataType", "DynVar",
-    "FP16", "FP32", "FP4", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "ForKind", "FunctionType",
-    "HF4", "HF8", "INDEX", "INT16", "INT32", "INT4", "INT64", "INT8", "InOut",
-    "InlineFunction", "JITFunction", "Level", "MX_A_ZZ", "MX_B_NN", "Mem", "MemRef",
-    "MemorySpace", "ND", "NZ", "Out", "PadValue", "ParamDirection", "PipeType", "RUNTIME",
+    "ArgDirection", "Array", "AsyncEvent", "AsyncSession", "AtomicType", "BF16", "BOOL",
+    "CompactMode", "DN", "DataType", "DynVar", "FP16", "FP32", "FP4", "FP8E4M3FN",
+    "FP8E5M2", "FP8E8M0", "ForKind", "FunctionType", "HF4", "HF8", "INDEX", "INT16",
+    "INT32", "INT4", "INT64", "INT8", "InOut", "InlineFunction", "JITFunction", "Level",
+    "MX_A_ZZ", "MX_B_NN", "Mem", "MemRef", "MemorySpace", "ND", "NZ", "Out", "PadValue",
+    "ParamDirection", "PipeType", "PrefetchAsyncContext", "Ptr", "PtrType", "RUNTIME",
     "Role", "Scalar", "ScopeKind", "ScopeMode", "SplitMode", "TASK_ID", "TaskId", "Tensor",
     "TensorLayout", "TensorView", "Tile", "TileLayout", "TileView", "Tuple", "UINT16",
     "UINT32", "UINT4", "UINT64", "UINT8", "UNIFIED_OPS", "UnknownType", "abs", "add",

@@ -119,8 +119,9 @@ def _fresh_address(state: ExecState, pool: Any, size: int) -> int:
 
 
 def alloc(args: list, info: OpInfo, state: ExecState) -> Any:
-    """``tile.alloc(memory_space, size[, addr, alloc_id])``: ``addr`` when given, else the
-    next free address of that memory space in this run."""
+    """``tile.alloc(memory_space, size[, addr, alloc_id])`` / ``tensor.alloc(memory_space,
+    size)``: ``addr`` when given, else the next free address of that memory space in
+    this run."""
     if len(args) > 2:
         return int(args[2])
     return _fresh_address(state, ("space", int(args[0])), args[1])

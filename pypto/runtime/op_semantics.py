@@ -16,6 +16,7 @@ from typing import Any, Callable
 
 from ..ir.ops import DEVICE_ONLY, find_op, list_ops
 from . import _array_math as M
+from . import _arrays as AR
 from . import _cross_core as C
 from . import _data_movement as D
 from . import _tile_gather as G
@@ -71,6 +72,10 @@ REDUCERS: dict[str, Callable[..., Any]] = {
     "sum": np.sum, "max": np.max, "min": np.min, "prod": np.prod, "argmax": np.argmax,
     "argmin": np.argmin,
 }
+
+
+def _test_only(args: list, info: OpInfo, state: ExecState) -> Any:
+    raise OpFailure(f"{info.name} is a registry test op: it has no meaning on the executor")
 
 
 def _refuse(name: str) -> OpImpl:
@@ -131,6 +136,9 @@ KERNELS: dict[str, Callable[..., OpImpl]] = {
     "reserve_buffer": _fixed(C.reserve_buffer),
     "import_peer_buffer": _fixed(C.import_peer_buffer), "core_count": C.core_count,
     "task_dummy": _fixed(C.task_dummy), "task_is_valid": _fixed(C.task_is_valid),
+    "array_create": _fixed(AR.array_create), "array_get": _fixed(AR.array_get),
+    "array_update": _fixed(AR.array_update), "prefetch_handle": AR.prefetch_handle,
+    "prefetch_wait": _fixed(AR.prefetch_wait), "test_only": _fixed(_test_only),
     **DIST_KERNELS,
 }
 

@@ -86,8 +86,16 @@ DISTRIBUTED_OPS = (
                                    "remote_store window").split()]
     + [f"pld.tile.{n}" for n in "get put remote_load remote_store".split()])
 assert len(DISTRIBUTED_OPS) == 23
+# ops.md groups array and prefetch (3 and 4 ops).
+ARRAY_PREFETCH_OPS = ([f"array.{n}" for n in "create get_element update_element".split()]
+                      + [f"prefetch.{n}" for n in
+                         "async_prefetch make_context session wait".split()])
+# ops.md group test: the registry's own test entries.
+TESTING_OPS = [f"test.{n}" for n in
+               "op deduce_raises_internal deduce_raises_type tensor_op_no_conv".split()]
 EXPECTED_OPS = sorted([f"tensor.{n}" for n in TENSOR_OPS] + [f"tile.{n}" for n in TILE_OPS]
-                      + [f"system.{n}" for n in SYSTEM_OPS] + DISTRIBUTED_OPS)
+                      + [f"system.{n}" for n in SYSTEM_OPS] + DISTRIBUTED_OPS
+                      + ARRAY_PREFETCH_OPS + TESTING_OPS)
 assert (len(TENSOR_OPS), len(TILE_OPS), len(SYSTEM_OPS)) == (105, 138, 22)  # ops.md's counts
 
 
@@ -446,8 +454,10 @@ def test_declared_effects():
                if any(p.effect is not Effect.Read for p in get_op(name).params)}
     local = {name for name in written if not name.startswith("pld.")}
     assert local == {"tile.store", "tensor.assemble", "tile.assemble", "tensor.write",
-                     "tile.write", "tile.fillpad_inplace", "tile.mscatter"}
+                     "tile.write", "tile.fillpad_inplace", "tile.mscatter",
+                     "array.update_element"}
     assert _effects("tile.fillpad_inplace") == [rw]
+    assert _effects("array.update_element") == [rw, r, r]  # the array is updated in place
     assert _effects("tile.mscatter") == [r, r, w]
     # Distributed ops write windows (possibly a peer's: ReadWrite) or a local destination.
     assert written - local == {f"pld.{name}" for name in (

@@ -138,6 +138,8 @@ CASES = {
     "aic_gather": ([A], {}, lambda a: a), "aiv_shard": ([A], {}, lambda a: a),
     "get_block_idx": ([], {}, lambda: 0), "get_block_num": ([], {}, lambda: 1),
     "get_subblock_idx": ([], {}, lambda: 0),
+    # an address in DDR (the first of the run): pl.Ptr
+    "alloc": ([0, 1024], {}, lambda space, size: 0),
 }
 DEVICE_CASES = {
     "gather_mask": ([A], {"mask_pattern": 1}),
@@ -148,7 +150,6 @@ DEVICE_CASES = {
     "mrgsort_format2": ([A, B], {}),
     "paged_gather": ([A, ints(4), ints(2)], {"block_size": 2, "size": 8, "max_indices": 4}),
     "random": ([1, 2, 3, 4, 5, 6, [2, 4]], {}),
-    "alloc": ([1, 1024], {}),
 }
 
 

@@ -3,6 +3,12 @@ from the registry entries."""
 
 from __future__ import annotations
 
+from ..dtype import DataType
+from ..expr import Call, ConstInt
+from ..node import Expr
+from ..span import Span
 from ._namespace import fill_builders
 
 __all__ = fill_builders(globals(), "array")
+# PyPTO's module-level names besides the builders
+_ = (Call, Expr, Span, ConstInt, DataType)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..array_types import PtrType
 from ..dtype import DataType
 from ..enums import MemorySpace
 from ..types import ScalarType, TileType, Type
@@ -182,8 +183,8 @@ def random_tile(args: Args, kwargs: Kwargs) -> Type:
 
 
 def alloc(args: Args, kwargs: Kwargs) -> Type:
-    """An address (PyPTO types it as a pointer, which pypto does not model yet)."""
-    return ScalarType(DataType.UINT64)
+    """A pointer to the new buffer (``pl.Ptr``, as PyPTO types it)."""
+    return PtrType.get()
 
 
 # -- extraction and views ---------------------------------------------------------------------

@@ -6,9 +6,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
+from ..array_types import PtrType
 from ..dtype import DataType
 from ..expr import ConstInt
-from ..types import ScalarType, TensorType, Type
+from ..types import TensorType, Type
 from .deduce import _require_same_dtype, create_tensor
 from .shapes import (check_positive_dims, check_rank, constant_int, dims_equal, elements,
                      shape_text, shaped_like, static_dim)
@@ -194,4 +195,4 @@ def random(args: Args, kwargs: Kwargs) -> Type:
 
 def alloc(args: Args, kwargs: Kwargs) -> Type:
     constant_int(args[0], "memory_space")
-    return ScalarType(DataType.UINT64)
+    return PtrType.get()

@@ -8,7 +8,9 @@ optional ``signal``, ``reduce_scatter``'s ir flavour) are ``pl=None``/``ir=None`
 and hand-written in the wrapper modules.
 
 PyPTO's internal ``builtin.tensor.*`` and ``dist.*`` ops are not registered: they are
-what its lowering passes (out of scope) turn these ops into; no DSL text names them.
+what its backend lowering (out of scope) turns these ops into, and ``dist.*`` work on
+handles of its device runtime; no DSL text or wrapper names them
+(docs/guide/differences.md).
 """
 
 from __future__ import annotations

@@ -10,7 +10,8 @@ from typing import Any, Callable
 from ..dtype import DataType
 from ..expr import ConstBool, ConstFloat, ConstInt, MakeTuple
 from ..node import Expr
-from ..types import ScalarType, ShapedType, TensorType, TileType, Type
+from ..array_types import ArrayType
+from ..types import ScalarType, TensorType, TileType, Type
 
 __all__ = ["ArgKind", "ValueKind", "BadKwargValue", "BOOL", "INT", "FLOAT", "STR", "DTYPE",
            "INT_TUPLE", "TYPE", "enum_kind"]
@@ -30,6 +31,7 @@ class ArgKind(enum.Enum):
     Scalar = "a Scalar"
     IndexTuple = "a tuple of integer scalars (e.g. [0, 0])"
     TensorTuple = "a tuple of Tensors"
+    Array = "an Array (pl.array.create)"
     Value = "an IR value"
 
     @property
@@ -43,11 +45,12 @@ class ArgKind(enum.Enum):
 _KIND_CHECKS: dict[ArgKind, Callable[[Expr], bool]] = {
     ArgKind.Tensor: lambda v: isinstance(v.type, TensorType),
     ArgKind.Tile: lambda v: isinstance(v.type, TileType),
-    ArgKind.Shaped: lambda v: isinstance(v.type, ShapedType),
+    ArgKind.Shaped: lambda v: isinstance(v.type, (TensorType, TileType)),
     ArgKind.Scalar: lambda v: isinstance(v.type, ScalarType),
     ArgKind.IndexTuple: _is_index_tuple,
     ArgKind.TensorTuple: lambda v: isinstance(v, MakeTuple) and all(
         isinstance(e.type, TensorType) for e in v.elements),
+    ArgKind.Array: lambda v: isinstance(v.type, ArrayType),
     ArgKind.Value: lambda v: True,
 }
 

@@ -123,10 +123,17 @@ class OpDef(Op):
     reads them back off the result type: ``shape``/``dtype`` are its fields);
     ``call_attrs`` are kept in the Call's ``attrs`` under their own name and printed
     as keywords (``task_dummy(deps=[...])``).
+
+    ``router``: for an op PyPTO has no wrapper of its own for (``pl=None``), the
+    PyPTO wrapper of the namespace that builds it and that wrapper's layout for it, as
+    ``(name, spec)`` (``("gather", "input, *, mask_pattern, output_dtype")`` for
+    ``tensor.gather_mask``; ``"pl.aic_gather"`` names a unified op): the printer writes
+    the call through it, so PyPTO reads the text back; pypto's router of that name
+    builds the op again.
     """
 
     __slots__ = ("params", "keywords", "deduce", "compute", "doc", "semantics", "pl", "ir",
-                 "aliases", "scalar_form", "type_params", "call_attrs")
+                 "aliases", "scalar_form", "type_params", "call_attrs", "router")
     params: tuple[ParamSpec, ...]
     keywords: tuple[KwargSpec, ...]
     deduce: DeduceRule
@@ -139,13 +146,14 @@ class OpDef(Op):
     scalar_form: str | None
     type_params: tuple[KwargSpec, ...]
     call_attrs: tuple[str, ...]
+    router: tuple[str, str] | None
 
     def __init__(self, name: str, params: Iterable[ParamSpec], deduce: DeduceRule,
                  keywords: Iterable[KwargSpec] = (), compute: bool = False, doc: str = "",
                  semantics: Semantics | None = None, pl: str | None = DERIVED,
                  ir: str | None = DERIVED, aliases: Iterable[str] = (),
                  scalar_form: str | None = None, type_params: Iterable[KwargSpec] = (),
-                 call_attrs: Iterable[str] = ()) -> None:
+                 call_attrs: Iterable[str] = (), router: tuple[str, str] | None = None) -> None:
         super().__init__(name)
         if "." not in name:
             raise ValueError(f"OpDef: op name '{name}' must be qualified ('<namespace>.<op>')")
@@ -166,6 +174,7 @@ class OpDef(Op):
         _set(self, "scalar_form", scalar_form)
         _set(self, "type_params", type_params)
         _set(self, "call_attrs", call_attrs)
+        _set(self, "router", router)
 
     @property
     def namespace(self) -> str:

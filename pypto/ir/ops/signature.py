@@ -14,8 +14,9 @@ differently (``atomic=0``) and ``name!`` when it requires what the entry makes
 optional (``ir.op.tile.alloc``'s ``addr``).  Besides operands and attributes a
 parameter may name one of the op's ``type_params`` or ``call_attrs``.
 
-The printer prints calls in the ``pl`` layout (``print_layout``), so what it emits is
-exactly what PyPTO's wrapper accepts.
+The printer prints calls in the ``pl`` layout (``print_layout``), or in the layout of
+the router that builds the op (``OpDef.router``), so what it emits is exactly what
+PyPTO's wrapper accepts.
 """
 
 from __future__ import annotations
@@ -29,7 +30,8 @@ from typing import Any, Mapping
 from ..expr import ConstInt, MakeTuple
 from .registry import DERIVED, EMPTY, ArgKind, OpDef
 
-__all__ = ["SigParam", "REQUIRED", "wrapper_params", "derived_params", "print_layout"]
+__all__ = ["SigParam", "REQUIRED", "wrapper_params", "router_params", "derived_params",
+           "print_layout"]
 
 REQUIRED = inspect.Parameter.empty
 
@@ -132,6 +134,12 @@ def wrapper_params(op: OpDef, flavour: str) -> tuple[SigParam, ...] | None:
     return tuple(params)
 
 
+@lru_cache(maxsize=None)
+def router_params(op: OpDef) -> tuple[SigParam, ...] | None:
+    """The layout of ``op`` in the PyPTO router that builds it (``OpDef.router``)."""
+    return None if op.router is None else tuple(_parse_spec(op, op.router[1]))
+
+
 def derived_params(op: OpDef, flavour: str) -> tuple[SigParam, ...]:
     """The layout the entry implies, whatever its ``pl``/``ir`` specs say (for ops
     PyPTO has no wrapper of: the parser still reads what the printer writes)."""
@@ -186,7 +194,7 @@ def print_layout(op: OpDef, args: tuple, kwargs: Mapping[str, Any], result_type:
     keyword; attributes by keyword, unless they hold their default (the reparse fills
     it in again); hidden attributes not at all.  Type parameters are read off
     ``result_type`` (its field of the same name), call-attr parameters off ``attrs``."""
-    params = wrapper_params(op, "pl") or derived_params(op, "pl")
+    params = wrapper_params(op, "pl") or router_params(op) or derived_params(op, "pl")
     positional: list[Any] = []
     keywords: list[tuple[str, Any]] = []
     in_order = True

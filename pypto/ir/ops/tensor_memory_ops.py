@@ -5,7 +5,9 @@ ops.md).  Creation, views and element access are orchestration-legal and carry n
 Ops whose PyPTO wrapper is a router over several ops (``gather``, ``scatter``,
 ``scatter_update``, ``mrgsort``) are built by hand-written routers (``composite.py``,
 which replace the generated wrapper of the same name); their ``pl`` spec is the
-keyword layout the router reads, so printed calls parse back through it.
+keyword layout the router reads, so printed calls parse back through it.  Ops PyPTO
+has no wrapper of their own for print through the router that builds them
+(``router=``: ``gather_mask`` as ``pl.tensor.gather(x, mask_pattern=...)``).
 """
 
 from __future__ import annotations
@@ -84,11 +86,13 @@ TENSOR_MEMORY_OPS: tuple[OpDef, ...] = (
         pl="input, *, dim, index", ir=None, compute=True),
     _op("gather_mask", [P("input", T)], view.gather_mask, DEVICE_ONLY,
         [K("mask_pattern", INT, required=True), K("output_dtype", DTYPE)], pl=None,
-        ir="input, mask_pattern, output_dtype, span", compute=True),
+        ir="input, mask_pattern, output_dtype, span", compute=True,
+        router=("gather", "input, *, mask_pattern, output_dtype")),
     _op("gather_compare", [P("input", T), P("kvalue", V)], view.gather_compare, DEVICE_ONLY,
         [K("cmp_mode", INT, required=True), K("offset", INT, 0), K("out_cols", INT, required=True),
          K("count_dtype", DTYPE)], pl=None,
-        ir="input, kvalue, *, cmp_mode, offset, out_cols, count_dtype, span", compute=True),
+        ir="input, kvalue, *, cmp_mode, offset, out_cols, count_dtype, span", compute=True,
+        router=("gather", "input, *, kvalue, cmp_mode, out_cols, offset, count_dtype")),
     _op("gather_row", [P("acc", T), P("src", T), P("dst_offset", IDX), P("src_offset", IDX),
                        P("shapes", IDX), _opt("valid_shape")], view.gather_row, X("gather_row"),
         [K("transpose", BOOL, False)],
@@ -98,16 +102,17 @@ TENSOR_MEMORY_OPS: tuple[OpDef, ...] = (
         [K("dim", INT)], pl="input, *, dim, index, src", ir=None, compute=True),
     _op("scatter_mask", [P("input", T), P("dst", T)], view.scatter_mask, DEVICE_ONLY,
         [K("mask_pattern", INT, required=True)], pl=None, ir="input, dst, mask_pattern, span",
-        compute=True),
+        compute=True, router=("scatter", "input, *, mask_pattern, dst")),
     _op("scatter_update", [P("input", T), P("index", T), P("src", T)], view.scatter,
         X("scatter_update"), [K("dim", INT)], pl="input, *, dim, index, src", ir=None,
         compute=True),
     _op("sort32", [P("src", T), P("idx", T)], view.sort32, DEVICE_ONLY, compute=True),
     _op("mrgsort_format1", [P("src", T), P("block_len", S)], rule.same_as_first, DEVICE_ONLY,
-        pl=None, ir="src0:src, block_len, span", compute=True),
+        pl=None, ir="src0:src, block_len, span", compute=True,
+        router=("mrgsort", "src0:src, *, block_len")),
     _op("mrgsort_format2", [P("src0", T), P("src1", T), _opt("src2", T), _opt("src3", T)],
         rule.same_as_first, DEVICE_ONLY, [K("exhausted", BOOL, False)], pl=None, ir=None,
-        compute=True),
+        compute=True, router=("mrgsort", "src0, src1, src2, src3, *, exhausted")),
     _op("paged_gather", [P("src", T), P("indices", T), P("block_table", T)], view.paged_gather,
         DEVICE_ONLY,
         [K("block_size", INT, required=True), K("size", INT, required=True),
@@ -118,11 +123,14 @@ TENSOR_MEMORY_OPS: tuple[OpDef, ...] = (
     _op("random", [P("key0", S), P("key1", S), P("counter0", S), P("counter1", S),
                    P("counter2", S), P("counter3", S), P("shape", IDX)], view.random, DEVICE_ONLY,
         [K("dtype", DTYPE, DataType.UINT32), K("rounds", INT, 10)], compute=True),
-    _op("alloc", [P("memory_space", S), P("size", S)], view.alloc, DEVICE_ONLY, ir=None),
+    _op("alloc", [P("memory_space", S, enum=MemorySpace), P("size", S)], view.alloc,
+        X("alloc"), ir=None),
     _op("aic_gather", [P("tensor", T)], rule.same_as_first, X("identity"),
-        [K("split", INT, 0, hidden=True)], pl=None, ir=None),
+        [K("split", INT, 0, hidden=True)], pl=None, ir=None,
+        router=("pl.aic_gather", "x:tensor")),
     _op("aiv_shard", [P("tensor", T)], rule.same_as_first, X("identity"),
-        [K("split", INT, 0, hidden=True)], pl=None, ir=None),
+        [K("split", INT, 0, hidden=True)], pl=None, ir=None,
+        router=("pl.aiv_shard", "x:tensor")),
     _index("get_block_idx"), _index("get_block_num"), _index("get_subblock_idx"),
 )
 

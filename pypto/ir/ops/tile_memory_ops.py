@@ -111,7 +111,8 @@ TILE_MEMORY_OPS: tuple[OpDef, ...] = (
     # -- sorts ---------------------------------------------------------------------------
     _op("sort32", [P("src", TI), P("idx", TI)], view.sort32, X("sort32")),
     _op("mrgsort_format1", [P("src", TI), P("block_len", S)], rule.same_as_first,
-        X("mrgsort_runs"), pl=None, ir="src0:src, block_len, span"),
+        X("mrgsort_runs"), pl=None, ir="src0:src, block_len, span",
+        router=("mrgsort", "src0:src, *, block_len")),
     _op("mrgsort_format2", [P("src0", TI), P("src1", TI), P("tmp_or_src2", TI),
                             _opt("tmp_or_src3", TI), _opt("tmp", TI)],
         gather_rule.mrgsort_merge, X("mrgsort_merge"), [K("exhausted", BOOL, False)], pl=None,

@@ -12,6 +12,8 @@ from typing import Any, Callable
 
 from ...errors import InternalError
 from .. import expr as E
+from ..array_types import (ArrayType, AsyncEventType, AsyncSessionType,
+                           PrefetchAsyncContextType, PtrType)
 from ..distributed_types import CommCtxType, DistributedTensorType, WindowBufferType
 from ..dtype import DataType
 from ..ops.registry import OpDef
@@ -50,6 +52,9 @@ _CALL = 14
 _ATOM = 15
 
 _DEFAULT_TILE_VIEW = TileView()
+# The parameterless handle types and their DSL annotations (``pl.Ptr`` ...).
+_HANDLE_NAMES = {PtrType: "Ptr", PrefetchAsyncContextType: "PrefetchAsyncContext",
+                 AsyncSessionType: "AsyncSession", AsyncEventType: "AsyncEvent"}
 
 
 class ExprPrinter:
@@ -237,6 +242,11 @@ class ExprPrinter:
     def _callee(self, op: Any) -> str:
         if isinstance(op, GlobalVar):
             return self.callee(op.name)
+        if isinstance(op, OpDef) and op.router is not None:  # PyPTO's wrapper that builds it
+            name = op.router[0]
+            if name.startswith("pl."):  # a unified op: pl.aic_gather
+                return f"{self.prefix}.{name[3:]}"
+            return op_callee_text(f"{op.namespace}.{name}", self.prefix)
         return op_callee_text(op.name, self.prefix)
 
     def _call(self, node: E.Call, out: list[str]) -> None:
@@ -347,6 +357,10 @@ class ExprPrinter:
             out.append(DISTRIBUTED_PREFIX + ".WindowBuffer")
         elif isinstance(type_, CommCtxType):
             out.append(DISTRIBUTED_PREFIX + ".CommCtx")
+        elif isinstance(type_, ArrayType):
+            out.append(f"{prefix}.Array[{type_.extent}, {dtype_text(type_.dtype, prefix)}]")
+        elif type(type_) in _HANDLE_NAMES:
+            out.append(f"{prefix}.{_HANDLE_NAMES[type(type_)]}")
         else:
             raise InternalError(f"printer: no spelling for type {type(type_).__name__}")
 

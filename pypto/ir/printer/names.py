@@ -197,7 +197,8 @@ class VarScan:
                 self.expr(dim, True)
             if type_.memref is not None:
                 self.expr(type_.memref.addr, True)
-            view = type_.tensor_view if isinstance(type_, TensorType) else type_.tile_view
+            view = type_.tensor_view if isinstance(type_, TensorType) else \
+                getattr(type_, "tile_view", None)  # (an ArrayType has no view)
             if view is not None:
                 for item in _view_exprs(view):
                     self.expr(item, True)

@@ -7,12 +7,19 @@ from pypto.ir.dtype import DataType as DataType
 from pypto.ir.enums import AtomicType as AtomicType, MemorySpace as MemorySpace, PadValue as PadValue, PipeType as PipeType, TensorLayout as TensorLayout, TileLayout as TileLayout
 from pypto.ir.span import Span as Span
 from pypto.ir.types import Type
+from pypto.language.array_types import Array as Array
 from pypto.language.typing import Scalar as Scalar, Tensor as Tensor, Tile as Tile
 
 _ScalarLike = Scalar | int | float
 _ShapedT = TypeVar("_ShapedT", bound=Tensor | Tile)
 
 __all__ = [
+    'create',
+    'get_element',
+    'update_element',
 ]
 
+def create(extent: _ScalarLike, dtype: DataType, *, span: Span | None = ...) -> Any: ...
+def get_element(array: Array, index: _ScalarLike, *, span: Span | None = ...) -> Any: ...
+def update_element(array: Array, index: _ScalarLike, value: _ScalarLike, *, span: Span | None = ...) -> Any: ...
 PARSER_ENTRIES: dict[str, Callable[..., Any]]

@@ -7,12 +7,21 @@ from pypto.ir.dtype import DataType as DataType
 from pypto.ir.enums import AtomicType as AtomicType, MemorySpace as MemorySpace, PadValue as PadValue, PipeType as PipeType, TensorLayout as TensorLayout, TileLayout as TileLayout
 from pypto.ir.span import Span as Span
 from pypto.ir.types import Type
+from pypto.language.array_types import Array as Array
 from pypto.language.typing import Scalar as Scalar, Tensor as Tensor, Tile as Tile
 
 _ScalarLike = Scalar | int | float
 _ShapedT = TypeVar("_ShapedT", bound=Tensor | Tile)
 
 __all__ = [
+    'async_prefetch',
+    'make_context',
+    'session',
+    'wait',
 ]
 
+def async_prefetch(src: Tensor, ctx: Any, *, span: Span | None = ...) -> Any: ...
+def make_context(*, span: Span | None = ...) -> Any: ...
+def session(ctx: Any, *, span: Span | None = ...) -> Any: ...
+def wait(event: Any, session_handle: Any, *, span: Span | None = ...) -> Any: ...
 PARSER_ENTRIES: dict[str, Callable[..., Any]]

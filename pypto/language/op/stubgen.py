@@ -46,7 +46,7 @@ _RESULT_OF_RULE = {
 _NAMESPACE_RESULT = {"tensor": "Tensor", "tile": "Tile"}
 _KIND_TYPE = {"Tensor": "Tensor", "Tile": "Tile", "Shaped": "Tensor | Tile", "Scalar": _SCALAR,
               "IndexTuple": f"Sequence[{_SCALAR}]", "TensorTuple": "Sequence[Tensor]",
-              "Value": "Any"}
+              "Array": "Array", "Value": "Any"}
 _VALUE_TYPE = {"bool": "bool", "int": "int", "float": "float", "str": "str",
                "DataType": "DataType", "list of int": "Sequence[int]", "an IR type": "Type"}
 
@@ -80,7 +80,7 @@ def _param_type(op: OpDef, param: SigParam, enums: set[str]) -> str:
         return "Any"
     if param.target == "operand":
         spec = op.params[param.slot]
-        annotation = _KIND_TYPE[spec.kind.name]
+        annotation = _KIND_TYPE.get(spec.kind.name, "Any")  # a kind added later: untyped
         if spec.enum is not None:
             enums.add(spec.enum.__name__)
             annotation = f"{spec.enum.__name__} | {annotation}"
@@ -224,6 +224,7 @@ from pypto.ir.dtype import DataType as DataType
 from pypto.ir.enums import {enums}
 from pypto.ir.span import Span as Span
 from pypto.ir.types import Type
+from pypto.language.array_types import Array as Array
 from pypto.language.typing import Scalar as Scalar, Tensor as Tensor, Tile as Tile
 
 _ScalarLike = Scalar | int | float

@@ -12,6 +12,7 @@ from ...ir.expr import Call, ConstInt
 from ...ir.node import Expr
 from ...ir.ops import composite as _composite
 from ...ir.span import Span
+from ..array_types import Array
 from ..typing import Scalar, Tensor, Tile
 from . import tile_ops as _tile_ops
 from ._namespace import fill_namespace
@@ -26,4 +27,4 @@ __all__ = [*fill_namespace(globals(), "system", {"sync_set": _composite.sync_set
                                                   "sync_wait": _composite.sync_wait,
                                                   **_PIPES}), "AUTO"]
 # PyPTO's module-level names besides the wrappers
-_ = (PipeType, DataType, Call, ConstInt, Expr, Span, Scalar, Tensor, Tile)
+_ = (PipeType, DataType, Call, ConstInt, Expr, Span, Scalar, Tensor, Tile, Array)

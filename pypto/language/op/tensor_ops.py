@@ -12,6 +12,7 @@ from ...ir.dtype import DataType
 from ...ir.enums import AtomicType, MemorySpace, PadValue, TensorLayout
 from ...ir.node import Expr
 from ...ir.ops import composite as _composite
+from ...ir.array_types import PtrType
 from ..typing import Scalar, Tensor
 from ._namespace import fill_namespace
 
@@ -37,4 +38,4 @@ __all__ = fill_namespace(globals(), "tensor", {
     "scatter_update": scatter_update, "mrgsort": _composite.mrgsort, "dump_tag": dump_tag})
 
 # PyPTO's module-level names besides the wrappers
-_ = (DataType, AtomicType, MemorySpace, PadValue, TensorLayout, Expr, Scalar, Tensor)
+_ = (DataType, AtomicType, MemorySpace, PadValue, TensorLayout, Expr, Scalar, Tensor, PtrType)

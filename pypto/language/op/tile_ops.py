@@ -11,6 +11,7 @@ from ...ir.enums import AtomicType, MemorySpace, PadValue, TileLayout
 from ...ir.node import Expr
 from ...ir.ops import composite as _composite
 from ...ir.span import Span
+from ...ir.array_types import PtrType
 from ..typing import Scalar, Tensor, Tile
 from ._namespace import fill_namespace
 from ._tile_extras import (MaskPattern, MemRefType, caller_warning_stacklevel,  # noqa: A004
@@ -36,4 +37,5 @@ __all__ = [*fill_namespace(globals(), "tile", {"scatter_update": scatter_update,
 _HELPERS = (caller_warning_stacklevel, has_partial_valid_region, predicate_to_expr)
 
 # PyPTO's module-level names besides the wrappers
-_ = (DataType, AtomicType, MemorySpace, PadValue, TileLayout, Expr, Span, Scalar, Tensor, Tile)
+_ = (DataType, AtomicType, MemorySpace, PadValue, TileLayout, Expr, Span, Scalar, Tensor, Tile,
+     PtrType)

@@ -11,6 +11,8 @@ from typing import TYPE_CHECKING, Any
 
 from ...ir import expr as E
 from ...ir import types as T
+from ...ir.array_types import (ArrayType, AsyncEventType, AsyncSessionType,
+                               PrefetchAsyncContextType, PtrType)
 from ...ir.distributed_types import CommCtxType, DistributedTensorType, WindowBufferType
 from ...ir.dtype import DataType
 from ...ir.enums import MemorySpace, ParamDirection, TensorLayout
@@ -28,7 +30,12 @@ __all__ = ["parse_annotation", "parse_param_annotation", "parse_return_annotatio
 
 _DTYPE_NAMES = frozenset(dt.name for dt in DataType.all())
 _TYPE_HEADS = ("Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId", "UnknownType",
-               "DistributedTensor", "CommCtx", "WindowBuffer")
+               "DistributedTensor", "CommCtx", "WindowBuffer", "Array", "Ptr", "PtrType",
+               "PrefetchAsyncContext", "AsyncSession", "AsyncEvent")
+# The parameterless handle annotations (``pl.Ptr``; ``pl.PtrType`` is PyPTO's alias).
+_HANDLE_TYPES = {"Ptr": PtrType, "PtrType": PtrType,
+                 "PrefetchAsyncContext": PrefetchAsyncContextType,
+                 "AsyncSession": AsyncSessionType, "AsyncEvent": AsyncEventType}
 
 
 def attr_chain(node: ast.expr) -> list[str] | None:
@@ -119,6 +126,8 @@ def parse_annotation(p: "FunctionParser", node: ast.expr, allow_bare: bool = Fal
             return _tensor(p, node, items, distributed=head == "DistributedTensor")
         if head == "Tile":
             return _tile(p, node, items)
+        if head == "Array":
+            return _array(p, node, items)
         if head == "Scalar":
             if len(items) != 1:
                 raise ParserTypeError("pl.Scalar[...] takes exactly one dtype", span)
@@ -139,6 +148,8 @@ def parse_annotation(p: "FunctionParser", node: ast.expr, allow_bare: bool = Fal
         return CommCtxType.get()
     if head == "WindowBuffer":
         return WindowBufferType.get()
+    if head in _HANDLE_TYPES:
+        return _HANDLE_TYPES[head].get()
     if head == "UnknownType":  # printed for the result of a call to a not-yet-parsed method
         return T.UnknownType()
     if head in ("Tensor", "Tile") and allow_bare:
@@ -151,6 +162,20 @@ def parse_annotation(p: "FunctionParser", node: ast.expr, allow_bare: bool = Fal
     raise ParserTypeError(f"Unsupported type annotation '{ast.unparse(node)}'", span,
                           hint="Use pl.Tensor[[...], dtype], pl.Tile[[...], dtype], "
                                "pl.Scalar[dtype] or pl.Tuple[...]")
+
+
+def _array(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.Type:
+    """``pl.Array[extent, dtype]``: the extent a constant int."""
+    span = p.span(node)
+    if len(items) != 2:
+        raise ParserTypeError("pl.Array[...] takes an extent and a dtype: "
+                              "pl.Array[8, pl.INT32]", span)
+    extent = items[0].value if isinstance(items[0], ast.Constant) \
+        else p.closure.evaluate(items[0], p.span(items[0]))
+    if isinstance(extent, bool) or not isinstance(extent, int) or extent <= 0:
+        raise ParserTypeError(f"pl.Array extent must be a positive int constant, got "
+                              f"'{ast.unparse(items[0])}'", p.span(items[0]))
+    return ArrayType(parse_dtype(p, items[1]), extent)
 
 
 def _is_dtype_node(node: ast.expr) -> bool:
@@ -361,5 +386,8 @@ def _record_type(p: "FunctionParser", record: Any, node: ast.expr,
             return (DistributedTensorType(t.shape, t.dtype, t.memref, t.tensor_view),
                     ParamDirection.In)
         return tile_type(p, shape, args[1], slots, node), ParamDirection.In
+    if kind == "Array" and len(args) == 2 and type(args[0]) is int and args[0] > 0 \
+            and isinstance(args[1], DataType):
+        return ArrayType(args[1], args[0]), ParamDirection.In
     raise ParserTypeError(f"Unsupported type annotation alias '{ast.unparse(node)}' "
                           f"({record!r})", span)

@@ -22,6 +22,7 @@ from typing import Any, Callable, Mapping
 
 from ...ir.dtype import DataType
 from ...ir.span import Span
+from ..array_types import Array
 from ..typing import AnnotationRecord, DynVar, InOut, Out, Scalar, Tensor, Tile, Tuple
 from .calls import OP_NAMESPACES
 from .closure import MISSING, Closure, fold_binop, is_dunder
@@ -44,7 +45,7 @@ _COMPARE: dict[type, Callable[[Any, Any], bool]] = {
 }
 _NUMBER = (int, float)  # bool is an int
 # (and their subclasses: pld.DistributedTensor is a Tensor)
-_ANNOTATION_CLASSES = (Tensor, Tile, Scalar, Tuple, InOut, Out)
+_ANNOTATION_CLASSES = (Tensor, Tile, Scalar, Tuple, InOut, Out, Array)
 # Modules the DSL spells under a root (`pl.adir.input`, `pl.tensor.add`); the root's
 # other submodules (`pl.parser`, ...) are pypto's implementation, not the DSL.
 _NAMESPACES = frozenset({"adir", *OP_NAMESPACES})

@@ -14,6 +14,7 @@ from ....ir.node import Expr
 from ....ir.ops import create_op_call
 from ....ir.types import ScalarType
 from ...op._namespace import fill_namespace
+from ...array_types import Ptr
 from ...typing import Tensor
 from ..typing import DistributedTensor
 from ._utils import _unwrap, _unwrap_distributed_tensors
@@ -60,4 +61,4 @@ def allreduce(target, signal=_NO_SIGNAL, *, op=ReduceOp.Sum, mode="mesh", core_n
 __all__ = fill_namespace(globals(), "pld.tensor", {
     "alloc_window_buffer": alloc_window_buffer, "allreduce": allreduce})
 
-_ = (AtomicType, Call, Tensor, DistributedTensor)
+_ = (AtomicType, Call, Tensor, DistributedTensor, Ptr)

@@ -7,6 +7,7 @@ from pypto.ir.dtype import DataType as DataType
 from pypto.ir.enums import AtomicType as AtomicType, MemorySpace as MemorySpace, PadValue as PadValue, PipeType as PipeType, TensorLayout as TensorLayout, TileLayout as TileLayout
 from pypto.ir.span import Span as Span
 from pypto.ir.types import Type
+from pypto.language.array_types import Array as Array
 from pypto.language.typing import Scalar as Scalar, Tensor as Tensor, Tile as Tile
 
 _ScalarLike = Scalar | int | float
