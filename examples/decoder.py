@@ -17,14 +17,14 @@ What the default pipeline does with it:
 
 Run it:  pypto compile examples/decoder.py
 """
-
 from __future__ import annotations
 
 import pypto.language as pl
 
 TOKENS, HIDDEN, LAYERS = 16, 64, 4
+STACKED = LAYERS * HIDDEN  # a name: type checkers read dims that are names or literals
 Act = pl.Tensor[[TOKENS, HIDDEN], pl.FP32]
-Weights = pl.Tensor[[LAYERS * HIDDEN, HIDDEN], pl.FP32]  # every layer's matrix, stacked
+Weights = pl.Tensor[[STACKED, HIDDEN], pl.FP32]  # every layer's matrix, stacked
 
 
 @pl.program

@@ -15,13 +15,13 @@ leaves a call in the loop:
 
 Run it:  pypto compile examples/graph_layers.py
 """
-
 from __future__ import annotations
 
 import pypto.language as pl
 
 ROWS, COLS, LAYERS = 8, 16, 4
-Weights = pl.Tensor[[LAYERS * ROWS, COLS], pl.FP32]
+STACKED = LAYERS * ROWS  # a name: type checkers read dims that are names or literals
+Weights = pl.Tensor[[STACKED, COLS], pl.FP32]
 Band = pl.Tensor[[ROWS, COLS], pl.FP32]
 
 

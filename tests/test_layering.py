@@ -47,7 +47,10 @@ def _imported(tree: ast.AST, module: list[str], is_package: bool) -> list[tuple[
     """``(line, dotted target as parts)`` for every import in ``tree``."""
     package = module if is_package else module[:-1]
     found = []
+    type_only = _type_checking_imports(tree)
     for node in ast.walk(tree):
+        if id(node) in type_only:
+            continue
         if isinstance(node, ast.Import):
             found += [(node.lineno, alias.name.split(".")) for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -62,6 +65,18 @@ def _imported(tree: ast.AST, module: list[str], is_package: bool) -> list[tuple[
             else:
                 found.append((node.lineno, target))
     return [(line, t) for line, t in found if t and t[0] == "pypto"]
+
+
+def _type_checking_imports(tree: ast.AST) -> set[int]:
+    """Imports under ``if TYPE_CHECKING:``: read by type checkers only, never executed,
+    so they add no dependency between layers (``pl.jit``'s type in ``pypto.language``)."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and isinstance(node.test, ast.Name) \
+                and node.test.id == "TYPE_CHECKING":
+            out.update(id(inner) for stmt in node.body for inner in ast.walk(stmt)
+                       if isinstance(inner, (ast.Import, ast.ImportFrom)))
+    return out
 
 
 def _sources() -> list[Path]:

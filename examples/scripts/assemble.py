@@ -17,7 +17,7 @@ ROWS, HALF, PIECE = 16, 32, 4
 
 @pl.jit.incore
 def interleave(left: pl.Tensor, right: pl.Tensor, out: pl.Out[pl.Tensor],
-               row: pl.Scalar[pl.INDEX]):
+               row: pl.Scalar[pl.INDEX]) -> pl.Tensor:
     a = pl.load(left, [row, 0], [ROWS, HALF])
     b = pl.load(right, [row, 0], [ROWS, HALF])
     tile = pl.create_tile([ROWS, 2 * HALF], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
@@ -31,14 +31,14 @@ def interleave(left: pl.Tensor, right: pl.Tensor, out: pl.Out[pl.Tensor],
 
 
 @pl.jit
-def stitch(left: pl.Tensor, right: pl.Tensor, out: pl.Out[pl.Tensor]):
+def stitch(left: pl.Tensor, right: pl.Tensor, out: pl.Out[pl.Tensor]) -> pl.Tensor:
     for h in pl.range(2):
         half = pl.slice(out, [ROWS, 2 * HALF], [h * ROWS, 0])
         half = interleave(left, right, half, h * ROWS)
     return out
 
 
-def main():
+def main() -> None:
     left, right = randn(2 * ROWS, HALF), randn(2 * ROWS, HALF)
     out = zeros(2 * ROWS, 2 * HALF)
     stitch(left, right, out, config=RunConfig())

@@ -22,7 +22,7 @@ RANKS, COLS = 4, 8
 def ring_step(inbox: pld.DistributedTensor[[COLS], pl.FP32],
               signal: pld.DistributedTensor[[1], pl.INT32],
               total: pld.DistributedTensor[[COLS], pl.FP32],
-              x: pl.Tensor, shifted: pl.Out[pl.Tensor], summed: pl.Out[pl.Tensor]):
+              x: pl.Tensor, shifted: pl.Out[pl.Tensor], summed: pl.Out[pl.Tensor]) -> tuple[pl.Tensor, pl.Tensor]:
     ctx = pld.get_comm_ctx(inbox)
     me = pld.rank(ctx)
     right = (me + 1) % pld.nranks(ctx)
@@ -38,7 +38,7 @@ def ring_step(inbox: pld.DistributedTensor[[COLS], pl.FP32],
 
 
 @pl.jit.host
-def ring(x: pl.Tensor, shifted: pl.Out[pl.Tensor], summed: pl.Out[pl.Tensor]):
+def ring(x: pl.Tensor, shifted: pl.Out[pl.Tensor], summed: pl.Out[pl.Tensor]) -> tuple[pl.Tensor, pl.Tensor]:
     inbox = pld.window(pld.alloc_window_buffer(COLS, dtype=pl.FP32, name="inbox"), [COLS],
                        dtype=pl.FP32)
     signal = pld.window(pld.alloc_window_buffer(1, dtype=pl.INT32, name="signal"), [1],
@@ -50,7 +50,7 @@ def ring(x: pl.Tensor, shifted: pl.Out[pl.Tensor], summed: pl.Out[pl.Tensor]):
     return shifted, summed
 
 
-def main():
+def main() -> None:
     x = randn(RANKS, COLS)
     shifted, summed = zeros(RANKS, COLS), zeros(RANKS, COLS)
     config = RunConfig(distributed_config=DistributedConfig(device_ids=list(range(RANKS))))

@@ -18,14 +18,14 @@ M = pl.dynamic("M")
 
 @pl.jit.incore
 def scale_block(x: pl.Tensor[[M, COLS], pl.FP32], y: pl.Out[pl.Tensor[[M, COLS], pl.FP32]],
-                row: pl.Scalar[pl.INDEX], valid: pl.Scalar[pl.INDEX]):
+                row: pl.Scalar[pl.INDEX], valid: pl.Scalar[pl.INDEX]) -> pl.Tensor:
     t = pl.load(x, [row, 0], [BLOCK, COLS], valid_shape=[valid, COLS])
     y = pl.store(pl.add(pl.mul(t, 3.0), 1.0), [row, 0], y, [valid, COLS])
     return y
 
 
 @pl.jit
-def scale_rows(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+def scale_rows(x: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
     x.bind_dynamic(0, M)
     y.bind_dynamic(0, M)
     rows = x.shape[0]
@@ -35,7 +35,7 @@ def scale_rows(x: pl.Tensor, y: pl.Out[pl.Tensor]):
     return y
 
 
-def main():
+def main() -> None:
     for rows in (40, 72):  # 2 full blocks + 8 rows, then 4 full blocks + 8 rows
         x = randn(rows, COLS)
         y = zeros(rows, COLS)

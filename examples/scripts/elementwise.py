@@ -15,7 +15,7 @@ ROWS, COLS, BLOCK = 64, 128, 16
 
 
 @pl.jit.incore
-def fused_kernel(x: pl.Tensor, y: pl.Tensor, out: pl.Out[pl.Tensor], row: pl.Scalar[pl.INDEX]):
+def fused_kernel(x: pl.Tensor, y: pl.Tensor, out: pl.Out[pl.Tensor], row: pl.Scalar[pl.INDEX]) -> pl.Tensor:
     tx = pl.load(x, [row, 0], [BLOCK, COLS])
     ty = pl.load(y, [row, 0], [BLOCK, COLS])
     t = pl.add(pl.mul(tx, 2.0), ty)
@@ -24,13 +24,13 @@ def fused_kernel(x: pl.Tensor, y: pl.Tensor, out: pl.Out[pl.Tensor], row: pl.Sca
 
 
 @pl.jit
-def fused(x: pl.Tensor, y: pl.Tensor, out: pl.Out[pl.Tensor]):
+def fused(x: pl.Tensor, y: pl.Tensor, out: pl.Out[pl.Tensor]) -> pl.Tensor:
     for b in pl.range(ROWS // BLOCK):
         out = fused_kernel(x, y, out, b * BLOCK)
     return out
 
 
-def main():
+def main() -> None:
     x, y = randn(ROWS, COLS, scale=0.5), randn(ROWS, COLS, scale=0.5)
     out = zeros(ROWS, COLS)
     fused(x, y, out, config=RunConfig(platform="a2a3sim"))

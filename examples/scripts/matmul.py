@@ -16,7 +16,7 @@ M, K, N, TILE, KB = 64, 128, 64, 32, 32
 
 @pl.jit.incore
 def matmul_tile(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor],
-                row: pl.Scalar[pl.INDEX], col: pl.Scalar[pl.INDEX]):
+                row: pl.Scalar[pl.INDEX], col: pl.Scalar[pl.INDEX]) -> pl.Tensor:
     a0 = pl.load(a, [row, 0], [TILE, KB], target_memory=pl.MemorySpace.Mat)
     b0 = pl.load(b, [0, col], [KB, TILE], target_memory=pl.MemorySpace.Mat)
     acc = pl.matmul(pl.move(a0, target_memory=pl.MemorySpace.Left),
@@ -31,14 +31,14 @@ def matmul_tile(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor],
 
 
 @pl.jit
-def matmul(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]):
+def matmul(a: pl.Tensor, b: pl.Tensor, c: pl.Out[pl.Tensor]) -> pl.Tensor:
     for i in pl.range(M // TILE):
         for j in pl.range(N // TILE):
             c = matmul_tile(a, b, c, i * TILE, j * TILE)
     return c
 
 
-def main():
+def main() -> None:
     a, b = randn(M, K), randn(K, N)
     c = zeros(M, N)
     matmul(a, b, c, config=RunConfig())

@@ -15,7 +15,7 @@ ROWS, HIDDEN, BLOCK, EPS = 32, 128, 16, 1e-6
 
 @pl.jit.incore
 def rms_norm_block(x: pl.Tensor, gamma: pl.Tensor, y: pl.Out[pl.Tensor],
-                   row: pl.Scalar[pl.INDEX]):
+                   row: pl.Scalar[pl.INDEX]) -> pl.Tensor:
     t = pl.load(x, [row, 0], [BLOCK, HIDDEN])
     g = pl.load(gamma, [0, 0], [BLOCK, HIDDEN])
     tmp = pl.create_tile([BLOCK, HIDDEN], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
@@ -26,13 +26,13 @@ def rms_norm_block(x: pl.Tensor, gamma: pl.Tensor, y: pl.Out[pl.Tensor],
 
 
 @pl.jit
-def rms_norm(x: pl.Tensor, gamma: pl.Tensor, y: pl.Out[pl.Tensor]):
+def rms_norm(x: pl.Tensor, gamma: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
     for b in pl.range(ROWS // BLOCK):
         y = rms_norm_block(x, gamma, y, b * BLOCK)
     return y
 
 
-def main():
+def main() -> None:
     x = randn(ROWS, HIDDEN)
     gamma_row = randn(1, HIDDEN)
     gamma = zeros(BLOCK, HIDDEN)

@@ -9,6 +9,8 @@ plain matmul.
     python examples/scripts/paged_attention.py [--numpy]
 """
 
+from typing import Any
+
 import numpy as np
 
 import pypto.language as pl
@@ -23,7 +25,7 @@ SCALE = 1.0 / D ** 0.5
 
 @pl.jit.incore
 def attend(query: pl.Tensor, key_cache_t: pl.Tensor, value_cache: pl.Tensor,
-           block_table: pl.Tensor, out: pl.Out[pl.Tensor], seq: pl.Scalar[pl.INDEX]):
+           block_table: pl.Tensor, out: pl.Out[pl.Tensor], seq: pl.Scalar[pl.INDEX]) -> pl.Tensor:
     q = pl.load(query, [seq * Q, 0], [Q, D], target_memory=pl.MemorySpace.Mat)
     scores = pl.create_tile([Q, CTX], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
     for j in pl.range(BLOCKS_PER_SEQ):
@@ -53,14 +55,14 @@ def attend(query: pl.Tensor, key_cache_t: pl.Tensor, value_cache: pl.Tensor,
 
 @pl.jit
 def paged_attention(query: pl.Tensor, key_cache_t: pl.Tensor, value_cache: pl.Tensor,
-                    block_table: pl.Tensor, out: pl.Out[pl.Tensor]):
+                    block_table: pl.Tensor, out: pl.Out[pl.Tensor]) -> pl.Tensor:
     for seq in pl.range(SEQS):
         rows = pl.slice(out, [Q, D], [seq * Q, 0])  # this sequence's rows of out (a view)
         rows = attend(query, key_cache_t, value_cache, block_table, rows, seq)
     return out
 
 
-def golden(query, key_cache_t, value_cache, table):
+def golden(query: Any, key_cache_t: Any, value_cache: Any, table: Any) -> Any:
     q, k_t, v = numpy_of(query), numpy_of(key_cache_t), numpy_of(value_cache)
     rows = []
     for seq in range(SEQS):
@@ -73,7 +75,7 @@ def golden(query, key_cache_t, value_cache, table):
     return np.concatenate(rows)
 
 
-def main():
+def main() -> None:
     query = randn(SEQS * Q, D)
     key_cache_t = randn(D, CACHE_BLOCKS * BS)
     value_cache = randn(CACHE_BLOCKS * BS, D)

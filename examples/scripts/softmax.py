@@ -14,7 +14,7 @@ ROWS, COLS, BLOCK = 64, 64, 16
 
 
 @pl.jit.incore
-def softmax_rows(x: pl.Tensor, y: pl.Out[pl.Tensor], row: pl.Scalar[pl.INDEX]):
+def softmax_rows(x: pl.Tensor, y: pl.Out[pl.Tensor], row: pl.Scalar[pl.INDEX]) -> pl.Tensor:
     t = pl.load(x, [row, 0], [BLOCK, COLS])
     tmp = pl.create_tile([BLOCK, COLS], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
     peak = pl.row_max(t, tmp)
@@ -25,13 +25,13 @@ def softmax_rows(x: pl.Tensor, y: pl.Out[pl.Tensor], row: pl.Scalar[pl.INDEX]):
 
 
 @pl.jit
-def softmax(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+def softmax(x: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
     for b in pl.range(ROWS // BLOCK):
         y = softmax_rows(x, y, b * BLOCK)
     return y
 
 
-def main():
+def main() -> None:
     x = randn(ROWS, COLS, scale=3.0)
     y = zeros(ROWS, COLS)
     softmax(x, y, config=RunConfig())

@@ -16,14 +16,14 @@ ROWS, COLS = 16, 64
 
 
 @pl.jit.incore
-def square_rows(x: pl.Tensor, out: pl.Out[pl.Tensor], row: pl.Scalar[pl.INDEX]):
+def square_rows(x: pl.Tensor, out: pl.Out[pl.Tensor], row: pl.Scalar[pl.INDEX]) -> pl.Tensor:
     t = pl.load(x, [row, 0], [ROWS, COLS])
     out = pl.store(pl.mul(t, t), [row, 0], out)
     return out
 
 
 @pl.jit.incore
-def combine(scratch: pl.Tensor, y: pl.Out[pl.Tensor]):
+def combine(scratch: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
     top = pl.load(scratch, [0, 0], [ROWS, COLS])
     bottom = pl.load(scratch, [ROWS, 0], [ROWS, COLS])
     y = pl.store(pl.add(top, bottom), [0, 0], y)
@@ -31,7 +31,7 @@ def combine(scratch: pl.Tensor, y: pl.Out[pl.Tensor]):
 
 
 @pl.jit
-def graph(x: pl.Tensor, scratch: pl.Out[pl.Tensor], y: pl.Out[pl.Tensor]):
+def graph(x: pl.Tensor, scratch: pl.Out[pl.Tensor], y: pl.Out[pl.Tensor]) -> tuple[pl.Tensor, pl.Tensor]:
     scratch, first = pl.submit(square_rows, x, scratch, 0)
     scratch, second = pl.submit(square_rows, x, scratch, ROWS)
     y, combined = pl.submit(combine, scratch, y, deps=[first, second])
@@ -41,7 +41,7 @@ def graph(x: pl.Tensor, scratch: pl.Out[pl.Tensor], y: pl.Out[pl.Tensor]):
     return scratch, y
 
 
-def main():
+def main() -> None:
     x = randn(2 * ROWS, COLS)
     scratch, y = zeros(2 * ROWS, COLS), zeros(ROWS, COLS)
     graph(x, scratch, y, config=RunConfig())

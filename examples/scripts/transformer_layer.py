@@ -8,6 +8,8 @@ call.  Intermediate tensors are ``pl.create_tensor`` results passed between kern
     python examples/scripts/transformer_layer.py [--numpy]
 """
 
+from typing import Any
+
 import numpy as np
 
 import pypto.language as pl
@@ -20,7 +22,7 @@ SCALE = 1.0 / H ** 0.5
 
 
 @pl.jit.incore
-def rms_norm(x: pl.Tensor, gamma: pl.Tensor, y: pl.Out[pl.Tensor]):
+def rms_norm(x: pl.Tensor, gamma: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
     rows, cols = x.shape
     t = pl.load(x, [0, 0], [rows, cols])
     tmp = pl.create_tile([rows, cols], dtype=pl.FP32, target_memory=pl.MemorySpace.Vec)
@@ -31,7 +33,7 @@ def rms_norm(x: pl.Tensor, gamma: pl.Tensor, y: pl.Out[pl.Tensor]):
 
 
 @pl.jit.incore
-def linear(x: pl.Tensor, w: pl.Tensor, y: pl.Out[pl.Tensor]):
+def linear(x: pl.Tensor, w: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
     rows, inner = x.shape
     cols = w.shape[1]
     a = pl.load(x, [0, 0], [rows, inner], target_memory=pl.MemorySpace.Mat)
@@ -42,7 +44,7 @@ def linear(x: pl.Tensor, w: pl.Tensor, y: pl.Out[pl.Tensor]):
 
 
 @pl.jit.incore
-def attention(q: pl.Tensor, k_t: pl.Tensor, v: pl.Tensor, y: pl.Out[pl.Tensor]):
+def attention(q: pl.Tensor, k_t: pl.Tensor, v: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
     tq = pl.load(q, [0, 0], [S, H], target_memory=pl.MemorySpace.Mat)
     tk = pl.load(k_t, [0, 0], [H, S], target_memory=pl.MemorySpace.Mat)
     scores = pl.matmul(pl.move(tq, target_memory=pl.MemorySpace.Left),
@@ -58,7 +60,7 @@ def attention(q: pl.Tensor, k_t: pl.Tensor, v: pl.Tensor, y: pl.Out[pl.Tensor]):
 
 
 @pl.jit.incore
-def residual(x: pl.Tensor, r: pl.Tensor, y: pl.Out[pl.Tensor]):
+def residual(x: pl.Tensor, r: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
     rows, cols = x.shape
     y = pl.store(pl.add(pl.load(x, [0, 0], [rows, cols]), pl.load(r, [0, 0], [rows, cols])),
                  [0, 0], y)
@@ -66,14 +68,14 @@ def residual(x: pl.Tensor, r: pl.Tensor, y: pl.Out[pl.Tensor]):
 
 
 @pl.jit.incore
-def relu(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+def relu(x: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
     rows, cols = x.shape
     y = pl.store(pl.relu(pl.load(x, [0, 0], [rows, cols])), [0, 0], y)
     return y
 
 
 @pl.jit.incore
-def transpose(x: pl.Tensor, y: pl.Out[pl.Tensor]):
+def transpose(x: pl.Tensor, y: pl.Out[pl.Tensor]) -> pl.Tensor:
     rows, cols = x.shape
     y = pl.store(pl.transpose(pl.load(x, [0, 0], [rows, cols]), 0, 1), [0, 0], y)
     return y
@@ -82,7 +84,7 @@ def transpose(x: pl.Tensor, y: pl.Out[pl.Tensor]):
 @pl.jit
 def transformer_layer(x: pl.Tensor, gamma: pl.Tensor, wq: pl.Tensor, wk: pl.Tensor,
                       wv: pl.Tensor, wo: pl.Tensor, w1: pl.Tensor, w2: pl.Tensor,
-                      out: pl.Out[pl.Tensor]):
+                      out: pl.Out[pl.Tensor]) -> pl.Tensor:
     h = rms_norm(x, gamma, pl.create_tensor([S, H], dtype=pl.FP32))
     q = linear(h, wq, pl.create_tensor([S, H], dtype=pl.FP32))
     k = linear(h, wk, pl.create_tensor([S, H], dtype=pl.FP32))
@@ -98,11 +100,11 @@ def transformer_layer(x: pl.Tensor, gamma: pl.Tensor, wq: pl.Tensor, wk: pl.Tens
     return out
 
 
-def golden(x, gamma, wq, wk, wv, wo, w1, w2):
+def golden(x: Any, gamma: Any, wq: Any, wk: Any, wv: Any, wo: Any, w1: Any, w2: Any) -> Any:
     x, g = numpy_of(x), numpy_of(gamma)
     wq, wk, wv, wo, w1, w2 = (numpy_of(w) for w in (wq, wk, wv, wo, w1, w2))
 
-    def norm(t):
+    def norm(t: Any) -> Any:
         return t / np.sqrt((t * t).mean(axis=1, keepdims=True) + EPS) * g
 
     h = norm(x)
@@ -113,7 +115,7 @@ def golden(x, gamma, wq, wk, wv, wo, w1, w2):
     return x1 + np.maximum(norm(x1) @ w1, 0) @ w2
 
 
-def main():
+def main() -> None:
     x, gamma = randn(S, H), randn(S, H, scale=0.1) + 1
     weights = [randn(H, H, scale=0.2), randn(H, H, scale=0.2), randn(H, H, scale=0.2),
                randn(H, H, scale=0.2), randn(H, F, scale=0.2), randn(F, H, scale=0.2)]

@@ -76,6 +76,39 @@ __all__ = ["CompiledProgram", "ConversionContext", "DiagnosticCheck", "Diagnosti
            "no_dep", "output", "output_existing", "scalar_dir", "op_conversion",
            "register_op_conversion"]
 
+# Every public name, spelled out for type checkers (mypy reads only a literal list);
+# tests/typing/test_stubs.py keeps it equal to what the module defines.  The lazy
+# names below are left out: a star import would import the layers above.
+__all__ = [
+    "Abs", "Add", "And", "ArgDirection", "ArrayType", "AssignStmt", "AsyncEventType",
+    "AsyncSessionType", "AtomicType", "BinaryExpr", "BitAnd", "BitNot", "BitOr",
+    "BitShiftLeft", "BitShiftRight", "BitXor", "BreakStmt", "Call", "Cast",
+    "ClusterScopeStmt", "CommCtxType", "CommDomainScopeStmt", "CompactMode", "ConstBool",
+    "ConstFloat", "ConstInt", "ContinueStmt", "DataType", "DistributedTensorType", "Eq",
+    "EvalStmt", "Expr", "FieldKind", "FloatDiv", "FloorDiv", "FloorMod", "ForKind",
+    "ForStmt", "Function", "FunctionType", "Ge", "GlobalVar", "GraphScopeStmt", "Gt",
+    "HierarchyScopeStmt", "IRBuilder", "IRMutator", "IRNode", "IRVisitor", "IfStmt",
+    "InCoreScopeStmt", "InlineLanguage", "InlineStmt", "IterArg", "Le", "Level", "Lt",
+    "MakeTuple", "Max", "Mem", "MemRef", "MemorySpace", "Min", "Mul", "Ne", "Neg", "Not",
+    "NotifyOp", "Op", "Or", "PadValue", "ParamDirection", "PipeType", "Pow",
+    "PrefetchAsyncContextType", "Program", "PtrType", "ReduceOp", "ReturnStmt", "Role",
+    "RuntimeScopeStmt", "ScalarType", "ScopeKind", "ScopeMode", "ScopeStmt", "SeqStmts",
+    "ShapedType", "Span", "SplitMode", "SpmdScopeStmt", "Stmt", "Sub", "Submit",
+    "TensorLayout", "TensorType", "TensorView", "TileLayout", "TileType", "TileView",
+    "TupleGetItemExpr", "TupleType", "Type", "UnaryExpr", "UnknownType", "Var", "WaitCmp",
+    "WhileStmt", "WindowBuffer", "WindowBufferType", "Xor", "YieldStmt", "abs_", "add",
+    "and_", "assert_structural_equal", "attach_leading_comments", "bit_and", "bit_not",
+    "bit_or", "bit_shift_left", "bit_shift_right", "bit_xor", "call_write_targets", "cast",
+    "collect_def_vars", "comm_layout", "create_op_call", "deduce_call_return_type",
+    "deep_clone", "diff", "eq", "find_yield_stmt", "flatten_to_stmts", "floordiv", "ge",
+    "get_last_yield_stmt", "get_op", "gt", "instruments", "is_incore_type",
+    "is_op_registered", "is_orchestration_like", "is_wrapper_type", "le",
+    "level_to_linqu_level", "lt", "max_", "min_", "mod", "mul", "ne", "neg", "not_", "op",
+    "or_", "pass_manager", "pow", "python_print", "register_format_callback",
+    "string_to_level", "string_to_role", "structural_equal", "structural_hash", "sub",
+    "substitute_expr", "substitute_stmt", "truediv",
+]
+
 # The pass manager and the round-trip instrument belong to higher layers; they are
 # looked up there on first access, so importing pypto.ir never imports upward.
 _LAZY = {"OptimizationStrategy": "pypto.passes.pass_manager",

@@ -46,6 +46,7 @@ class ArrayType(ShapedType):
     """A fixed-size on-chip array of ``extent`` scalars of ``dtype``."""
 
     __slots__ = ("extent",)
+    extent: int
     _fields = ("dtype", "extent")
 
     def __init__(self, dtype: DataType, extent: Any) -> None:

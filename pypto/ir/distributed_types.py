@@ -82,6 +82,10 @@ class WindowBuffer(Var):
     rank), ``size`` is its size in bytes."""
 
     __slots__ = ("base", "size", "load_from_host", "store_to_host")
+    base: str
+    size: Expr
+    load_from_host: bool
+    store_to_host: bool
     _fields = (("name_hint", _I), ("type", _U), ("base", _U), ("size", _U),
                ("load_from_host", _U), ("store_to_host", _U))
 
@@ -107,6 +111,7 @@ class DistributedTensorType(TensorType):
     # tensors of one shape, two windows of one shape and dtype have the same type (so a
     # parameter annotated ``pld.DistributedTensor[...]`` takes any window of that shape).
     __slots__ = ("window_buffer",)
+    window_buffer: WindowBuffer | None
 
     def __init__(self, shape: Sequence[Any], dtype: DataType, memref: Any = None,
                  tensor_view: TensorView | None = None,
@@ -146,6 +151,8 @@ class CommDomainScopeStmt(ScopeStmt):
     window ``slots``.  The executor runs its body in place."""
 
     __slots__ = ("devices", "slots")
+    devices: tuple[Expr, ...]
+    slots: tuple[Expr, ...]
     scope_kind = ScopeKind.CommDomain
     _kind = ScopeKind.CommDomain
     _fields = _COMMON + (("devices", _U), ("slots", _U))

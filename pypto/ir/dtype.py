@@ -39,6 +39,7 @@ class DataType:
     """An IR data type.  Use the class constants (``DataType.FP32``)."""
 
     __slots__ = ("_name",)
+    _name: str
 
     # Populated below; declared for type checkers.
     BOOL: "DataType"; INT4: "DataType"; INT8: "DataType"; INT16: "DataType"

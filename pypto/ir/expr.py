@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping
 
 from .dtype import DataType
 from .node import Expr, FieldKind, Op, as_tuple, check_type
@@ -36,6 +36,9 @@ class Var(Expr):
     """A variable.  Identity is the object; ``name_hint`` is cosmetic."""
 
     __slots__ = ("name_hint", "unique_id")
+    _fields: ClassVar[tuple[tuple[str, FieldKind], ...]]
+    name_hint: str
+    unique_id: int
     _fields = (("name_hint", _I), ("type", _U))
 
     def __init__(self, name_hint: str, type: Type, span: Span | None = None) -> None:
@@ -59,6 +62,7 @@ class IterArg(Var):
     """A loop-carried variable; ``initValue`` seeds the first iteration."""
 
     __slots__ = ("initValue",)
+    initValue: Expr
     _fields = (("name_hint", _I), ("type", _U), ("initValue", _U))
 
     def __init__(self, name_hint: str, type: Type, initValue: Expr,
@@ -72,6 +76,8 @@ class IterArg(Var):
 
 class ConstInt(Expr):
     __slots__ = ("value",)
+    value: int
+    type: ScalarType
     _fields = (("type", _U), ("value", _U))
 
     def __init__(self, value: int, dtype: DataType, span: Span | None = None) -> None:
@@ -92,6 +98,8 @@ class ConstInt(Expr):
 
 class ConstFloat(Expr):
     __slots__ = ("value",)
+    value: float
+    type: ScalarType
     _fields = (("type", _U), ("value", _U))
 
     def __init__(self, value: float, dtype: DataType, span: Span | None = None) -> None:
@@ -109,6 +117,8 @@ class ConstFloat(Expr):
 
 class ConstBool(Expr):
     __slots__ = ("value",)
+    value: bool
+    type: ScalarType
     _fields = (("type", _U), ("value", _U))
 
     def __init__(self, value: bool, span: Span | None = None) -> None:
@@ -149,6 +159,9 @@ class BinaryExpr(Expr):
     the ``ir.add`` ... builder functions do (promotion, casts)."""
 
     __slots__ = ("left", "right")
+    left: Expr
+    right: Expr
+    type: ScalarType
     _fields = (("type", _U), ("left", _U), ("right", _U))
 
     def __init__(self, left: Expr, right: Expr, dtype: DataType, span: Span | None = None) -> None:
@@ -174,6 +187,8 @@ class UnaryExpr(Expr):
     """Abstract unary scalar operator (for ``Cast`` the dtype is the target)."""
 
     __slots__ = ("operand",)
+    operand: Expr
+    type: ScalarType
     _fields = (("type", _U), ("operand", _U))
 
     def __init__(self, operand: Expr, dtype: DataType, span: Span | None = None) -> None:
@@ -244,6 +259,10 @@ class Call(Expr):
     """
 
     __slots__ = ("op", "args", "_attrs", "_kwargs")
+    op: Op
+    args: tuple[Expr, ...]
+    _attrs: dict[str, Any]
+    _kwargs: dict[str, Any]
     _fields = (("type", _U), ("op", _U), ("args", _U), ("attrs", _U), ("kwargs", _U))
 
     def __init__(self, op: Op, args: Iterable[Expr], *rest: Any, **kw: Any) -> None:
@@ -306,6 +325,8 @@ def _call_rest(rest: tuple, kw: dict) -> tuple:
 
 class MakeTuple(Expr):
     __slots__ = ("elements",)
+    elements: tuple[Expr, ...]
+    type: TupleType
     _fields = (("type", _U), ("elements", _U))
 
     def __init__(self, elements: Iterable[Expr], span: Span | None = None) -> None:
@@ -317,6 +338,8 @@ class MakeTuple(Expr):
 
 class TupleGetItemExpr(Expr):
     __slots__ = ("tuple", "index")
+    tuple: Expr
+    index: int
     _fields = (("type", _U), ("tuple", _U), ("index", _U))
 
     def __init__(self, tuple: Expr, index: int, span: Span | None = None) -> None:  # noqa: A002
@@ -341,6 +364,15 @@ class Submit(Expr):
 
     __slots__ = ("op", "args", "deps", "core_num", "sync_start", "allow_early_resolve",
                  "predicate", "_attrs", "_kwargs")
+    op: Op
+    args: tuple[Expr, ...]
+    deps: tuple[Expr, ...]
+    core_num: Expr | None
+    sync_start: bool
+    allow_early_resolve: bool
+    predicate: Expr | None
+    _attrs: dict[str, Any]
+    _kwargs: dict[str, Any]
     _fields = (("type", _U), ("op", _U), ("args", _U), ("deps", _U), ("core_num", _U),
                ("sync_start", _U), ("allow_early_resolve", _U), ("predicate", _U),
                ("attrs", _U), ("kwargs", _U))

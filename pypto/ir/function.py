@@ -6,7 +6,7 @@ from typing import Any, Iterable, Mapping
 
 from .enums import FunctionType, Level, ParamDirection, Role, SplitMode
 from .expr import Var, _ordered_dict, _span
-from .node import FieldKind, GlobalVar, IRNode, as_tuple, check_type
+from .node import FieldKind, GlobalVar, IRNode, Stmt, as_tuple, check_type
 from .span import Span
 from .stmt import _body
 from .types import Type
@@ -45,6 +45,16 @@ class Function(IRNode):
 
     __slots__ = ("name", "params", "param_directions", "return_types", "body", "func_type",
                  "level", "role", "_attrs", "requires_runtime_binding")
+    name: str
+    params: tuple[Var, ...]
+    param_directions: tuple[ParamDirection, ...]
+    return_types: tuple[Type, ...]
+    body: Stmt
+    func_type: FunctionType
+    level: Level | None
+    role: Role | None
+    _attrs: dict[str, Any]
+    requires_runtime_binding: bool
     _fields = (("name", _I), ("params", _D), ("param_directions", _U), ("func_type", _U),
                ("level", _U), ("role", _U), ("attrs", _U), ("requires_runtime_binding", _U),
                ("return_types", _U), ("body", _U))
@@ -120,6 +130,9 @@ class Program(IRNode):
     """An ordered, name-unique set of functions (stored sorted by name)."""
 
     __slots__ = ("name", "_functions", "_global_vars")
+    name: str
+    _functions: dict[str, Function]
+    _global_vars: dict[str, GlobalVar] | None
     _fields = (("name", _I), ("functions", _U))
 
     def __init__(self, functions: Iterable[Function], name: str = "",

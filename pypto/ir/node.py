@@ -14,9 +14,12 @@ from __future__ import annotations
 
 import enum
 import collections.abc as _abc
-from typing import Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable
 
 from .span import Span
+
+if TYPE_CHECKING:
+    from .types import Type
 
 __all__ = ["FieldKind", "IRNode", "Expr", "Stmt", "Op", "GlobalVar", "snake_case",
            "attach_leading_comments", "check_type", "as_tuple"]
@@ -119,11 +122,13 @@ class IRNode:
     """Root of every IR node.  Carries a ``span`` (never compared)."""
 
     __slots__ = ("span",)
+    span: Span
     _fields: ClassVar[tuple[tuple[str, FieldKind], ...]] = ()
     _visit_name: ClassVar[str] = "visit_ir_node"
 
     _all_slots: ClassVar[tuple[str, ...]] = ("span",)
     _slot_of: ClassVar[dict[str, str]] = {"span": "span"}
+    _fast_replace: ClassVar[Any]  # the generated ``replace`` (``_replacer``)
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -138,7 +143,7 @@ class IRNode:
         cls._fast_replace = _replacer(cls, slot_of)
         if not any(_custom_replace(klass) for klass in cls.__mro__
                    if klass is not IRNode and issubclass(klass, IRNode)):
-            cls.replace = cls._fast_replace  # no class on the way customises it
+            cls.replace = cls._fast_replace  # type: ignore[method-assign]  # none customises it
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set '{name}'")
@@ -196,6 +201,7 @@ class Expr(IRNode):
     """
 
     __slots__ = ("type",)
+    type: Type
     __hash__ = IRNode.__hash__
 
     # -- operators: implemented by the scalar builder functions ----------------
@@ -249,6 +255,7 @@ class Stmt(IRNode):
     """A statement.  ``leading_comments`` are printed above it and never compared."""
 
     __slots__ = ("leading_comments",)
+    leading_comments: tuple[str, ...]
 
     def _init_stmt(self, span: Span | None) -> None:
         _set(self, "span", span if span is not None else Span.unknown())
@@ -271,6 +278,7 @@ class Op:
     """An operation named by ``name``: a registered op or a ``GlobalVar``."""
 
     __slots__ = ("name",)
+    name: str
 
     def __init__(self, name: str) -> None:
         check_type("Op", "name", name, str, "str")

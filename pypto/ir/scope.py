@@ -31,6 +31,9 @@ class ScopeStmt(Stmt):
     """Abstract scope.  ``name_hint`` is compared; names defined inside stay visible after."""
 
     __slots__ = ("name_hint", "body", "_attrs")
+    name_hint: str
+    body: Stmt
+    _attrs: dict[str, Any]
     scope_kind: ScopeKind
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -55,6 +58,7 @@ class InCoreScopeStmt(ScopeStmt):
     """``with pl.at(level=pl.Level.CORE_GROUP):``"""
 
     __slots__ = ("split",)
+    split: SplitMode
     scope_kind = ScopeKind.InCore
     _fields = _COMMON + (("split", _U),)
 
@@ -82,6 +86,8 @@ class HierarchyScopeStmt(ScopeStmt):
     """``with pl.at(level=..., role=...):`` for any level but CORE_GROUP."""
 
     __slots__ = ("level", "role")
+    level: Level
+    role: Role | None
     scope_kind = ScopeKind.Hierarchy
     _fields = _COMMON + (("level", _U), ("role", _U))
 
@@ -100,6 +106,8 @@ class SpmdScopeStmt(ScopeStmt):
     """``with pl.spmd(n):`` / ``for i in pl.spmd(n):``"""
 
     __slots__ = ("core_num", "sync_start")
+    core_num: Expr
+    sync_start: bool
     scope_kind = ScopeKind.Spmd
     _fields = _COMMON + (("core_num", _U), ("sync_start", _U))
 
@@ -122,6 +130,7 @@ class RuntimeScopeStmt(ScopeStmt):
     """``with pl.scope():`` / ``with pl.manual_scope():`` (transparent to the outliners)."""
 
     __slots__ = ("manual",)
+    manual: bool
     scope_kind = ScopeKind.Runtime
     _fields = _COMMON + (("manual", _U),)
 

@@ -12,6 +12,11 @@ class Span:
     """
 
     __slots__ = ("filename", "begin_line", "begin_column", "end_line", "end_column")
+    filename: str
+    begin_line: int
+    begin_column: int
+    end_line: int
+    end_column: int
 
     def __init__(self, filename: str, begin_line: int, begin_column: int,
                  end_line: int = -1, end_column: int = -1) -> None:

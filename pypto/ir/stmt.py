@@ -19,6 +19,8 @@ _U, _D, _I = FieldKind.USUAL, FieldKind.DEF, FieldKind.IGNORE
 
 class AssignStmt(Stmt):
     __slots__ = ("var", "value")
+    var: Var
+    value: Expr
     _fields = (("var", _D), ("value", _U))
 
     def __init__(self, var: Var, value: Expr, span: Span | None = None) -> None:
@@ -36,6 +38,7 @@ class EvalStmt(Stmt):
     """An expression evaluated for its effect."""
 
     __slots__ = ("expr",)
+    expr: Expr
     _fields = (("expr", _U),)
 
     def __init__(self, expr: Expr, span: Span | None = None) -> None:
@@ -57,6 +60,7 @@ def _values(owner: str, value: Any, span: Any) -> tuple[tuple, Any]:
 
 class ReturnStmt(Stmt):
     __slots__ = ("value",)
+    value: tuple[Expr, ...]
     _fields = (("value", _U),)
 
     def __init__(self, value: Sequence[Expr] | Span | None = None, span: Span | None = None) -> None:
@@ -69,6 +73,7 @@ class YieldStmt(Stmt):
     """Ends a loop/if body; feeds its return vars or the next iteration's iter_args."""
 
     __slots__ = ("value",)
+    value: tuple[Expr, ...]
     _fields = (("value", _U),)
 
     def __init__(self, value: Sequence[Expr] | Span | None = None, span: Span | None = None) -> None:
@@ -81,6 +86,7 @@ class SeqStmts(Stmt):
     """A transparent statement list.  Build lists with ``SeqStmts.flatten``."""
 
     __slots__ = ("stmts",)
+    stmts: tuple[Stmt, ...]
     _fields = (("stmts", _U),)
 
     def __init__(self, stmts: Iterable[Stmt], span: Span | None = None) -> None:
@@ -142,6 +148,10 @@ def _bound(owner: str, field: str, value: Any) -> Expr:
 
 class IfStmt(Stmt):
     __slots__ = ("condition", "then_body", "else_body", "return_vars")
+    condition: Expr
+    then_body: Stmt
+    else_body: Stmt | None
+    return_vars: tuple[Var, ...]
     _fields = (("condition", _U), ("then_body", _U), ("else_body", _U), ("return_vars", _D))
 
     def __init__(self, condition: Expr, then_body: Stmt, else_body: Stmt | None = None,
@@ -158,6 +168,15 @@ class IfStmt(Stmt):
 class ForStmt(Stmt):
     __slots__ = ("loop_var", "start", "stop", "step", "iter_args", "body", "return_vars",
                  "kind", "_attrs")
+    loop_var: Var
+    start: Expr
+    stop: Expr
+    step: Expr
+    iter_args: tuple[IterArg, ...]
+    body: Stmt
+    return_vars: tuple[Var, ...]
+    kind: ForKind
+    _attrs: dict[str, Any]
     _fields = (("loop_var", _D), ("start", _U), ("stop", _U), ("step", _U), ("iter_args", _D),
                ("body", _U), ("return_vars", _D), ("kind", _U), ("attrs", _U))
 
@@ -191,6 +210,10 @@ class WhileStmt(Stmt):
     """``while``; the condition sees the current iter_args."""
 
     __slots__ = ("condition", "iter_args", "body", "return_vars")
+    condition: Expr
+    iter_args: tuple[IterArg, ...]
+    body: Stmt
+    return_vars: tuple[Var, ...]
     _fields = (("iter_args", _D), ("condition", _U), ("body", _U), ("return_vars", _D))
 
     def __init__(self, condition: Expr, iter_args: Iterable[IterArg], body: Stmt,
@@ -225,6 +248,8 @@ class InlineStmt(Stmt):
     """Verbatim source (a HOST-level SubWorker body); a leaf for every pass."""
 
     __slots__ = ("body", "language")
+    body: str
+    language: InlineLanguage
     _fields = (("body", _U), ("language", _U))
 
     def __init__(self, body: str, language: InlineLanguage = InlineLanguage.Python,

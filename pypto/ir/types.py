@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from .dtype import DataType
 from .enums import CompactMode, MemorySpace, TensorLayout, TileLayout, PadValue
-from .node import check_type
+from .node import Expr, check_type
 
 __all__ = ["Type", "UnknownType", "ScalarType", "ShapedType", "TensorType", "TileType",
            "TupleType", "MemRef", "TensorView", "TileView", "shape_of", "has_dynamic_dims"]
@@ -20,6 +20,8 @@ class Type:
     """Base of IR types.  Immutable; structural ``==`` and ``hash``."""
 
     __slots__ = ("_hash", "_plain")
+    _hash: int
+    _plain: tuple[Any, ...] | None
     _fields: ClassVar[tuple[str, ...]] = ()
 
     def __setattr__(self, name: str, value: object) -> None:
@@ -86,6 +88,7 @@ class UnknownType(Type):
 
 class ScalarType(Type):
     __slots__ = ("dtype",)
+    dtype: DataType
     _fields = ("dtype",)
 
     def _compute_plain_key(self) -> tuple | None:
@@ -125,6 +128,10 @@ class ShapedType(Type):
     """Abstract base of ``TensorType`` and ``TileType``."""
 
     __slots__ = ("shape", "dtype", "memref", "_static")
+    shape: tuple[Expr, ...]
+    dtype: DataType
+    memref: MemRef | None
+    _static: bool
 
     @property
     def memory_space(self) -> "MemorySpace | None":
@@ -171,6 +178,7 @@ class ShapedType(Type):
 
 class TensorType(ShapedType):
     __slots__ = ("tensor_view",)
+    tensor_view: TensorView | None
     _fields = ("dtype", "shape", "tensor_view")
 
     def __init__(self, shape: Sequence[Any], dtype: DataType, memref: "MemRef | None" = None,
@@ -188,6 +196,8 @@ class TensorType(ShapedType):
 
 class TileType(ShapedType):
     __slots__ = ("tile_view", "memory_space")
+    tile_view: TileView | None
+    memory_space: MemorySpace | None
     _fields = ("dtype", "shape", "tile_view", "memory_space")
 
     def __init__(self, shape: Sequence[Any], dtype: DataType, memref: "MemRef | None" = None,
@@ -215,6 +225,7 @@ class TileType(ShapedType):
 
 class TupleType(Type):
     __slots__ = ("types",)
+    types: tuple[Type, ...]
     _fields = ("types",)
 
     def __init__(self, types: Iterable[Type]) -> None:
@@ -267,6 +278,10 @@ class MemRef(_Value):
     """An allocated buffer: memory space, address, size in bytes, buffer id."""
 
     __slots__ = ("memory_space", "addr", "size", "id")
+    memory_space: MemorySpace
+    addr: Expr
+    size: int
+    id: int
     _fields = ("memory_space", "addr", "size", "id")
 
     def __init__(self, memory_space: MemorySpace, addr: Any = 0, size: int = 0,
@@ -286,6 +301,10 @@ class TensorView(_Value):
     """Strides, layout and valid shape of a tensor view."""
 
     __slots__ = ("stride", "layout", "valid_shape", "pad")
+    stride: tuple[Expr, ...]
+    layout: TensorLayout
+    valid_shape: tuple[Expr, ...]
+    pad: PadValue
     _fields = ("stride", "layout", "valid_shape", "pad")
 
     def __init__(self, stride: Iterable[Any] | None = None, layout: TensorLayout = TensorLayout.ND,
@@ -304,6 +323,14 @@ class TileView(_Value):
 
     __slots__ = ("valid_shape", "stride", "start_offset", "blayout", "slayout", "fractal", "pad",
                  "compact")
+    valid_shape: tuple[Expr, ...]
+    stride: tuple[Expr, ...]
+    start_offset: Expr | None
+    blayout: TileLayout
+    slayout: TileLayout
+    fractal: int
+    pad: PadValue
+    compact: CompactMode
     _fields = ("valid_shape", "stride", "start_offset", "blayout", "slayout", "fractal", "pad",
                "compact")
 

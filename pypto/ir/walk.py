@@ -344,7 +344,7 @@ def calls_in(expr: Expr) -> list[E.Call | E.Submit]:
     return out
 
 
-def iter_calls(body: Stmt) -> Iterator[tuple[Expr, Stmt]]:
+def iter_calls(body: Stmt) -> Iterator[tuple[E.Call | E.Submit, Stmt]]:
     """Every Call / Submit under ``body`` with its statement, in walk order."""
     for stmt in iter_stmts(body):
         for root in stmt_exprs(stmt):

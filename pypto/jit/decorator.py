@@ -16,7 +16,7 @@ import functools
 import inspect
 import sys
 import threading
-from typing import Any, Callable, Optional, Sequence
+from typing import Any, Callable, Optional, Sequence, overload
 
 from ..ir.dtype import DataType
 from ..ir.enums import Level
@@ -42,6 +42,10 @@ __all__ = ["JITFunction", "jit"]
 # compute_source_hash and make_cache_key are imported for PyPTO's module path.
 
 
+# What ``@pl.jit.incore(**options)`` ... returns: the decorator that makes a JITFunction.
+_JitDecorate = Callable[[Callable[..., Any]], "JITFunction"]
+
+
 class JITFunction:
     """A lazily specialised ``@pl.jit`` function (``pl.jit``'s forms make these).
 
@@ -50,6 +54,9 @@ class JITFunction:
     ``auto_scope`` is the Orchestration/HOST/inline option.  External kernels
     (``external_*``) need code generation, which pypto does not have.
     """
+
+    __name__: str  # copied from the decorated function (functools.update_wrapper)
+    __qualname__: str
 
     def __init__(self, func: Callable, func_type: Any = None, level: Optional[Level] = None,
                  auto_scope: bool = True, external_core_type: Any = None,
@@ -218,6 +225,11 @@ class _JITDecorator:
         function._namespace = Namespace(fn, _decorator_frame_locals(depth + 1))
         return function
 
+    @overload
+    def __call__(self, func: Callable[..., Any], *, auto_scope: bool = True) -> JITFunction: ...
+    @overload
+    def __call__(self, func: None = None, *, auto_scope: bool = True) -> _JitDecorate: ...
+
     def __call__(self, func: Optional[Callable] = None, *, auto_scope: bool = True,
                  **unknown: Any) -> Any:
         # ``unknown`` only exists to name the keyword in the TypeError (PyPTO's signature,
@@ -230,17 +242,42 @@ class _JITDecorator:
         inspect.Parameter("func", inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None),
         inspect.Parameter("auto_scope", inspect.Parameter.KEYWORD_ONLY, default=True)])
 
+    @overload
+    def host(self, fn: Callable[..., Any], /) -> JITFunction: ...
+    @overload
+    def host(self, fn: None = None, /, **options: Any) -> _JitDecorate: ...
+
     def host(self, fn: Optional[Callable] = None, /, **options: Any) -> Any:
         return self._apply(JitKind.HOST, fn, options)
+
+    @overload
+    def incore(self, fn: Callable[..., Any], /) -> JITFunction: ...
+    @overload
+    def incore(self, fn: None = None, /, **options: Any) -> _JitDecorate: ...
 
     def incore(self, fn: Optional[Callable] = None, /, **options: Any) -> Any:
         return self._apply(JitKind.INCORE, fn, options)
 
+    @overload
+    def inline(self, fn: Callable[..., Any], /) -> JITFunction: ...
+    @overload
+    def inline(self, fn: None = None, /, **options: Any) -> _JitDecorate: ...
+
     def inline(self, fn: Optional[Callable] = None, /, **options: Any) -> Any:
         return self._apply(JitKind.INLINE, fn, options)
 
+    @overload
+    def opaque(self, fn: Callable[..., Any], /) -> JITFunction: ...
+    @overload
+    def opaque(self, fn: None = None, /, **options: Any) -> _JitDecorate: ...
+
     def opaque(self, fn: Optional[Callable] = None, /, **options: Any) -> Any:
         return self._apply(JitKind.OPAQUE, fn, options)
+
+    @overload
+    def graph(self, fn: Callable[..., Any], /) -> JITFunction: ...
+    @overload
+    def graph(self, fn: None = None, /, **options: Any) -> _JitDecorate: ...
 
     def graph(self, fn: Optional[Callable] = None, /, **options: Any) -> Any:
         return self._apply(JitKind.GRAPH, fn, options)

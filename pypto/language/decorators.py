@@ -12,7 +12,7 @@ import inspect
 import sys
 import warnings
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Generic, ParamSpec, TypeVar, overload
 
 from ..ir.enums import FunctionType, Level, Role
 from ..ir.function import Function, Program
@@ -36,6 +36,30 @@ def _in_class_body(frame: Any) -> bool:
 def _expect_kind(target: Any, check: Callable[[Any], bool], decorator: str, what: str) -> None:
     if not check(target):
         raise TypeError(f"{decorator} decorates {what}, got {target.__class__.__name__}")
+
+
+_P = ParamSpec("_P")
+_R = TypeVar("_R")
+
+if TYPE_CHECKING:
+    class DSLFunction(Function, Generic[_R]):
+        """What ``@pl.function`` gives to a type checker: the ``ir.Function`` it is, still
+        callable in a program body (``self.kernel(x, out)``) with its declared result.
+        The arguments are not checked against the DSL signature: a DSL call converts
+        constants (``self.kernel(x, 2.0)`` for a ``pl.Scalar`` parameter)."""
+
+        def __call__(self, *args: Any, **kwargs: Any) -> _R: ...
+else:
+    DSLFunction = Function
+
+
+@overload
+def function(func: Callable[_P, _R], /) -> DSLFunction[_R]: ...
+@overload
+def function(func: None = None, *, type: FunctionType = ..., level: Level | None = ...,
+             role: Role | None = ..., attrs: dict[str, Any] | None = ...,
+             auto_scope: bool = ..., strict_ssa: bool = ...,
+             **unsupported: Any) -> Callable[[Callable[_P, _R]], DSLFunction[_R]]: ...
 
 
 def function(func: Callable | None = None, *, type: FunctionType = FunctionType.Opaque,
@@ -73,7 +97,15 @@ def function(func: Callable | None = None, *, type: FunctionType = FunctionType.
     return decorate
 
 
-def program(cls: type | None = None, *, strict_ssa: bool = False) -> Any:
+# The class parameter is ``object`` for type checkers: pypto's mypy plugin gives a
+# @pl.program class Program as its metaclass (docs/guide/typing.md).
+@overload
+def program(cls: None = None, *, strict_ssa: bool = ...) -> Callable[[object], Program]: ...
+@overload
+def program(cls: object, /) -> Program: ...
+
+
+def program(cls: Any = None, *, strict_ssa: bool = False) -> Any:
     """Parse a class of ``@pl.function`` methods into an ``ir.Program``."""
     caller = sys._getframe(1)
 

@@ -42,13 +42,13 @@ class _Construct:
         inner = ", ".join(f"{k}={v!r}" for k, v in self.arguments.items())
         return f"{type(self).__name__}({inner})"
 
-    def __enter__(self) -> NoReturn:
+    def __enter__(self) -> Any:
         _outside(self._dsl_name)
 
     def __exit__(self, *exc: Any) -> None:
         return None
 
-    def __iter__(self) -> NoReturn:
+    def __iter__(self) -> Any:
         _outside(self._dsl_name)
 
 
@@ -109,86 +109,86 @@ class WhileIterator(_Construct):
         super().__init__(init_values=init_values)
 
 
-def range(*args: Any, init_values: Any = None) -> NoReturn:  # noqa: A001
+def range(*args: Any, init_values: Any = None) -> Any:  # noqa: A001
     """``for i in pl.range(stop)`` / ``(start, stop[, step])``; loop-carried ``init_values``."""
     _outside("range")
 
 
-def parallel(*args: Any, init_values: Any = None) -> NoReturn:
+def parallel(*args: Any, init_values: Any = None) -> Any:
     """``for i in pl.parallel(...)``: iterations are independent."""
     _outside("parallel")
 
 
-def unroll(*args: Any) -> NoReturn:
+def unroll(*args: Any) -> Any:
     """``for i in pl.unroll(...)``: unrolled at compile time."""
     _outside("unroll")
 
 
-def pipeline(*args: Any, stage: int, init_values: Any = None) -> NoReturn:
+def pipeline(*args: Any, stage: int, init_values: Any = None) -> Any:
     """``for i in pl.pipeline(..., stage=N)``: a software-pipelined loop."""
     _outside("pipeline")
 
 
-def while_(*, init_values: Any = None) -> NoReturn:
+def while_(*, init_values: Any = None) -> Any:
     """``for (s,) in pl.while_(init_values=(...,))`` with ``pl.cond(...)`` first in the body."""
     _outside("while_")
 
 
-def cond(condition: Any) -> NoReturn:
+def cond(condition: Any) -> Any:
     """``pl.cond(c)``: the condition of the enclosing ``pl.while_`` loop."""
     _outside("cond")
 
 
-def yield_(*values: Any) -> NoReturn:
+def yield_(*values: Any) -> Any:
     """``pl.yield_(...)``: the values a loop iteration or an if branch hands on."""
     _outside("yield_")
 
 
 def at(level: Any, role: Any = None, *, optimizations: Any = None, deps: Any = None,
        no_dep_args: Any = None, dumps: Any = None, allow_early_resolve: bool = False,
-       name_hint: str = "", windowize: bool = False) -> NoReturn:
+       name_hint: str = "", windowize: bool = False) -> Any:
     """``with pl.at(level=pl.Level.CORE_GROUP, ...)``: a region outlined to that level."""
     _outside("at")
 
 
-def cluster(*, name_hint: str = "") -> NoReturn:
+def cluster(*, name_hint: str = "") -> Any:
     """``with pl.cluster():`` a cube/vector cluster region."""
     _outside("cluster")
 
 
 def spmd(core_num: Any, *, sync_start: bool = False, name_hint: str = "",
          optimizations: Any = None, deps: Any = None, allow_early_resolve: bool = False,
-         predicate: Any = None) -> NoReturn:
+         predicate: Any = None) -> Any:
     """``with pl.spmd(core_num):`` one body run on ``core_num`` cores."""
     _outside("spmd")
 
 
-def graph(*args: Any, **kwargs: Any) -> NoReturn:
+def graph(*args: Any, **kwargs: Any) -> Any:
     """``with pl.graph(...)``: a task-graph region (pypto's, from the design seeds)."""
     _outside("graph")
 
 
-def func_attr(attrs: Any) -> NoReturn:
+def func_attr(attrs: Any) -> Any:
     """``pl.func_attr({...})`` first in a function body: attributes of the function."""
     _outside("func_attr")
 
 
-def static_print(*args: Any) -> NoReturn:
+def static_print(*args: Any) -> Any:
     """``pl.static_print(x)``: print a value's IR while parsing."""
     _outside("static_print")
 
 
-def static_assert(condition: Any, msg: str = "") -> NoReturn:
+def static_assert(condition: Any, msg: str = "") -> Any:
     """``pl.static_assert(cond, msg)``: a condition checked while parsing."""
     _outside("static_assert")
 
 
-def submit(*args: Any, **kwargs: Any) -> NoReturn:
+def submit(*args: Any, **kwargs: Any) -> Any:
     """``tid = pl.submit(self.kernel, ...)``: launch a task, get its ``pl.TaskId``."""
     _outside("submit")
 
 
-def spmd_submit(*args: Any, **kwargs: Any) -> NoReturn:
+def spmd_submit(*args: Any, **kwargs: Any) -> Any:
     """``pl.spmd_submit(...)``: launch an SPMD task."""
     _outside("spmd_submit")
 
@@ -214,7 +214,7 @@ class _ScopeConstruct:
 
     _dsl_name = ""
 
-    def __enter__(self) -> NoReturn:
+    def __enter__(self) -> Any:
         _outside(self._dsl_name)
 
     def __exit__(self, *exc: Any) -> None:
@@ -257,7 +257,7 @@ class SplitAivContext:
             raise TypeError(f"pl.split_aiv: mode must be a pl.SplitMode, got {mode!r}")
         self.n, self.mode = n, mode
 
-    def __iter__(self) -> NoReturn:
+    def __iter__(self) -> Any:
         _outside("split_aiv")
 
     def __repr__(self) -> str:

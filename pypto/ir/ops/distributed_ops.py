@@ -15,6 +15,8 @@ handles of its device runtime; no DSL text or wrapper names them
 
 from __future__ import annotations
 
+from typing import Any
+
 from ..enums import NotifyOp, ReduceOp, WaitCmp
 from . import deduce_distributed as rule
 from .keywords import ATOMIC
@@ -34,7 +36,7 @@ _CHUNKS = (K("chunk_rows", INT, default=0), K("chunk_cols", INT, default=0),
 
 
 def _op(name: str, params: list, deduce, kernel: str, keywords: tuple = (),
-        **extra: object) -> OpDef:
+        **extra: Any) -> OpDef:
     return OpDef("pld." + name, params, deduce, keywords, semantics=X("dist_" + kernel),
                  **extra)
 

@@ -137,6 +137,19 @@ class OpDef(Op):
 
     __slots__ = ("params", "keywords", "deduce", "compute", "doc", "semantics", "pl", "ir",
                  "aliases", "scalar_form", "type_params", "call_attrs", "router")
+    params: tuple[ParamSpec, ...]
+    keywords: tuple[KwargSpec, ...]
+    deduce: DeduceRule
+    compute: bool
+    doc: str
+    semantics: Semantics | None
+    pl: str | None
+    ir: str | None
+    aliases: tuple[str, ...]
+    scalar_form: str | None
+    type_params: tuple[KwargSpec, ...]
+    call_attrs: tuple[str, ...]
+    router: tuple[str, str] | None
 
     def __init__(self, name: str, params: Iterable[ParamSpec], deduce: DeduceRule,
                  keywords: Iterable[KwargSpec] = (), compute: bool = False, doc: str = "",

@@ -12,7 +12,7 @@ has no wrapper of their own for print through the router that builds them
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..dtype import DataType
 from ..enums import MemorySpace, PadValue, TensorLayout
@@ -29,7 +29,7 @@ P, K, X = ParamSpec, KwargSpec, Semantics
 
 
 def _op(name: str, params: Iterable[ParamSpec], deduce: DeduceRule, semantics: Semantics,
-        keywords: Iterable[KwargSpec] = (), **extra: object) -> OpDef:
+        keywords: Iterable[KwargSpec] = (), **extra: Any) -> OpDef:
     return OpDef("tensor." + name, params, deduce, keywords, semantics=semantics, **extra)
 
 

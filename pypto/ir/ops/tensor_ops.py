@@ -9,7 +9,7 @@ verifier warns when such an op sits directly in an orchestration body.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from . import deduce as rule
 from .keywords import CAST_MODE, CMP_TYPE, HIGH_PRECISION, col_reduce_attrs, row_reduce_attrs
@@ -23,7 +23,7 @@ P, K, X = ParamSpec, KwargSpec, Semantics
 
 
 def _op(name: str, params: Iterable[ParamSpec], deduce: DeduceRule, semantics: Semantics,
-        keywords: Iterable[KwargSpec] = (), **extra: object) -> OpDef:
+        keywords: Iterable[KwargSpec] = (), **extra: Any) -> OpDef:
     return OpDef("tensor." + name, params, deduce, keywords, compute=True,
                  semantics=semantics, **extra)
 
@@ -45,7 +45,7 @@ def _pair(name: str, ufunc: str, deduce: DeduceRule = rule.elementwise,
             _scalar_rhs(name + "s", ufunc, scalar_deduce))
 
 
-def _unary(name: str, fn: str, keywords: Iterable[KwargSpec] = (), **extra: object) -> OpDef:
+def _unary(name: str, fn: str, keywords: Iterable[KwargSpec] = (), **extra: Any) -> OpDef:
     return _op(name, [P("input", T)], rule.same_as_first, X("unary", (fn,)), keywords, **extra)
 
 

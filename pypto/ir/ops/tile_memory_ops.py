@@ -8,7 +8,7 @@ router replaces the 1:1 wrapper.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..dtype import DataType
 from ..enums import MemorySpace
@@ -31,7 +31,7 @@ MASK_PATTERN = K("mask_pattern", INT, required=True, choices=tuple(gather_rule.M
 
 
 def _op(name: str, params: Iterable[ParamSpec], deduce: DeduceRule, semantics: Semantics,
-        keywords: Iterable[KwargSpec] = (), **extra: object) -> OpDef:
+        keywords: Iterable[KwargSpec] = (), **extra: Any) -> OpDef:
     return OpDef("tile." + name, params, deduce, keywords, semantics=semantics, **extra)
 
 

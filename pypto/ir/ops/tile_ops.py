@@ -12,7 +12,7 @@ them.
 
 from __future__ import annotations
 
-from typing import Iterable
+from typing import Any, Iterable
 
 from ..enums import MemorySpace, PadValue, TileLayout
 from . import deduce as rule
@@ -32,7 +32,7 @@ ON_CHIP = tuple(m for m in MemorySpace if m is not MemorySpace.DDR)
 
 
 def _op(name: str, params: Iterable[ParamSpec], deduce: DeduceRule, semantics: Semantics,
-        keywords: Iterable[KwargSpec] = (), **extra: object) -> OpDef:
+        keywords: Iterable[KwargSpec] = (), **extra: Any) -> OpDef:
     return OpDef("tile." + name, params, deduce, keywords, semantics=semantics, **extra)
 
 
@@ -68,7 +68,7 @@ def _gemv(name: str, params: list, deduce: DeduceRule, kernel: str) -> OpDef:
                ir=f"{names}, span, *, acc_phase")
 
 
-def _unary(name: str, fn: str, keywords: Iterable[KwargSpec] = (), **extra: object) -> OpDef:
+def _unary(name: str, fn: str, keywords: Iterable[KwargSpec] = (), **extra: Any) -> OpDef:
     return _op(name, [P("tile", TI)], rule.same_as_first, X("unary", (fn,)), keywords, **extra)
 
 

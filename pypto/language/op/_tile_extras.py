@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import sys
+from types import FrameType
 from typing import Any
 
 import pypto
@@ -49,7 +50,8 @@ def min(lhs, rhs, span=None):  # noqa: A001
 def caller_warning_stacklevel() -> int:
     """The ``stacklevel`` for ``warnings.warn`` in the function that calls this one, so
     that the warning points at the first frame outside pypto (the user's code)."""
-    level, frame = 1, sys._getframe(1)
+    level = 1
+    frame: FrameType | None = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PACKAGE_DIR):
         frame, level = frame.f_back, level + 1
     return level
@@ -61,6 +63,6 @@ def has_partial_valid_region(expr: Any) -> bool:
     t = getattr(expr, "type", None)
     view = getattr(t, "tile_view", None) or getattr(t, "tensor_view", None)
     valid = getattr(view, "valid_shape", None)
-    if not valid:
+    if not valid or t is None:
         return False
     return not all(ir.structural_equal(v, d) for v, d in zip(valid, t.shape))

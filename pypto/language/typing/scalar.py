@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...ir.node import Expr
+from .._value_surface import ScalarSurface
 from ._annotation import AnnotationMeta, WrappedExpr
 # PyPTO's module-level names of this path
 from ...ir.dtype import DataType  # noqa: E402,F401
@@ -18,7 +19,7 @@ class ScalarMeta(AnnotationMeta):
     """``pl.Scalar[dtype]``."""
 
 
-class Scalar(WrappedExpr, metaclass=ScalarMeta):
+class Scalar(WrappedExpr, ScalarSurface, metaclass=ScalarMeta):
     """``pl.Scalar[dtype]`` as an annotation; ``pl.Scalar(expr=e)`` wraps a scalar IR
     expression built at Python level."""
 

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any, NoReturn
+from typing import Any
 
+from .._value_surface import ShapedSurface
 from ._annotation import AnnotationMeta, WrappedExpr
 # PyPTO's module-level names of this path
 from ...ir.dtype import DataType  # noqa: E402,F401
@@ -18,7 +19,7 @@ class TensorMeta(AnnotationMeta):
     """``pl.Tensor[...]``."""
 
 
-class Tensor(WrappedExpr, metaclass=TensorMeta):
+class Tensor(WrappedExpr, ShapedSurface, metaclass=TensorMeta):
     """``pl.Tensor[[d0, d1], dtype(, layout | pl.TensorView(...))(, pl.MemRef(...))]`` as an
     annotation; ``pl.Tensor(expr=e)`` wraps a tensor IR expression built at Python level."""
 
@@ -32,7 +33,7 @@ class Tensor(WrappedExpr, metaclass=TensorMeta):
                             "tensor IR expression)")
         self._wrap(kwargs["expr"])
 
-    def bind_dynamic(self, dim: int, var: Any) -> NoReturn:
+    def bind_dynamic(self, dim: int, var: Any) -> None:
         """``x.bind_dynamic(0, M)`` in a ``@pl.jit`` body: dim 0 of ``x`` is the dynamic
         dim ``M``.  The jit reads it from the source; it does not run as Python."""
         raise RuntimeError("x.bind_dynamic(dim, var) only has a meaning inside a @pl.jit "

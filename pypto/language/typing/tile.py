@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from .._value_surface import ShapedSurface
 from ._annotation import AnnotationMeta, AnnotationRecord, WrappedExpr
 # PyPTO's module-level names of this path
 from ...ir.dtype import DataType  # noqa: E402,F401
@@ -18,7 +19,7 @@ class TileMeta(AnnotationMeta):
     """``pl.Tile[...]``."""
 
 
-class Tile(WrappedExpr, metaclass=TileMeta):
+class Tile(WrappedExpr, ShapedSurface, metaclass=TileMeta):
     """``pl.Tile[[d0, d1], dtype(, memory space, pl.MemRef(...), pl.TileView(...))]``.
 
     ``pl.Tile(shape=..., dtype=..., memory_space=..., memref=..., tile_view=...)`` is the
