@@ -25,16 +25,21 @@ _LANG = "pypto.language"
 _TYPING = "pypto.language.typing"
 _DIST_TYPING = "pypto.language.distributed.typing"
 
+_TENSOR = f"{_TYPING}.tensor.Tensor"
+_SCALAR = f"{_TYPING}.scalar.Scalar"
+
 # Annotation head -> the class its values have.
 _VALUE_KINDS = {
-    f"{_TYPING}.Tensor": "pypto.language.typing.Tensor",
-    f"{_TYPING}.Tile": "pypto.language.typing.Tile",
-    f"{_TYPING}.Scalar": "pypto.language.typing.Scalar",
-    f"{_TYPING}.TaskId": "pypto.language.typing.Scalar",
+    f"{_TYPING}.tensor.Tensor": _TENSOR,
+    f"{_TYPING}.tile.Tile": "pypto.language.typing.tile.Tile",
+    f"{_TYPING}.scalar.Scalar": _SCALAR,
+    f"{_TYPING}.TaskId": _SCALAR,
     "pypto.language.array_types.Array": "pypto.language.array_types.Array",
 }
 _DIST_KINDS = ("DistributedTensor",)
-_WRAPPERS = (f"{_TYPING}.Out", f"{_TYPING}.InOut")
+# pl.Out / pl.InOut / pl.Tuple are Annotated / tuple to type checkers already; these
+# hooks keep reading them when a checker sees the run-time classes.
+_WRAPPERS = (f"{_TYPING}.direction.Out", f"{_TYPING}.direction.InOut")
 _DTYPE_NAMES = frozenset({
     "BOOL", "INT4", "INT8", "INT16", "INT32", "INT64", "UINT4", "UINT8", "UINT16", "UINT32",
     "UINT64", "FP4", "FP8E4M3FN", "FP8E5M2", "FP8E8M0", "FP16", "FP32", "BF16", "HF4", "HF8",
@@ -86,13 +91,13 @@ class PyptoPlugin(Plugin):
         if fullname in _VALUE_KINDS:
             return _value_kind(_VALUE_KINDS[fullname])
         if fullname.startswith(_DIST_TYPING) and fullname.rpartition(".")[2] in _DIST_KINDS:
-            return _value_kind("pypto.language.typing.Tensor")
+            return _value_kind(_TENSOR)
         if fullname in _WRAPPERS:
             return _wrapped
-        if fullname == f"{_TYPING}.Tuple":
+        if fullname == f"{_TYPING}.tuple.Tuple":
             return _tuple
         if _is_dtype_name(fullname):  # a @pl.jit scalar parameter: ``n: pl.INDEX``
-            return _value_kind("pypto.language.typing.Scalar")
+            return _value_kind(_SCALAR)
         return None
 
     def get_class_decorator_hook(self, fullname: str) -> Callable[[ClassDefContext], None] | None:

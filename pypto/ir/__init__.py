@@ -66,47 +66,47 @@ from .constants import module_constants as _module_constants
 # include ``max``, ``min`` and ``input``: nothing below this line may use those builtins.
 globals().update(_module_constants())
 
-# What ``from pypto.ir import *`` gives, as in PyPTO (not the constants above, which
-# would shadow builtins).
-__all__ = ["CompiledProgram", "ConversionContext", "DiagnosticCheck", "DiagnosticCheckSet",
-           "DiagnosticPhase", "IRBuilder", "IRMutator", "IRVisitor", "OptimizationStrategy",
-           "PassContext", "PassDumpLevel", "PassManager", "TensorType", "TensorView", "TileType",
-           "TileView", "VerificationLevel", "VerificationMode", "compile", "directions",
-           "make_call", "make_roundtrip_instrument", "op", "python_print", "inout", "input",
-           "no_dep", "output", "output_existing", "scalar_dir", "op_conversion",
-           "register_op_conversion"]
-
-# Every public name, spelled out for type checkers (mypy reads only a literal list);
-# tests/typing/test_stubs.py keeps it equal to what the module defines.  The lazy
-# names below are left out: a star import would import the layers above.
+# Every public name, spelled out for type checkers (mypy reads only a literal list), and
+# what ``from pypto.ir import *`` gives: PyPTO's ``__all__`` and the rest of the module,
+# but not the module constants above (``ir.HOST``, ``ir.max`` ...), which would shadow
+# builtins; those PyPTO lists (``input``, ``inout`` ...) are in.
+# tests/typing/test_stubs.py keeps it equal to what the module defines.
 __all__ = [
-    "Abs", "Add", "And", "ArgDirection", "ArrayType", "AssignStmt", "AsyncEventType",
-    "AsyncSessionType", "AtomicType", "BinaryExpr", "BitAnd", "BitNot", "BitOr",
-    "BitShiftLeft", "BitShiftRight", "BitXor", "BreakStmt", "Call", "Cast",
-    "ClusterScopeStmt", "CommCtxType", "CommDomainScopeStmt", "CompactMode", "ConstBool",
-    "ConstFloat", "ConstInt", "ContinueStmt", "DataType", "DistributedTensorType", "Eq",
-    "EvalStmt", "Expr", "FieldKind", "FloatDiv", "FloorDiv", "FloorMod", "ForKind",
-    "ForStmt", "Function", "FunctionType", "Ge", "GlobalVar", "GraphScopeStmt", "Gt",
-    "HierarchyScopeStmt", "IRBuilder", "IRMutator", "IRNode", "IRVisitor", "IfStmt",
-    "InCoreScopeStmt", "InlineLanguage", "InlineStmt", "IterArg", "Le", "Level", "Lt",
-    "MakeTuple", "Max", "Mem", "MemRef", "MemorySpace", "Min", "Mul", "Ne", "Neg", "Not",
-    "NotifyOp", "Op", "Or", "PadValue", "ParamDirection", "PipeType", "Pow",
+    "Abs", "Add", "And", "ArgDirection", "ArgEffect", "ArrayType", "AssignStmt",
+    "AsyncEventType", "AsyncSessionType", "AtomicType", "BinaryExpr", "BitAnd", "BitNot",
+    "BitOr", "BitShiftLeft", "BitShiftRight", "BitXor", "BreakStmt", "Call", "Cast",
+    "ClusterScopeStmt", "CommCtxType", "CommDomainScopeStmt", "CompactMode", "CompiledProgram",
+    "ConstBool", "ConstFloat", "ConstInt", "ContinueStmt", "ConversionContext", "CoreType",
+    "DataType", "DiagnosticCheck", "DiagnosticCheckSet", "DiagnosticPhase",
+    "DistributedTensorType", "Eq", "EvalStmt", "Expr", "FieldKind", "FloatDiv", "FloorDiv",
+    "FloorMod", "ForKind", "ForStmt", "Function", "FunctionType", "Ge", "GlobalVar",
+    "GraphScopeStmt", "Gt", "HierarchyScopeStmt", "IRBuilder", "IRMutator", "IRNode",
+    "IRVisitor", "IfStmt", "InCoreScopeStmt", "InlineLanguage", "InlineStmt", "IterArg", "Le",
+    "Level", "Lt", "MakeTuple", "Max", "Mem", "MemRef", "MemorySpace", "Min", "Mul", "Ne",
+    "Neg", "Not", "NotifyOp", "Op", "OptimizationStrategy", "Or", "PadValue", "ParamDirection",
+    "ParentStmtAnalysis", "PassContext", "PassDumpLevel", "PassManager", "PipeType", "Pow",
     "PrefetchAsyncContextType", "Program", "PtrType", "ReduceOp", "ReturnStmt", "Role",
     "RuntimeScopeStmt", "ScalarType", "ScopeKind", "ScopeMode", "ScopeStmt", "SeqStmts",
-    "ShapedType", "Span", "SplitMode", "SpmdScopeStmt", "Stmt", "Sub", "Submit",
-    "TensorLayout", "TensorType", "TensorView", "TileLayout", "TileType", "TileView",
-    "TupleGetItemExpr", "TupleType", "Type", "UnaryExpr", "UnknownType", "Var", "WaitCmp",
-    "WhileStmt", "WindowBuffer", "WindowBufferType", "Xor", "YieldStmt", "abs_", "add",
-    "and_", "assert_structural_equal", "attach_leading_comments", "bit_and", "bit_not",
-    "bit_or", "bit_shift_left", "bit_shift_right", "bit_xor", "call_write_targets", "cast",
-    "collect_def_vars", "comm_layout", "create_op_call", "deduce_call_return_type",
-    "deep_clone", "diff", "eq", "find_yield_stmt", "flatten_to_stmts", "floordiv", "ge",
-    "get_last_yield_stmt", "get_op", "gt", "instruments", "is_incore_type",
-    "is_op_registered", "is_orchestration_like", "is_wrapper_type", "le",
-    "level_to_linqu_level", "lt", "max_", "min_", "mod", "mul", "ne", "neg", "not_", "op",
-    "or_", "pass_manager", "pow", "python_print", "register_format_callback",
-    "string_to_level", "string_to_role", "structural_equal", "structural_hash", "sub",
-    "substitute_expr", "substitute_stmt", "truediv",
+    "ShapedType", "Span", "SplitAivScopeStmt", "SplitMode", "SpmdScopeStmt", "Stmt", "Sub",
+    "Submit", "TensorLayout", "TensorType", "TensorView", "TileLayout", "TileType", "TileView",
+    "TupleGetItemExpr", "TupleType", "Type", "UnaryExpr", "UnknownType", "Var",
+    "VerificationLevel", "VerificationMode", "WaitCmp", "WhileStmt", "WindowBuffer",
+    "WindowBufferType", "WriteChannel", "Xor", "YieldStmt", "abs_", "add", "and_",
+    "assert_structural_equal", "attach_leading_comments", "bit_and", "bit_not", "bit_or",
+    "bit_shift_left", "bit_shift_right", "bit_xor", "call_write_targets", "cast",
+    "collect_def_vars", "comm_layout", "compile", "create_op_call", "deduce_call_return_type",
+    "deep_clone", "deserialize", "deserialize_from_file", "diff", "directions", "eq",
+    "find_yield_stmt", "flatten_to_stmts", "floordiv", "ge", "get_last_yield_stmt", "get_op",
+    "get_op_write_channel", "gt", "has_op_conversion", "inout", "input", "instruments",
+    "is_incore_type", "is_op_registered", "is_orchestration_like", "is_wrapper_type", "le",
+    "level_to_linqu_level", "lt", "make_call", "make_roundtrip_instrument", "max_", "min_",
+    "mod", "mul", "ne", "neg", "no_dep", "not_", "op", "op_conversion",
+    "op_has_declared_arg_effect", "op_has_declared_arg_effects", "or_", "output",
+    "output_existing", "pass_manager", "pow", "python_print", "python_print_type",
+    "register_format_callback", "register_op_conversion", "register_op_conversion_custom",
+    "scalar_dir", "serialize", "serialize_to_file", "set_call_attrs", "string_to_level",
+    "string_to_role", "structural_equal", "structural_hash", "sub", "substitute_expr",
+    "substitute_stmt", "truediv",
 ]
 
 # The pass manager and the round-trip instrument belong to higher layers; they are

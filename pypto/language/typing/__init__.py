@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from ...ir.dtype import DataType
 from ...ir.node import Expr
-from . import direction, dynamic, memref, scalar, tensor, tile, tuple
+from . import direction, memref, scalar, tensor, tile, tuple
 from ._annotation import AnnotationMeta, AnnotationRecord
 from .direction import InOut, Out
 from .dynamic import DimExpr, DynVar, dynamic
