@@ -93,3 +93,16 @@ def test_predicate_to_expr_has_one_definition():
     assert predicate_to_expr(pl.Scalar(expr=flag)) is flag and predicate_to_expr(None) is None
     with pytest.raises(TypeError, match="predicate"):
         predicate_to_expr(1.5)
+
+
+def test_array_pointer_and_prefetch_paths_reexport_the_language_classes():
+    from pypto.language import array_types
+    from pypto.language.typing.array import Array, ArrayMeta
+    from pypto.language.typing.prefetch_handle import (AsyncEvent, AsyncSession,
+                                                       PrefetchAsyncContext)
+    from pypto.language.typing.ptr import Ptr
+    assert (Array, ArrayMeta, Ptr) == (array_types.Array, array_types.ArrayMeta,
+                                       array_types.Ptr)
+    assert (AsyncEvent, AsyncSession, PrefetchAsyncContext) == (
+        pl.AsyncEvent, pl.AsyncSession, pl.PrefetchAsyncContext)
+    assert Array is pl.Array

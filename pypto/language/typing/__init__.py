@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from ...ir.dtype import DataType
 from ...ir.node import Expr
+# typing.array / ptr / prefetch_handle re-export pypto/language/array_types.py, which
+# imports this package: they load on first import, not here.
 from . import direction, memref, scalar, tensor, tile, tuple
 from ._annotation import AnnotationMeta, AnnotationRecord
 from .direction import InOut, Out
