@@ -19,6 +19,7 @@ from __future__ import annotations
 import ast
 from typing import Iterable, Sequence
 
+from ..language.parser import pyast
 from ..language.typing import DynVar
 
 __all__ = ["program_class_name", "build_module", "attach_comments", "unparse_module"]
@@ -33,7 +34,7 @@ def build_module(class_name: str, methods: Sequence[ast.FunctionDef],
     header = ["import pypto.language as pl"]
     header += [f"{dyn.name} = pl.dynamic({dyn.name!r})" for dyn in dyn_vars]
     text = "\n".join(header) + f"\n\n@pl.program\nclass {class_name}:\n    pass\n"
-    module = ast.parse(text)
+    module = pyast.parse(text)
     module.body[-1].body = list(methods)  # type: ignore[attr-defined]
     return module
 

@@ -16,6 +16,7 @@ import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Optional, Union
 
+from ..language.parser import pyast
 from ..ir.dtype import DataType
 from ..ir.enums import ParamDirection, TensorLayout
 from ..language.parser.annotations import attr_chain
@@ -114,7 +115,7 @@ def parse_string_annotation(node: ast.expr) -> ast.expr:
     if not (isinstance(node, ast.Constant) and isinstance(node.value, str)):
         return node
     try:
-        parsed = ast.parse(node.value, mode="eval").body
+        parsed = pyast.parse(node.value, mode="eval").body
     except SyntaxError:
         return node  # the parser reports it
     for sub in ast.walk(parsed):
@@ -356,4 +357,4 @@ def type_annotation(value_type: ValueType,
         text = _tensor_text(value_type)
     if direction is not ParamDirection.In:
         text = f"pl.{direction.name}[{text}]"
-    return ast.parse(text, mode="eval").body
+    return pyast.parse(text, mode="eval").body

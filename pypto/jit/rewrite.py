@@ -28,6 +28,7 @@ import copy
 import types
 from typing import TYPE_CHECKING, Any, Callable, Optional
 
+from ..language.parser import pyast
 from ..errors import InternalError
 from ..ir.enums import ParamDirection
 from ..language.parser.closure import SAFE_BUILTINS
@@ -107,7 +108,7 @@ class FunctionRewriter(ast.NodeTransformer):
         node.body = self._block(node.body, anchor=original)
         node.returns = self._returns(node.returns)
         anchor = original.decorator_list[0] if original.decorator_list else original
-        decorator = ast.parse(emitted_decorator(self.instance.jit.kind,
+        decorator = pyast.parse(emitted_decorator(self.instance.jit.kind,
                                                 self.instance.jit.options), mode="eval").body
         node.decorator_list = [locate(decorator, anchor)]
         node.name = self.instance.name
@@ -273,7 +274,7 @@ class FunctionRewriter(ast.NodeTransformer):
     def _dim_ast(self, dim: Any) -> ast.expr:
         self._register_dim(dim)
         if isinstance(dim, ExprDim):
-            return ast.parse(dim.text, mode="eval").body
+            return pyast.parse(dim.text, mode="eval").body
         return literal_ast(dim)
 
     def visit_Subscript(self, node: ast.Subscript) -> ast.expr:

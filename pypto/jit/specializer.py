@@ -21,6 +21,7 @@ import linecache
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence
 
+from ..language.parser import pyast
 from ..ir.dtype import DataType
 from ..ir.enums import Level, ParamDirection, TensorLayout
 from ..ir.function import Function
@@ -336,12 +337,12 @@ def _returns_annotation(function: Optional[Function]) -> Optional[ast.expr]:
         return None
     texts = [t.as_python() for t in types]
     text = texts[0] if len(texts) == 1 else f"tuple[{', '.join(texts)}]"
-    return ast.parse(text, mode="eval").body
+    return pyast.parse(text, mode="eval").body
 
 
 def _source_map(text: str, filename: str, instances: list[Instance]) -> JitSourceMap:
     """Walk each generated method in step with the rewritten function it came from."""
-    program_class = ast.parse(text, filename).body[-1]
+    program_class = pyast.parse(text, filename).body[-1]
     source_map = JitSourceMap(filename, instances[-1].facts.info,
                               program_class.decorator_list[0].lineno)  # type: ignore[attr-defined]
     generated = [node for node in program_class.body  # type: ignore[attr-defined]

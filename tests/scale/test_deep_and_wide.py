@@ -1,5 +1,6 @@
-"""Deep and wide inputs: parse, pipeline and print finish, without RecursionError, in
-time linear in the input (doubling ratio <= 2.3).
+"""Deep and wide inputs: parse, pipeline and print finish, without RecursionError.
+How their time grows is measured by ``benchmarks/bench_scale.py`` (doubling ratios
+per stage), not here: a timed test on a shared machine fails on noise, not on code.
 
 * regions and loops as deep as pypto's nesting limit (100 levels) exist only as IR
   built with ``ir`` constructors: CPython refuses source indented more than 100 levels
@@ -26,9 +27,6 @@ from pypto.ir.walk import iter_stmts
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "benchmarks"))
 import _gen  # noqa: E402
-from _timing import best_pair  # noqa: E402
-
-MAX_DOUBLING = 2.3
 
 
 @pytest.fixture(autouse=True)
@@ -50,18 +48,6 @@ def _regions_left(program: ir.Program) -> list[str]:
             if isinstance(s, ir.ScopeStmt) and not isinstance(s, ir.RuntimeScopeStmt)]
 
 
-def _doubling(make_input, run, size: int) -> float:
-    """t(2N) / t(N), the sizes timed in alternation (best of 5 each), so that a slow
-    spell of the shared machine hits both sizes instead of skewing the ratio."""
-    small, large = make_input(size), make_input(2 * size)
-    t_small, t_large = best_pair(lambda: run(small), lambda: run(large), repeats=5)
-    return t_large / t_small
-
-
-def _end_to_end(source: str) -> None:
-    ir.python_print(_compile(pl.parse(source)))
-
-
 # -- depth ------------------------------------------------------------------------------------
 
 def test_ir_as_deep_as_the_limit_compiles_and_prints():
@@ -73,12 +59,6 @@ def test_ir_as_deep_as_the_limit_compiles_and_prints():
     text = ir.python_print(compiled)
     assert text.count("\n") > 200
     assert "pl.graph" not in text
-
-
-def test_deep_ir_scales_linearly():
-    ratio = _doubling(_gen.deep_regions_ir, lambda p: ir.python_print(_compile(p)),
-                      (MAX_STMT_NESTING - 2) // 2)
-    assert ratio <= MAX_DOUBLING
 
 
 def test_16k_deep_ir_is_refused_by_the_pipeline_at_its_deepest_statement():
@@ -122,10 +102,6 @@ def test_10000_statement_function():
     assert ir.python_print(compiled).count("\n") > 12_000
 
 
-def test_long_function_scales_linearly():
-    assert _doubling(_gen.flat_function_source, _end_to_end, 2_500) <= MAX_DOUBLING
-
-
 def test_2000_functions():
     source = _gen.many_functions_source(2_000)
     program = pl.parse(source)
@@ -135,6 +111,3 @@ def test_2000_functions():
     assert len(compiled.functions) > 2_000
     assert ir.python_print(compiled).count("@pl.function") == len(compiled.functions)
 
-
-def test_many_functions_scale_linearly():
-    assert _doubling(_gen.many_functions_source, _end_to_end, 200) <= MAX_DOUBLING

@@ -64,6 +64,12 @@ def test_threads_each_get_their_own_program():
     limits_seen: set[int] = set()
 
     def work(k: int) -> None:
+        try:
+            rounds(k)
+        except BaseException as exc:  # noqa: BLE001 - a dead thread must fail the test
+            failures.append(f"thread {k} raised {type(exc).__name__}: {exc}")
+
+    def rounds(k: int) -> None:
         barrier.wait()
         for round_ in range(ROUNDS):
             which = (k + round_) % THREADS  # every thread compiles every program

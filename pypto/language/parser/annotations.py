@@ -9,6 +9,7 @@ from __future__ import annotations
 import ast
 from typing import TYPE_CHECKING, Any
 
+from . import pyast
 from ...ir import expr as E
 from ...ir import types as T
 from ...ir.array_types import (ArrayType, AsyncEventType, AsyncSessionType,
@@ -66,7 +67,7 @@ def _head(node: ast.expr) -> str | None:
 def _string_annotation(p: "FunctionParser", node: ast.expr) -> ast.expr:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
-            parsed = ast.parse(node.value, mode="eval").body
+            parsed = pyast.parse(node.value, mode="eval").body
         except SyntaxError:
             raise ParserTypeError(f"Invalid string annotation {node.value!r}", p.span(node)) from None
         return _relocate(parsed, node)

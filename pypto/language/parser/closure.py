@@ -17,6 +17,7 @@ import builtins
 import operator
 from typing import Any, Callable, Mapping
 
+from . import pyast
 from ...ir import expr as E
 from ...ir.dtype import DataType, int_range
 from ...ir.node import Expr
@@ -167,7 +168,7 @@ class Closure:
             if dunder is not None:
                 refuse_dunder(dunder, span)
             try:
-                code = compile(ast.Expression(body=node), "<pypto-closure>", "eval")
+                code = pyast.compile_tree(ast.Expression(body=node), "<pypto-closure>", "eval")
             except (SyntaxError, ValueError, TypeError) as exc:
                 raise ParserTypeError(f"Cannot evaluate '{text}': {exc}", span) from None
             self._code_cache[text] = code

@@ -8,6 +8,7 @@ import ast
 import re
 from typing import Any, Callable
 
+from . import pyast
 from ...errors import InternalError
 from ...ir.enums import FunctionType, Level, Role
 from ...ir.function import Function, Program
@@ -67,7 +68,7 @@ def raise_with_source(err: ParserError, info: SourceInfo) -> None:
 
 def find_def(info: SourceInfo, name: str, kind: type) -> Any:
     try:
-        module = ast.parse(info.source)
+        module = pyast.parse(info.source)
     except SyntaxError as exc:
         raise ParserSyntaxError(f"Cannot parse the source of '{name}': {exc.msg}",
                                 Span(info.filename, (exc.lineno or 1) + info.line_offset,

@@ -16,6 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, Iterator, Optional, Union
 
+from . import pyast
 from ...ir.span import Span
 from .diagnostics import ParserSyntaxError
 
@@ -289,7 +290,7 @@ def _lookup_in_text(target: Any, filename: str, first_line: Optional[int],
     if text is None:
         return None
     try:
-        tree = ast.parse(text)
+        tree = pyast.parse(text)
     except (SyntaxError, ValueError):
         return None
     is_class = inspect.isclass(target)
@@ -337,7 +338,7 @@ class _ModuleIndex:
     def __init__(self, filename: str, lines: list[str], tree: ast.Module | None = None) -> None:
         text = "".join(lines)
         if tree is None:
-            tree = ast.parse(text, filename)
+            tree = pyast.parse(text, filename)
         self.lines = lines
         self.info = SourceInfo(filename, text, 0, 0, [line.rstrip("\r\n") for line in lines])
         self.functions: dict[int, ast.AST] = {}

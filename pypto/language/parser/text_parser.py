@@ -15,6 +15,7 @@ import ast
 import warnings
 from typing import Any, Callable
 
+from . import pyast
 from ...ir.function import Function, Program
 from ...ir.span import Span
 from .annotations import attr_chain
@@ -46,7 +47,7 @@ def parse(code: str, filename: str = "<string>", source_map: Any = None) -> Func
         raise TypeError(f"pl.parse expects the program text as str, got {type(code).__name__}")
     info = SourceInfo.from_text(code, filename)
     try:
-        tree = ast.parse(code, filename)
+        tree = pyast.parse(code, filename)
     except RecursionError:  # Python's parser ran out of stack: never raise the limit
         raise too_deep_for_python(code, filename, info.file_lines) from None
     except SyntaxError as exc:
