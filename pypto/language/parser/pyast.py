@@ -26,7 +26,8 @@ def parse(source: str, filename: str = "<unknown>", mode: str = "exec") -> Any:
         return ast.parse(source, filename, mode)
 
 
-def compile_tree(tree: ast.AST, filename: str, mode: str) -> Any:
+def compile_tree(tree: ast.Module | ast.Expression | ast.Interactive, filename: str,
+                 mode: str) -> Any:
     """``compile(tree, filename, mode)`` of a syntax tree, one thread at a time."""
     with _CONVERTER:
         return compile(tree, filename, mode)
