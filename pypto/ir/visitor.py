@@ -70,32 +70,32 @@ class IRVisitor:
             else:
                 raise TypeError(f"IRVisitor cannot visit {type(node).__name__}")
 
-    def visit_program(self, op: Program) -> None:
-        with nesting_guard(op):
-            for func in op._functions.values():
+    def visit_program(self, program: Program) -> None:
+        with nesting_guard(program):
+            for func in program._functions.values():
                 self.visit_function(func)
 
-    def visit_function(self, op: Function) -> None:
-        with nesting_guard(op):
-            for param in op.params:
+    def visit_function(self, func: Function) -> None:
+        with nesting_guard(func):
+            for param in func.params:
                 self.visit_expr(param)
-            for value in _attr_exprs(op._attrs):
+            for value in _attr_exprs(func._attrs):
                 self.visit_expr(value)
-            self.visit_stmt(op.body)
+            self.visit_stmt(func.body)
 
-    def visit_expr(self, op: Expr) -> None:
+    def visit_expr(self, expr: Expr) -> None:
         try:
-            hook = getattr(self, op._visit_name)
+            hook = getattr(self, expr._visit_name)
         except AttributeError:
-            _bad_node(self, op, Expr)
-        hook(op)
+            _bad_node(self, expr, Expr)
+        hook(expr)
 
-    def visit_stmt(self, op: Stmt) -> None:
+    def visit_stmt(self, stmt: Stmt) -> None:
         try:
-            hook = getattr(self, op._visit_name)
+            hook = getattr(self, stmt._visit_name)
         except AttributeError:
-            _bad_node(self, op, Stmt)
-        hook(op)
+            _bad_node(self, stmt, Stmt)
+        hook(stmt)
 
     # -- expressions ----------------------------------------------------------------
     def visit_var_like(self, op: E.Var) -> None:
@@ -276,35 +276,35 @@ class IRMutator:
             raise TypeError(f"IRMutator cannot mutate {type(node).__name__}")
 
     # -- entry points -------------------------------------------------------------
-    def visit_program(self, op: Program) -> Program:
-        with nesting_guard(op):
-            funcs = [self.visit_function(f) for f in op._functions.values()]
-        if _same(funcs, list(op._functions.values())):
-            return op
-        return Program(funcs, op.name, op.span)
+    def visit_program(self, program: Program) -> Program:
+        with nesting_guard(program):
+            funcs = [self.visit_function(f) for f in program._functions.values()]
+        if _same(funcs, list(program._functions.values())):
+            return program
+        return Program(funcs, program.name, program.span)
 
-    def visit_function(self, op: Function) -> Function:
-        with nesting_guard(op):
-            params = _def_vars(self, op.params, f"Function '{op.name}'", "params")
-            return_types = tuple([self.visit_type(t) for t in op.return_types])
-            body = self.visit_stmt(op.body)
-            attrs = self._mutate_attrs(op._attrs)
-        if (_same(params, op.params) and _same(return_types, op.return_types)
-                and body is op.body and attrs is op._attrs):
-            return op
-        return op.replace(params=params, return_types=return_types, body=body, _attrs=attrs)
+    def visit_function(self, func: Function) -> Function:
+        with nesting_guard(func):
+            params = _def_vars(self, func.params, f"Function '{func.name}'", "params")
+            return_types = tuple([self.visit_type(t) for t in func.return_types])
+            body = self.visit_stmt(func.body)
+            attrs = self._mutate_attrs(func._attrs)
+        if (_same(params, func.params) and _same(return_types, func.return_types)
+                and body is func.body and attrs is func._attrs):
+            return func
+        return func.replace(params=params, return_types=return_types, body=body, _attrs=attrs)
 
-    def visit_expr(self, op: Expr) -> Expr:
-        hook = self._hooks.get(type(op))
+    def visit_expr(self, expr: Expr) -> Expr:
+        hook = self._hooks.get(type(expr))
         if hook is None:
-            hook = self._resolve_hook(op, Expr)
-        return hook(self, op)
+            hook = self._resolve_hook(expr, Expr)
+        return hook(self, expr)
 
-    def visit_stmt(self, op: Stmt) -> Stmt:
-        hook = self._hooks.get(type(op))
+    def visit_stmt(self, stmt: Stmt) -> Stmt:
+        hook = self._hooks.get(type(stmt))
         if hook is None:
-            hook = self._resolve_hook(op, Stmt)
-        return hook(self, op)
+            hook = self._resolve_hook(stmt, Stmt)
+        return hook(self, stmt)
 
     def _resolve_hook(self, op: Any, base: type) -> Any:
         cls = type(self)
