@@ -274,29 +274,6 @@ def _exprs(owner: str, field: str, items: Iterable[Any] | None) -> tuple:
     return tuple(out)
 
 
-class MemRef(_Value):
-    """An allocated buffer: memory space, address, size in bytes, buffer id."""
-
-    __slots__ = ("memory_space", "addr", "size", "id")
-    memory_space: MemorySpace
-    addr: Expr
-    size: int
-    id: int
-    _fields = ("memory_space", "addr", "size", "id")
-
-    def __init__(self, memory_space: MemorySpace, addr: Any = 0, size: int = 0,
-                 id: int = 0) -> None:
-        from .expr import ConstInt
-        from .node import Expr
-        _set(self, "memory_space", MemorySpace(memory_space))
-        if isinstance(addr, int):
-            addr = ConstInt(addr, DataType.INT64)
-        check_type("MemRef", "addr", addr, Expr, "int or Expr")
-        _set(self, "addr", addr)
-        _set(self, "size", int(size))
-        _set(self, "id", int(id))
-
-
 class TensorView(_Value):
     """Strides, layout and valid shape of a tensor view."""
 
@@ -363,3 +340,7 @@ def has_dynamic_dims(t: Type) -> bool:
     if isinstance(t, TupleType):
         return any(has_dynamic_dims(item) for item in t.types)
     return False
+
+
+# MemRef has its own module (its constructor forms); it is one of the types' names here.
+from .memref import MemRef  # noqa: E402

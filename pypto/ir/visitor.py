@@ -21,7 +21,7 @@ from . import stmt as St
 from .function import Function, Program
 from .node import Expr, Stmt
 from .distributed_types import CommDomainScopeStmt, DistributedTensorType, WindowBuffer
-from .types import ScalarType, ShapedType, TensorType, TileType, TupleType, Type
+from .types import MemRef, ScalarType, ShapedType, TensorType, TileType, TupleType, Type
 
 __all__ = ["IRVisitor", "IRMutator", "map_attrs", "is_static_type"]
 
@@ -103,6 +103,14 @@ class IRVisitor:
         if isinstance(t, TensorType):
             for dim in t.shape:
                 self.visit_expr(dim)
+        if isinstance(t, ShapedType) and t.memref is not None:
+            self.visit_mem_ref(t.memref)
+
+    def visit_mem_ref(self, op: MemRef) -> None:
+        """The expressions of a variable's memref: its address and byte offset."""
+        self.visit_expr(op.addr)
+        if op.base_ is not op:
+            self.visit_expr(op.byte_offset_)
 
     def visit_var(self, op: E.Var) -> None:
         self.visit_var_like(op)
@@ -321,6 +329,11 @@ class IRMutator:
         if cls is ScalarType:
             return t
         if isinstance(t, ShapedType):
+            memref = t.memref
+            if memref is not None and type(memref.addr) is not E.ConstInt:
+                new_memref = self.visit_mem_ref(memref)
+                if new_memref is not memref:
+                    t = _with_memref(t, new_memref)
             if self._identity_const_int and t.static_shape:
                 return t  # a static shape (the common case) has nothing to rewrite
             shape = tuple([self.visit_expr(d) for d in t.shape])
@@ -336,6 +349,15 @@ class IRMutator:
             types = tuple([self.visit_type(x) for x in t.types])
             return t if _same(types, t.types) else TupleType(types)
         return t
+
+    def visit_mem_ref(self, op: MemRef) -> MemRef:
+        """A memref whose address expression is mutated (``op`` itself if it is unchanged;
+        the rebuilt one is a numbered buffer of the printed form).  ``visit_type`` asks it
+        for memrefs at a non-constant address only: a constant one has nothing to rewrite."""
+        addr = self.visit_expr(op.addr)
+        if addr is op.addr:
+            return op
+        return MemRef(op.memory_space, addr, op.size, op.id, op.span)
 
     def _mutate_attrs(self, attrs: dict) -> dict:
         return map_attrs(attrs, self.visit_expr) if attrs else attrs
@@ -553,9 +575,10 @@ def map_attrs(attrs: dict, rewrite: Callable[[Expr], Expr]) -> dict:
 
 def is_static_type(t: Type) -> bool:
     """A scalar, or a tensor / tile type whose dims are all constants: nothing in it
-    a mutator could rewrite."""
+    a mutator could rewrite (nor in its memref: no memref, or one at a constant address)."""
     cls = type(t)
-    return cls is ScalarType or ((cls is TensorType or cls is TileType) and t.static_shape)
+    return cls is ScalarType or ((cls is TensorType or cls is TileType) and t.static_shape
+                                 and (t.memref is None or type(t.memref.addr) is E.ConstInt))
 
 
 def _same(new: Any, old: Any) -> bool:
@@ -576,3 +599,12 @@ def _def_vars(mutator: IRMutator, old: tuple, owner: str, field: str,
             raise TypeError(f"IRMutator: {owner} field '{field}' must hold {kind.__name__}s, "
                             f"but item {i} was mutated into a {type(var).__name__}")
     return new
+
+
+def _with_memref(t: ShapedType, memref: MemRef) -> ShapedType:
+    if isinstance(t, DistributedTensorType):
+        return DistributedTensorType(t.shape, t.dtype, memref, t.tensor_view, t.window_buffer)
+    if isinstance(t, TensorType):
+        return TensorType(t.shape, t.dtype, memref, t.tensor_view)
+    assert isinstance(t, TileType)
+    return TileType(t.shape, t.dtype, memref, t.tile_view, t.memory_space)
