@@ -20,7 +20,7 @@ carried by the object (docs/guide/differences.md).
 from __future__ import annotations
 
 import inspect
-from typing import Any
+from typing import Any, Callable
 
 from .dtype import DataType
 from .enums import MemorySpace
@@ -55,11 +55,21 @@ class MemRef(_Value):
     addr: Expr
     size: int
     id: int
+    _base: MemRef | None
+    _byte_offset: Expr
+    _slots: int
+    _slot: Expr | None
+    _pinned: bool
+    _name: str
+    _span: Span
+    _uid: int
+    _explicit_id: bool
     _fields = ("memory_space", "addr", "size", "id")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         from .expr import _ids
         first = args[0] if args else kwargs.get("base")
+        init: Callable[..., None]
         _set(self, "_uid", next(_ids))
         if isinstance(first, MemRef):
             form, init = "(base, byte_offset, size, span, is_pinned, slots, slot)", self._init_view
