@@ -284,10 +284,11 @@ class TensorView(_Value):
     pad: PadValue
     _fields = ("stride", "layout", "valid_shape", "pad")
 
-    def __init__(self, stride: Iterable[Any] | None = None, layout: TensorLayout = TensorLayout.ND,
+    def __init__(self, stride: Iterable[Any] | None = None, layout: TensorLayout | None = None,
                  valid_shape: Iterable[Any] | None = None, pad: PadValue = PadValue.null) -> None:
         _set(self, "stride", _exprs("TensorView", "stride", stride))
-        _set(self, "layout", TensorLayout(layout))
+        # PyPTO's default ``None`` means the row-major ND layout.
+        _set(self, "layout", TensorLayout.ND if layout is None else TensorLayout(layout))
         _set(self, "valid_shape", _exprs("TensorView", "valid_shape", valid_shape))
         # What reads outside the valid region see (a type annotation; the CPU executor
         # does not read it).
