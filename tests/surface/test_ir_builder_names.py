@@ -82,3 +82,40 @@ def test_builder_module_names():
     assert builder.ProgramBuilder is builder.ProgramFrame
     assert builder.IfStmtBuilder is builder.IfFrame
     assert builder.WhileLoopBuilder is builder.WhileFrame
+
+
+def test_builder_results_outputs_and_pypto_parameter_orders():
+    ib = ir.IRBuilder()
+    with ib.program("p") as prog:
+        later = prog.declare_function("helper")
+        assert prog.get_global_var("helper") == later
+        with pytest.raises(ValueError, match="has no function 'nothing'"):
+            prog.get_global_var("nothing")
+        with ib.function("main") as f:
+            # PyPTO's order: (name, type, span, direction)
+            n = f.param("n", S, ir.Span.unknown(), ir.ParamDirection.In)
+            f.return_type(S)
+            with pytest.raises(ValueError, match="the function is still open"):
+                f.get_result()
+            with ib.for_loop("i", 0, n, 1) as loop:
+                acc = loop.iter_arg("acc", init_value=c(0))
+                ib.emit(ir.YieldStmt([acc + 1]))
+                loop.return_var("total")
+            with pytest.raises(IndexError, match="no output 1"):
+                loop.output(1)
+            total = loop.output()
+            assert loop.outputs() == [total] and isinstance(loop.get_result(), ir.ForStmt)
+            with ib.while_loop(None) as w:
+                k = w.iter_arg("k", total)
+                w.set_condition(k < 100)
+                ib.emit(ir.YieldStmt([k * 2]))
+                w.return_var("big")
+            assert w.get_result().condition is not None and w.output(0).name_hint == "big"
+            ib.return_stmt(w.output())
+        assert f.get_result().name == "main"
+        with ib.function("helper") as h:
+            ib.return_stmt(c(1))
+        assert h.get_result().name == "helper"
+    program = prog.get_result()
+    assert {fn.name for fn in program.functions.values()} == {"main", "helper"}
+    assert prog.get_global_var("helper").name == "helper"
