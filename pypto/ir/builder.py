@@ -35,6 +35,7 @@ from .span import Span
 from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt,
                    SeqStmts, WhileStmt, YieldStmt)
 from .types import ScalarType, Type
+from .builder_core import CoreBuilderNames
 from .builder_names import PyPTOBuilderNames
 from .. import ir  # noqa: F401 - PyPTO's builder module names the IR module ``ir``
 
@@ -292,9 +293,10 @@ def _new_var(owner: str, var: Var | str, var_type: Type | None, span: Span | Non
     return Var(var, var_type, _span(span))
 
 
-class IRBuilder(PyPTOBuilderNames):
+class IRBuilder(CoreBuilderNames, PyPTOBuilderNames):
     """Context-manager builder for programs, functions, loops, ifs and scopes (PyPTO's
-    method names too: ``builder_names.py``)."""
+    method names too: ``builder_names.py``; the compiled core's begin/end methods:
+    ``builder_core.py``)."""
 
     def __init__(self) -> None:
         self._frames: list[_Frame] = []
@@ -382,22 +384,6 @@ class IRBuilder(PyPTOBuilderNames):
             raise ValueError(f"IRBuilder: scope kind {kind.name} is not supported")
         return ScopeFrame(self, kind, name_hint, attrs, fields, span)
 
-    def begin_scope(self, scope_kind: ScopeKind, span: Span | None = None, **fields: Any
-                    ) -> ScopeFrame:
-        """Open a scope without ``with`` (the arguments of ``scope``); close it with
-        ``end_scope()``."""
-        frame = self.scope(scope_kind, span, **fields)
-        self._push(frame)
-        return frame
-
-    def end_scope(self) -> ScopeStmt:
-        """Close the innermost scope and return it (``ValueError`` for an unnamed Graph)."""
-        if not self._frames or not isinstance(self._frames[-1], ScopeFrame):
-            current = self._frames[-1].what if self._frames else "nothing"
-            raise ValueError(f"IRBuilder.end_scope: the innermost open construct is {current}, "
-                             "not a scope")
-        return self._finish(self._frames[-1])
-
     # -- statements -------------------------------------------------------------
     def emit(self, stmt: Stmt) -> Stmt:
         """Append any statement to the innermost open body."""
@@ -424,7 +410,13 @@ class IRBuilder(PyPTOBuilderNames):
     def yield_(self, *values: Expr, span: Span | None = None) -> None:
         self.emit(YieldStmt(list(values), _span(span)))
 
-    def return_(self, *values: Expr, span: Span | None = None) -> None:
+    def return_(self, *values: Any, span: Span | None = None) -> None:
+        """``return_(a, b)``, or the core's ``return_([a, b], span)``."""
+        if len(values) in (1, 2) and isinstance(values[0], (list, tuple)):
+            if len(values) == 2:
+                values, span = values  # type: ignore[assignment]
+            else:
+                values = values[0]
         self.emit(ReturnStmt(list(values), _span(span)))
 
     def break_(self, span: Span | None = None) -> None:
