@@ -131,3 +131,29 @@ def test_pl_all_lists_the_optimizations_and_parser_modules():
     exec("from pypto.language import *", namespace)
     assert namespace["optimizations"] is pl.optimizations
     assert namespace["parser"] is pl.parser and namespace["no_dep"] is pl.no_dep
+
+
+def test_module_level_names_of_pypto_paths():
+    import sys
+
+    import pypto.language.typing as typing_pkg
+    from pypto.language import dsl_api
+    from pypto.language.parser import ast_parser, decorator
+    from pypto.language.parser.diagnostics import exceptions
+
+    assert typing_pkg.Array is pl.Array and typing_pkg.AsyncEvent is pl.AsyncEvent
+    assert {"Array", "Ptr", "PrefetchAsyncContext"} <= set(dir(typing_pkg))
+    with pytest.raises(AttributeError, match="has no attribute 'Nope'"):
+        typing_pkg.Nope  # noqa: B018
+    assert sys.modules["pypto.language.typing.dynamic"].Scalar is pl.Scalar
+    assert sys.modules["pypto.language.typing.memref"].PtrType is ir.PtrType
+    assert dsl_api.split_aiv is pl.split_aiv and dsl_api.SplitAivContext is type(
+        pl.split_aiv(2, mode=pl.SplitMode.UP_DOWN))
+    assert ast_parser.ir is ir and exceptions.ir is ir and ast_parser.ir_op is ir.op
+    assert ast_parser.python_print is ir.python_print
+    with ast_parser.IRBuilder().function("f") as f:
+        pass
+    assert f.get_result().name == "f"
+    with decorator.CompileProfiler() as prof:
+        assert decorator.get_active_profiler() is prof
+    assert decorator.get_active_profiler() is None

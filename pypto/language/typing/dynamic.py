@@ -10,6 +10,7 @@ from ...ir.expr import Var  # noqa: E402,F401
 from ...ir.node import Expr  # noqa: E402,F401
 from ...ir.span import Span  # noqa: E402,F401
 from ...ir.types import ScalarType  # noqa: E402,F401
+from .scalar import Scalar  # noqa: E402,F401
 
 __all__ = ["DynVar", "dynamic"]
 
