@@ -47,4 +47,5 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_FROM_ARRAY_TYPES))
 
 __all__ = ["Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId", "DynVar", "dynamic",
-           "MemRef", "RUNTIME", "RuntimeScalarMarker", "predicate_to_expr", "AnnotationRecord"]
+           "MemRef", "RUNTIME", "RuntimeScalarMarker", "predicate_to_expr", "AnnotationRecord",
+           *_FROM_ARRAY_TYPES]
