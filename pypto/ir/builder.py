@@ -227,7 +227,9 @@ class WhileFrame(_Outputs, _LoopFrame):
         """Set the condition (after declaring the iter_args it reads)."""
         self.cond = expr
 
-    set_condition = condition  # PyPTO's name
+    def set_condition(self, condition: Expr) -> None:
+        """PyPTO's name for ``condition``."""
+        self.cond = condition
 
     def build(self) -> WhileStmt:
         if self.cond is None:

@@ -22,7 +22,7 @@ from typing import Any
 
 from ..backend import BackendType
 from ..compile_profiling import CompileProfiler
-from ..ir.distributed_compiled_program import DistributedCompiledProgram
+from ..ir.distributed_compiled_program import PROGRAM_FILE, DistributedCompiledProgram
 from ..ir.enums import FunctionType, ParamDirection
 from ..ir.function import Function, Program
 from ..ir.serialize import deserialize_from_file, serialize_to_file
@@ -34,7 +34,6 @@ from .pipeline import get_default_verification_level
 
 __all__ = ["compile", "CompiledProgram", "ParamInfo", "extract_param_infos"]
 
-PROGRAM_FILE = "program.pir"
 
 
 @dataclass(frozen=True)
