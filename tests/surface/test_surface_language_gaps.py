@@ -157,3 +157,14 @@ def test_module_level_names_of_pypto_paths():
     with decorator.CompileProfiler() as prof:
         assert decorator.get_active_profiler() is prof
     assert decorator.get_active_profiler() is None
+
+
+def test_renderer_and_decorator_error_and_parser_names():
+    from pypto.language.parser import ast_parser, decorator
+    from pypto.language.parser.diagnostics import exceptions, renderer
+    assert renderer.ParserError is exceptions.ParserError is ParserError
+    assert renderer.SSAViolationError is exceptions.SSAViolationError
+    assert {"ParserError", "SSAViolationError", "ErrorRenderer"} <= set(dir(renderer))
+    with pytest.raises(AttributeError, match="has no attribute 'Missing'"):
+        renderer.Missing  # noqa: B018
+    assert decorator.ASTParser is ast_parser.ASTParser
