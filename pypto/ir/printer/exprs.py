@@ -8,7 +8,7 @@ child's precedence, which is known from its class without printing it.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Mapping
 
 from ...errors import InternalError
 from .. import expr as E
@@ -69,7 +69,7 @@ class ExprPrinter:
     """
 
     def __init__(self, prefix: str, names: dict[E.Var, str] | None = None,
-                 closure_vars: dict[E.Var, Any] | None = None,
+                 closure_vars: Mapping[E.Var, object] | None = None,
                  callee: Callable[[str], str] | None = None, *,
                  explicit_layout: bool = False) -> None:
         self.prefix = prefix

@@ -47,7 +47,7 @@ def _sections(lines: Sequence[str]) -> list[tuple[str, str, list[tuple[int, str]
         match = _FUNCTION_START.match(line)
         if match and not pending_decorator:
             sections.append(("", "", []))
-        pending_decorator = bool(match) and match.group(1) is None  # a decorator line
+        pending_decorator = match is not None and match.group(1) is None  # a decorator line
         definition = _DEF.match(line)
         if definition and not sections[-1][1]:
             name = definition.group(1)
@@ -79,7 +79,7 @@ def _hunks(rows: list[DiffRow], context: int) -> list[DiffHunk]:
     """Changed rows with ``context`` unchanged rows around them; longer unchanged runs
     are their own collapsed hunks."""
     changed = [i for i, row in enumerate(rows) if row.kind != "equal"]
-    shown = set()
+    shown: set[int] = set()
     for i in changed:
         shown.update(range(max(0, i - context), min(len(rows), i + context + 1)))
     hunks: list[DiffHunk] = []
