@@ -65,8 +65,8 @@ def _category(dtype: DataType) -> str:
     return dtype.to_string()
 
 
-def _cast_to(value: Expr, dtype: DataType, span: Span) -> Expr:
-    current = value.type.dtype
+def _cast_to(value: Expr, current: DataType, dtype: DataType, span: Span) -> Expr:
+    """``value`` (of dtype ``current``) as ``dtype``."""
     if current is dtype or {current, dtype} == {_INDEX, _INT64}:
         return value
     return E.Cast(value, dtype, span)
@@ -86,7 +86,7 @@ def _promote(op: str, lhs: Any, rhs: Any, span: Span | None, allow: str) -> tupl
         raise ValueError(f"Operator '{op}': operands have different categories "
                          f"({ld.to_string()} vs {rd.to_string()}); cast one explicitly")
     result = ld if ld.get_bit() >= rd.get_bit() else rd
-    return _cast_to(lhs, result, span), _cast_to(rhs, result, span), result, span
+    return _cast_to(lhs, ld, result, span), _cast_to(rhs, rd, result, span), result, span
 
 
 def _arith(cls: type, op: str, allow: str = "int float"):
