@@ -22,7 +22,7 @@ construct.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from .dtype import DataType
 from .enums import ForKind, FunctionType, Level, ParamDirection, Role, ScopeKind
@@ -77,7 +77,7 @@ class _Frame:
         self.builder._push(self)
         return self
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> Literal[False]:
         if exc_type is not None:
             self.builder._drop(self)
             return False
