@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import ast
+from typing import TypeVar
 
 __all__ = ["locate", "self_method"]
 
+_Node = TypeVar("_Node", bound=ast.AST)
 
-def locate(node: ast.AST, anchor: ast.AST) -> ast.AST:
+
+def locate(node: _Node, anchor: ast.AST) -> _Node:
     """Give a freshly built subtree the position of the user's node it stands for, so
     the source map sends anything reported on it back to that node."""
     for sub in ast.walk(node):

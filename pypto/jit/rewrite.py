@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import types
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 from ..language.parser import pyast
 from ..errors import InternalError
@@ -46,7 +47,7 @@ from .param_types import (ExprDim, TensorInfo, ValueType, annotation_head, attr_
 from .signature import NOT_SUBSTITUTED, ParamPlan
 
 if TYPE_CHECKING:
-    from .specialize import Instance, ProgramBuilder
+    from .specialize import BuilderBase, Instance
 
 __all__ = ["FunctionRewriter"]
 
@@ -79,7 +80,7 @@ def _has_bare_tensor(node: ast.expr) -> bool:
 class FunctionRewriter(ast.NodeTransformer):
     """Rewrites the body of one instance (a function under one parameter typing)."""
 
-    def __init__(self, builder: "ProgramBuilder", instance: "Instance") -> None:
+    def __init__(self, builder: "BuilderBase", instance: "Instance") -> None:
         self.builder = builder
         self.instance = instance
         self.facts = instance.facts
@@ -91,9 +92,9 @@ class FunctionRewriter(ast.NodeTransformer):
         self.substitutions: dict[str, Callable[[], ast.expr]] = {}
         for plan in instance.plans:
             if plan.value is not NOT_SUBSTITUTED:
-                self.substitutions[plan.name] = (lambda v=plan.value: literal_ast(v))
+                self.substitutions[plan.name] = functools.partial(literal_ast, plan.value)
         for name, dyn in self.facts.local_dynamic.items():
-            self.substitutions[name] = (lambda d=dyn: self._dyn_name(d))
+            self.substitutions[name] = functools.partial(self._dyn_name, dyn)
         self.in_annotation = False
 
     # -- the function ----------------------------------------------------------------------
@@ -118,6 +119,7 @@ class FunctionRewriter(ast.NodeTransformer):
         # An inline function is spliced into its callers, so its parameters have no
         # direction: PyPTO writes pl.Out[T] / pl.InOut[T] of an inline function as T.
         spliced = self.instance.jit.kind is JitKind.INLINE
+        annotation: Optional[ast.expr]
         if plan.rewrite_annotation:
             if plan.type is None:
                 raise InternalError(f"parameter '{plan.name}': an annotation to write "
@@ -217,10 +219,10 @@ class FunctionRewriter(ast.NodeTransformer):
             return node
         if attr_chain(node.func) in SUBMIT_CALLS and node.args:
             first = node.args[0]
-            if self._jit_named(first, first) is not None:
+            if self._jit_named(first, first) is not None:  # so ``first`` is a Name
                 node.func = self.visit(node.func)
-                node.args = [self_method(first.id, first)] + \
-                    [self.visit(a) for a in node.args[1:]]  # type: ignore[attr-defined]
+                node.args = [self_method(cast(ast.Name, first).id, first)] + \
+                    [self.visit(a) for a in node.args[1:]]
                 node.keywords = [self.visit(k) for k in node.keywords]
                 return node
         return self.generic_visit(node)  # type: ignore[return-value]
@@ -337,12 +339,14 @@ class FunctionRewriter(ast.NodeTransformer):
         constant = self._constant_values(node.value)
         if constant is None:
             return None
+        pairs: list[tuple[ast.Name, Any]]
         if isinstance(target, ast.Name) and not isinstance(constant, list):
             pairs = [(target, constant)]
-        elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(constant, list) \
-                and len(target.elts) == len(constant) \
-                and all(isinstance(elt, ast.Name) for elt in target.elts):
-            pairs = list(zip(target.elts, constant))
+        elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(constant, list):
+            names = [elt for elt in target.elts if isinstance(elt, ast.Name)]
+            if len(names) != len(target.elts) or len(names) != len(constant):
+                return None
+            pairs = list(zip(names, constant))
         else:
             return None
         names = [name for name, _ in pairs]
@@ -350,7 +354,7 @@ class FunctionRewriter(ast.NodeTransformer):
         if all(self.facts.binding_counts.get(n.id) == 1 and n.id not in self.params
                for n in names):
             for name, dim in zip(names, values):
-                self.substitutions[name.id] = (lambda d=dim: self._dim_ast(d))
+                self.substitutions[name.id] = functools.partial(self._dim_ast, dim)
             return []
         return [locate(ast.Assign(targets=[ast.Name(id=n.id, ctx=ast.Store())],
                                   value=self._dim_ast(d), type_comment=None), n)

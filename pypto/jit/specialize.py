@@ -41,7 +41,7 @@ from ..language.typing import DynVar
 from .analysis import FunctionFacts, user_error
 from .codegen import program_class_name
 from .dependency_calls import order_arguments
-from .deps import check_callable
+from .deps import Specializable, check_callable
 from .inherited_dims import inherited_dynamic_dims
 from .kinds import function_options
 from .param_types import AnnotationInfo, ExprDim, ScalarInfo, TensorInfo, ValueType
@@ -62,7 +62,7 @@ _INFER_HINT = ("Pass a tensor whose shape the callee can state (its dims are lit
 class Instance:
     """One method of the program: a function under one parameter typing."""
 
-    jit: "JITFunction"
+    jit: Specializable
     facts: FunctionFacts
     plans: list[ParamPlan]
     name: str

@@ -19,7 +19,7 @@ import ast
 import inspect
 import linecache
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, cast
 
 from ..language.parser import pyast
 from ..ir.dtype import DataType
@@ -222,7 +222,7 @@ class _ContextBuilder(BuilderBase):
                 raise ValueError(f"specialize(): two contexts define '{function.__name__}'")
             self.by_name[function.__name__] = Instance(function, function.facts(),
                                                        _context_plans(function),
-                                                       function.__name__)  # type: ignore[arg-type]
+                                                       function.__name__)
         self._started: set[str] = set()
 
     def build(self) -> list[Instance]:
@@ -238,7 +238,7 @@ class _ContextBuilder(BuilderBase):
             self.realize(instance)
 
     def dependency(self, instance: Instance, name: str, site: ast.AST) -> Any:
-        context = instance.jit.context  # type: ignore[attr-defined]
+        context = cast(_ContextFunction, instance.jit).context  # made in __init__
         target = self.by_name.get(name)
         return target.jit if target is not None and name in context.dep_names else None
 
