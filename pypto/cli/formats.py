@@ -271,7 +271,7 @@ class SarifEmitter(JsonEmitter):
         }
 
 
-_EMITTERS = {"full": FullEmitter, "short": ShortEmitter, "json": JsonEmitter,
+_EMITTERS: dict[str, type[Emitter]] = {"full": FullEmitter, "short": ShortEmitter, "json": JsonEmitter,
              "github": GithubEmitter, "sarif": SarifEmitter}
 
 
