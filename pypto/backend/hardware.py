@@ -7,7 +7,7 @@ so a ``Core`` can key a ``Cluster``'s counts.  Counts are kept in the order give
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, cast
+from typing import Any, Iterable, Mapping
 
 from ..ir.enums import CoreType, MemorySpace
 
@@ -26,7 +26,7 @@ class _Value:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and cast(_Value, other)._key() == self._key()
+        return type(other) is type(self) and other._key() == self._key()
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._key()))

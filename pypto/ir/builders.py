@@ -9,7 +9,7 @@ INDEX and INT64, which are interchangeable and never cast.  Comparisons give BOO
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Protocol
 
 from . import expr as E
 from .dtype import DataType
@@ -89,7 +89,13 @@ def _promote(op: str, lhs: Any, rhs: Any, span: Span | None, allow: str) -> tupl
     return _cast_to(lhs, ld, result, span), _cast_to(rhs, rd, result, span), result, span
 
 
-def _arith(cls: type, op: str, allow: str = "int float"):
+class _OperatorBuilder(Protocol):
+    """``ir.add`` ...: two operands (IR or Python values) and an optional span."""
+
+    def __call__(self, lhs: Any, rhs: Any, span: Span | None = None) -> Expr: ...
+
+
+def _arith(cls: type[E.BinaryExpr], op: str, allow: str = "int float") -> _OperatorBuilder:
     def build(lhs: Any, rhs: Any, span: Span | None = None) -> Expr:
         left, right, dtype, sp = _promote(op, lhs, rhs, span, allow)
         return cls(left, right, dtype, sp)
@@ -97,7 +103,7 @@ def _arith(cls: type, op: str, allow: str = "int float"):
     return build
 
 
-def _compare(cls: type, op: str):
+def _compare(cls: type[E.BinaryExpr], op: str) -> _OperatorBuilder:
     def build(lhs: Any, rhs: Any, span: Span | None = None) -> Expr:
         left, right, _, sp = _promote(op, lhs, rhs, span, "int float bool")
         return cls(left, right, _BOOL, sp)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping, TypeVar
 
 from .dtype import DataType
 from .node import Expr, FieldKind, Op, as_tuple, check_type
@@ -21,6 +21,7 @@ __all__ = [
 _set = object.__setattr__
 _U, _D, _I = FieldKind.USUAL, FieldKind.DEF, FieldKind.IGNORE
 _ids = itertools.count(1)
+_VarT = TypeVar("_VarT", bound="Var")
 
 
 def _span(owner: str, span: Any) -> Span:
@@ -52,8 +53,8 @@ class Var(Expr):
         _set(self, "span", span if span.__class__ is Span else _span("Var", span))
         _set(self, "unique_id", next(_ids))
 
-    def replace(self, **changes: Any):
-        new = type(self)._fast_replace(self, **changes)  # type: ignore[attr-defined]
+    def replace(self: _VarT, **changes: Any) -> _VarT:
+        new = type(self)._fast_replace(self, **changes)
         _set(new, "unique_id", next(_ids))  # a rebuilt Var is a new variable
         return new
 

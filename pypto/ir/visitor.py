@@ -47,7 +47,7 @@ def _install_group_defaults(cls: type, group: str, classes: tuple) -> None:
     for klass in classes:
         hook = klass._visit_name
         if hook not in cls.__dict__:
-            def default(self, op, _group=group):
+            def default(self: Any, op: Any, _group: str = group) -> Any:
                 return getattr(self, _group)(op)
             default.__name__ = hook
             setattr(cls, hook, default)

@@ -16,12 +16,12 @@ def locate(node: _Node, anchor: ast.AST) -> _Node:
     for sub in ast.walk(node):
         if isinstance(sub, (ast.expr, ast.stmt, ast.keyword, ast.arg)):
             ast.copy_location(sub, anchor)
-            sub.end_lineno = getattr(anchor, "end_lineno", None)  # type: ignore[attr-defined]
-            sub.end_col_offset = getattr(anchor, "end_col_offset", None)  # type: ignore[attr-defined]
+            sub.end_lineno = getattr(anchor, "end_lineno", None)
+            sub.end_col_offset = getattr(anchor, "end_col_offset", None)
     return node
 
 
 def self_method(name: str, anchor: ast.AST) -> ast.expr:
     """``self.<name>``, positioned at ``anchor``."""
     return locate(ast.Attribute(value=ast.Name(id="self", ctx=ast.Load()), attr=name,
-                                ctx=ast.Load()), anchor)  # type: ignore[return-value]
+                                ctx=ast.Load()), anchor)

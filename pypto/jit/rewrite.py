@@ -203,7 +203,7 @@ class FunctionRewriter(ast.NodeTransformer):
             return locate(literal_ast(value), node)
         if self.in_annotation and isinstance(value, AnnotationRecord):
             # a type alias (`T = pl.Tensor[...]`): spell it out, then inline its own names
-            return self.visit(locate(value.to_ast(), node))  # type: ignore[return-value]
+            return self.visit(locate(value.to_ast(), node))
         raise user_error(ParserTypeError, f"Unsupported closure variable type: "
                          f"{type(value).__name__} ('{written}')", self.info, node, hint=_JIT_HINT)
 

@@ -344,8 +344,8 @@ def _source_map(text: str, filename: str, instances: list[Instance]) -> JitSourc
     """Walk each generated method in step with the rewritten function it came from."""
     program_class = pyast.parse(text, filename).body[-1]
     source_map = JitSourceMap(filename, instances[-1].facts.info,
-                              program_class.decorator_list[0].lineno)  # type: ignore[attr-defined]
-    generated = [node for node in program_class.body  # type: ignore[attr-defined]
+                              program_class.decorator_list[0].lineno)
+    generated = [node for node in program_class.body
                  if isinstance(node, ast.FunctionDef)]
     for produced, instance in zip(generated, instances):
         source_map.add_function(produced, instance.node, instance.facts.info)  # type: ignore

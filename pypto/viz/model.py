@@ -19,6 +19,7 @@ from ..ir.expr import Call, Submit
 from ..ir.function import Function, Program
 from ..ir.node import GlobalVar, Stmt
 from ..ir.printer import python_print
+from ..ir.span import Span
 from ..ir.walk import iter_calls, stmt_children
 
 __all__ = ["CallEdge", "FunctionBox", "Region", "call_graph", "region_tree", "label_of"]
@@ -124,7 +125,7 @@ def region_tree(source: Program, compiled: Program) -> list[Region]:
     return roots
 
 
-def _span_key(span) -> tuple:
+def _span_key(span: Span) -> tuple:
     return (span.filename, span.begin_line, span.begin_column, span.end_line, span.end_column)
 
 

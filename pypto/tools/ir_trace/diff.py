@@ -68,7 +68,7 @@ def _rows(before: list[tuple[int, str]], after: list[tuple[int, str]]) -> list[D
             right = after[j1 + k] if j1 + k < j2 else None
             kind = tag if tag != "replace" else ("replace" if left and right else
                                                  "delete" if left else "insert")
-            rows.append(DiffRow(kind, left[0] if left else None,  # type: ignore[arg-type]
+            rows.append(DiffRow(kind, left[0] if left else None,
                                 highlight_python(left[1]) if left else "",
                                 right[0] if right else None,
                                 highlight_python(right[1]) if right else ""))
