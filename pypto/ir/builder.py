@@ -35,7 +35,7 @@ from .span import Span
 from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt,
                    SeqStmts, WhileStmt, YieldStmt)
 from .types import ScalarType, Type
-from .builder_names import PyPTOBuilderNames
+from .builder_names import PyPTOBuilderNames, StmtT
 from .. import ir  # noqa: F401 - PyPTO's builder module names the IR module ``ir``
 
 __all__ = ["IRBuilder", "ForLoopBuilder", "FunctionBuilder", "IfStmtBuilder", "ProgramBuilder",
@@ -354,7 +354,7 @@ class IRBuilder(PyPTOBuilderNames):
         return self._finish(self._frames[-1])
 
     # -- statements -------------------------------------------------------------
-    def emit(self, stmt: Stmt) -> Stmt:
+    def emit(self, stmt: StmtT) -> StmtT:
         """Append any statement to the innermost open body."""
         if not isinstance(stmt, Stmt):
             raise TypeError(f"IRBuilder.emit expects a Stmt, got {type(stmt).__name__}")

@@ -5,12 +5,12 @@ from __future__ import annotations
 import ast
 from typing import TypeVar
 
-__all__ = ["locate", "self_method"]
+__all__ = ["Node", "locate", "self_method"]
 
-_Node = TypeVar("_Node", bound=ast.AST)
+Node = TypeVar("Node", bound=ast.AST)
 
 
-def locate(node: _Node, anchor: ast.AST) -> _Node:
+def locate(node: Node, anchor: ast.AST) -> Node:
     """Give a freshly built subtree the position of the user's node it stands for, so
     the source map sends anything reported on it back to that node."""
     for sub in ast.walk(node):

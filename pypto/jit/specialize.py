@@ -72,6 +72,13 @@ class Instance:
     bare_return: Optional[ast.expr] = None  # a ``-> pl.Tensor`` to infer
     renames: dict[str, list[str]] = field(default_factory=dict)
 
+    @property
+    def rewritten(self) -> ast.FunctionDef:
+        """``node``, which ``BuilderBase.realize`` sets before anything reads it."""
+        if self.node is None:
+            raise InternalError(f"@pl.jit: '{self.name}' is read before it is rewritten")
+        return self.node
+
 
 class BuilderBase(abc.ABC):
     """Parses rewritten functions into one program; the parser's ``call_resolver``.

@@ -316,9 +316,9 @@ class Specializer:
         comments: dict[int, list[str]] = {}
         for instance in instances:
             if instance.infer_returns:
-                instance.node.returns = _returns_annotation(instance.function)  # type: ignore
-            attach_comments(instance.node, instance.facts.comments, comments)  # type: ignore
-        module = build_module(self._class_name, [i.node for i in instances],  # type: ignore
+                instance.rewritten.returns = _returns_annotation(instance.function)
+            attach_comments(instance.rewritten, instance.facts.comments, comments)
+        module = build_module(self._class_name, [i.rewritten for i in instances],
                               builder.dyn_vars.values())
         text = unparse_module(module, comments)
         self._rename_map = {i.name: i.renames for i in instances}
@@ -348,5 +348,5 @@ def _source_map(text: str, filename: str, instances: list[Instance]) -> JitSourc
     generated = [node for node in program_class.body
                  if isinstance(node, ast.FunctionDef)]
     for produced, instance in zip(generated, instances):
-        source_map.add_function(produced, instance.node, instance.facts.info)  # type: ignore
+        source_map.add_function(produced, instance.rewritten, instance.facts.info)
     return source_map

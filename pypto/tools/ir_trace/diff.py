@@ -6,7 +6,7 @@ import difflib
 import html
 import keyword
 import re
-from typing import Sequence
+from typing import Sequence, cast
 
 from .model import (DiffHunk, DiffRow, DiffSection, IRTraceError, PassTrace, Snapshot,
                     split_source_lines)
@@ -27,9 +27,9 @@ def highlight_python(text: str) -> str:
     position = 0
     for match in _TOKEN.finditer(text):
         out.append(html.escape(text[position:match.start()]))
-        token, kind = match.group(0), match.lastgroup
+        token, kind = match.group(0), match.lastgroup  # (each alternative is a named group)
         css = {"comment": "com", "string": "str", "number": "num", "decorator": "dec",
-               "name": "kw" if keyword.iskeyword(match.group(0)) else None}[kind]  # type: ignore
+               "name": "kw" if keyword.iskeyword(match.group(0)) else None}[cast(str, kind)]
         escaped = html.escape(token)
         out.append(f'<span class="{css}">{escaped}</span>' if css else escaped)
         position = match.end()
