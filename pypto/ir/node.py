@@ -238,8 +238,9 @@ class Expr(IRNode):
     def __rlshift__(self, o: Any) -> Expr: return self._bin("bit_shift_left", o, True)
     def __rshift__(self, o: Any) -> Expr: return self._bin("bit_shift_right", o)
     def __rrshift__(self, o: Any) -> Expr: return self._bin("bit_shift_right", o, True)
-    def __eq__(self, o: Any) -> Expr: return self._bin("eq", o)  # type: ignore[override]  # IR, not bool
-    def __ne__(self, o: Any) -> Expr: return self._bin("ne", o)  # type: ignore[override]  # IR, not bool
+    # (``==`` / ``!=`` build IR, not a bool: hence the override of object's)
+    def __eq__(self, o: Any) -> Expr: return self._bin("eq", o)  # type: ignore[override]
+    def __ne__(self, o: Any) -> Expr: return self._bin("ne", o)  # type: ignore[override]
     def __lt__(self, o: Any) -> Expr: return self._bin("lt", o)
     def __le__(self, o: Any) -> Expr: return self._bin("le", o)
     def __gt__(self, o: Any) -> Expr: return self._bin("gt", o)

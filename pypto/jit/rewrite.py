@@ -63,7 +63,7 @@ _DSL_MODULES = {"pypto.language": "pl", "pypto.language.distributed": "pld"}
 def _dsl_module_name(value: Any) -> Optional[str]:
     """``"pl"`` / ``"pld"`` when ``value`` is that module."""
     name = getattr(value, "__name__", None) if isinstance(value, types.ModuleType) else None
-    return _DSL_MODULES.get(name)  # type: ignore[arg-type]
+    return _DSL_MODULES.get(name) if name is not None else None
 
 
 def _is_bind_dynamic(node: ast.stmt) -> bool:
@@ -213,7 +213,7 @@ class FunctionRewriter(ast.NodeTransformer):
         for the method (``ProgramContext.call_resolver``)."""
         callee = self._jit_named(node.func, node)
         if callee is not None:
-            node.func = self_method(node.func.id, node.func)  # type: ignore[attr-defined]
+            node.func = self_method(cast(ast.Name, node.func).id, node.func)  # (a Name, then)
             node.args = [self.visit(a) for a in node.args]
             node.keywords = [self.visit(k) for k in node.keywords]
             return node
@@ -394,20 +394,21 @@ class FunctionRewriter(ast.NodeTransformer):
     def _created_tensor(self, call: ast.Call) -> Optional[TensorInfo]:
         """The type of ``pl.create_tensor([dims], dtype[, layout])`` with literal arguments
         (``dtype=`` / ``layout=`` by keyword too)."""
-        arguments = list(call.args)
+        arguments: list[Optional[ast.expr]] = list(call.args)
         for keyword in call.keywords:
-            position = {"shape": 0, "dtype": 1, "layout": 2}.get(keyword.arg)  # type: ignore[arg-type]
+            position = {"shape": 0, "dtype": 1, "layout": 2}.get(keyword.arg or "")
             if position is None:
                 continue
             while len(arguments) <= position:
-                arguments.append(None)  # type: ignore[arg-type]
+                arguments.append(None)
             arguments[position] = keyword.value
         if arguments[2:3] == [None]:
             arguments = arguments[:2]
-        if not 2 <= len(arguments) <= 3 or any(a is None for a in arguments):
+        given = [a for a in arguments if a is not None]
+        if not 2 <= len(arguments) <= 3 or len(given) != len(arguments):
             return None
         fake = ast.Subscript(value=ast.Name(id="Tensor", ctx=ast.Load()),
-                             slice=ast.Tuple(elts=arguments, ctx=ast.Load()), ctx=ast.Load())
+                             slice=ast.Tuple(elts=given, ctx=ast.Load()), ctx=ast.Load())
         known = read_annotation(fake, self.builder.dyn_lookup,
                                 self.facts.local_names.__contains__).type
         return known if isinstance(known, TensorInfo) else None
