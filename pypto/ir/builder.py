@@ -22,7 +22,7 @@ construct.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from .dtype import DataType
 from .enums import ForKind, FunctionType, Level, ParamDirection, Role, ScopeKind
@@ -36,7 +36,7 @@ from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStm
                    SeqStmts, WhileStmt, YieldStmt)
 from .types import ScalarType, Type
 from .builder_core import CoreBuilderNames
-from .builder_names import PyPTOBuilderNames
+from .builder_names import PyPTOBuilderNames, StmtT
 from .. import ir  # noqa: F401 - PyPTO's builder module names the IR module ``ir``
 
 __all__ = ["IRBuilder", "ForLoopBuilder", "FunctionBuilder", "IfStmtBuilder", "ProgramBuilder",
@@ -85,7 +85,7 @@ class _Frame:
         self.builder._push(self)
         return self
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> Literal[False]:
         if exc_type is not None:
             self.builder._drop(self)
             return False
@@ -387,7 +387,7 @@ class IRBuilder(CoreBuilderNames, PyPTOBuilderNames):
         return ScopeFrame(self, kind, name_hint, attrs, fields, span)
 
     # -- statements -------------------------------------------------------------
-    def emit(self, stmt: Stmt) -> Stmt:
+    def emit(self, stmt: StmtT) -> StmtT:
         """Append any statement to the innermost open body."""
         if not isinstance(stmt, Stmt):
             raise TypeError(f"IRBuilder.emit expects a Stmt, got {type(stmt).__name__}")
@@ -416,7 +416,7 @@ class IRBuilder(CoreBuilderNames, PyPTOBuilderNames):
         """``return_(a, b)``, or the core's ``return_([a, b], span)``."""
         if len(values) in (1, 2) and isinstance(values[0], (list, tuple)):
             if len(values) == 2:
-                values, span = values  # type: ignore[assignment]
+                values, span = values
             else:
                 values = values[0]
         self.emit(ReturnStmt(list(values), _span(span)))

@@ -154,6 +154,8 @@ class SplitAivScopeStmt(ScopeStmt):
     ``aiv_id = pl.tile.get_subblock_idx()`` (the scope itself binds nothing)."""
 
     __slots__ = ("split", "count")
+    split: SplitMode
+    count: int
     _KIND = ScopeKind.SplitAiv
     _fields = _COMMON + (("split", _U), ("count", _U))
 
