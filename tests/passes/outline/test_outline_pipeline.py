@@ -3,8 +3,10 @@ scope/decorator convergence, combined regions, and LegalizeGraphBoundary Step A.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+import pypto
 import pypto.language as pl
 from pypto import ir, passes
 from pypto.ir.walk import iter_stmts
@@ -230,6 +232,29 @@ def test_a_value_escaping_a_graph_region_is_reported_where_it_is_read():
     assert str(err).startswith(
         "LegalizeGraphBoundary: 't' is defined inside pl.graph region 'g1' and read after "
         "it; a graph returns only the tensors passed into it")
+
+
+def test_a_tile_passed_between_kernels_inside_a_graph_region_compiles():
+    # The first kernel returns (t, acc); the Graph function's result is 'acc' through
+    # that tuple.  The lineage through a tuple-valued call used to stop, so the graph
+    # was refused as returning a non-parameter.
+    text = _ESCAPE.replace("""        with pl.at(level=pl.Level.CORE_GROUP):
+            a2""", """            with pl.at(level=pl.Level.CORE_GROUP):
+                a2""").replace("""            acc = pl.store(pl.mul(t, a2), [0, 0], acc)
+        return""", """                acc = pl.store(pl.mul(t, a2), [0, 0], acc)
+        return""")
+    program = pl.parse(text)
+    compiled = default_pipeline(program)
+    graph = compiled.get_function("g1")
+    assert graph.body.stmts[-1].value[0] is graph.params[1]  # returns its 'acc' param
+    x = np.arange(256, dtype=np.float32).reshape(16, 16) / 256
+    results = []
+    for version in (program, compiled):
+        acc = np.full((16, 16), 0.5, np.float32)
+        pypto.run(version, x, acc)
+        results.append(acc)
+    assert np.array_equal(results[0], results[1])
+    assert np.array_equal(results[1], (x + 0.5) * x)
 
 
 def test_a_tensor_a_graph_region_only_writes_is_reported_at_the_write():
