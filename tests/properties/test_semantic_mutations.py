@@ -144,15 +144,17 @@ def _trace(program: ir.Program, scalars: tuple) -> list[str] | None:
         return None  # the interpreter cannot follow this mutant: no trace to compare
 
 
-def _diagnostic_line_ok(kind: str, text: str, site: Site, err: BaseException) -> None:
-    """The rule for where a mutant's diagnostic may be (see the module docstring)."""
+def _diagnostic_line_ok(kind: str, text: str, site: Site, err: BaseException) -> str:
+    """The rule for where a mutant's diagnostic may be (see the module docstring);
+    returns where it was."""
     line = _error_line(err)
     if line == site.line:
-        return
+        return "at the mutated line"
     detail = f"{kind} at line {site.line} reported at line {line}: {err}\n{text}"
     assert kind == "swap" and line is not None, detail
     assert line in dependent_lines(text, site.line), (
         f"{detail}\n(line {line} reads no name computed from line {site.line})")
+    return "at a later use of its value"
 
 
 def _pipeline_error(program: ir.Program) -> BaseException:
@@ -170,14 +172,12 @@ def check_mutant(kind: str, text: str, site: Site, scalars: tuple, seed: int) ->
     if isinstance(parsed, SyntaxError):
         raise AssertionError(f"a mutation broke Python syntax:\n{text}")
     if isinstance(parsed, BaseException):  # a clean diagnostic: where?
-        _diagnostic_line_ok(kind, text, site, parsed)
-        return "parse-error"
+        return "parse-error " + _diagnostic_line_ok(kind, text, site, parsed)
     assert kind == "swap", f"{kind} at line {site.line} was accepted:\n{text}"
     program = parsed if isinstance(parsed, ir.Program) else ir.Program([parsed], "P")
     compiled = compile_outcome(program, text)  # FuzzFailure on a bug-typed exception
     if compiled is None:
-        _diagnostic_line_ok(kind, text, site, _pipeline_error(program))
-        return "pass-error"
+        return "pass-error " + _diagnostic_line_ok(kind, text, site, _pipeline_error(program))
     return "compiled, " + check_compiled(program, compiled, text, scalars, seed)
 
 

@@ -199,7 +199,8 @@ class P:
             passes.legalize_graph_boundary()(program)
 
 
-_ESCAPE = """import pypto.language as pl
+# Lines 1-8 of the programs below: `main(x, acc)` of an Orchestration program.
+_MAIN = """import pypto.language as pl
 
 
 @pl.program
@@ -207,7 +208,8 @@ class P:
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, x: pl.Tensor[[16, 16], pl.FP32],
              acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
-        with pl.graph("g1"):
+"""
+_ESCAPE = _MAIN + """        with pl.graph("g1"):
             with pl.at(level=pl.Level.CORE_GROUP):
                 t = pl.load(x, [0, 0], [16, 16])
                 a = pl.load(acc, [0, 0], [16, 16])
@@ -260,15 +262,7 @@ def test_a_tile_passed_between_kernels_inside_a_graph_region_compiles():
 def test_a_tensor_a_graph_region_only_writes_is_reported_at_the_write():
     # 'c' is stored into (line 13) but never loaded inside the region: the Graph
     # function would take it Out.  The store is the statement to change.
-    text = """import pypto.language as pl
-
-
-@pl.program
-class P:
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: pl.Tensor[[16, 16], pl.FP32],
-             acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
-        for j, (c,) in pl.range(3, init_values=(acc,)):
+    text = _MAIN + """        for j, (c,) in pl.range(3, init_values=(acc,)):
             with pl.graph("g1"):
                 with pl.at(level=pl.Level.CORE_GROUP):
                     t = pl.load(x, [0, 0], [16, 16])
