@@ -10,7 +10,7 @@ else ``name_1``, ``name_2``, ... skipping taken names.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 from ...errors import InternalError
 from .. import expr as E
@@ -20,6 +20,16 @@ from ..function import Function
 from ..node import Expr, GlobalVar, Stmt
 from ..types import ShapedType, TensorType, TupleType, Type
 from .spelling import sanitize_identifier
+
+
+def unspellable_scope(node: S.ScopeStmt) -> str:
+    """Why a scope the DSL has no construct for cannot be printed."""
+    kind = type(node).__name__
+    if kind == "CommDomainScopeStmt":
+        return ("python_print: a CommDomainScopeStmt has no DSL spelling: PyPTO's backend "
+                "pass MaterializeCommDomainScopes builds it, and pypto does not run the "
+                "backend passes; print the program before that lowering")
+    return f"python_print: a {kind} has no DSL spelling"
 
 __all__ = ["VarScan", "assign_names", "FREE_VAR_SUFFIX"]
 
@@ -75,6 +85,8 @@ class VarScan:
         if handler is None:
             handler = _lookup(_STMT_HANDLERS, type(node))
             if handler is None:
+                if isinstance(node, S.ScopeStmt):
+                    raise ValueError(unspellable_scope(node))
                 raise InternalError(f"printer: no naming rule for statement {type(node).__name__}")
         handler(self, node)
 
@@ -155,20 +167,21 @@ class VarScan:
         elif isinstance(node, E.UnaryExpr):
             self.expr(node.operand, in_type)
         elif cls is E.Call:
-            self._call_like(node)
+            self._call_like(cast(E.Call, node))
         elif cls is E.Submit:
-            self._call_like(node)
-            for dep in node.deps:
+            submit = cast(E.Submit, node)
+            self._call_like(submit)
+            for dep in submit.deps:
                 self.expr(dep)
-            if node.core_num is not None:
-                self.expr(node.core_num)
-            if node.predicate is not None:
-                self.expr(node.predicate)
+            if submit.core_num is not None:
+                self.expr(submit.core_num)
+            if submit.predicate is not None:
+                self.expr(submit.predicate)
         elif cls is E.MakeTuple:
-            for element in node.elements:
+            for element in cast(E.MakeTuple, node).elements:
                 self.expr(element, in_type)
         elif cls is E.TupleGetItemExpr:
-            self.expr(node.tuple, in_type)
+            self.expr(cast(E.TupleGetItemExpr, node).tuple, in_type)
         else:
             raise InternalError(f"printer: no naming rule for expression {cls.__name__}")
 
@@ -214,8 +227,8 @@ class VarScan:
                 for item in _view_exprs(view):
                     self.expr(item, True)
         elif isinstance(type_, TupleType):
-            for item in type_.types:
-                self._type(item)
+            for element_type in type_.types:
+                self._type(element_type)
 
 
 def _view_exprs(view: Any) -> Iterable[Expr]:
