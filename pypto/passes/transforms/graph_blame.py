@@ -40,7 +40,8 @@ def escaping_read(program: Program, graph: Function,
     index = next((i for i, v in enumerate(last.value) if v not in params), None)
     if index is None:
         return None
-    name = last.value[index].name_hint if isinstance(last.value[index], E.Var) else "?"
+    value = last.value[index]
+    name = value.name_hint if isinstance(value, E.Var) else type(value).__name__
     for caller, calls in sites:
         for call, stmt, _ in calls:
             if call.op.name != graph.name or not isinstance(stmt, St.AssignStmt):
