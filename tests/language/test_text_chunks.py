@@ -14,7 +14,7 @@ import pypto.language as pl
 from pypto import ir
 from pypto.ir.node import IRNode
 from pypto.ir.span import Span
-from pypto.language.parser import pyast, text_parser
+from pypto.language.parser import pyast, text_chunks, text_parser
 from pypto.language.parser.diagnostics import ParserError
 
 CORPUS = sorted(Path(__file__).with_name("corpus").glob("*.py"))
@@ -86,8 +86,11 @@ def _compiled_texts() -> list[tuple[str, str]]:
 TEXTS = _compiled_texts()
 
 
+@pytest.mark.parametrize("group", [text_chunks.BODY_GROUP_CHARS, 1])
 @pytest.mark.parametrize("name,text", TEXTS, ids=[name for name, _ in TEXTS])
-def test_read_in_pieces_equals_the_whole_tree_spans_included(name, text):
+def test_read_in_pieces_equals_the_whole_tree_spans_included(name, text, group, monkeypatch):
+    # group 1: every long method body is parsed a statement at a time
+    monkeypatch.setattr(text_chunks, "BODY_GROUP_CHARS", group)
     whole = text_parser.parse_text(text, "<t>", chunk_min_chars=WHOLE)
     pieces, sizes = _parse_counting(text, 0)
     assert len(text) not in sizes and len(sizes) > 1, "the text was not read in pieces"
@@ -97,6 +100,7 @@ def test_read_in_pieces_equals_the_whole_tree_spans_included(name, text):
 
 
 def test_a_long_printed_program_is_never_parsed_whole():
+    """Only the headers and the methods' whole defs are parsed (the bodies fit a group)."""
     text = max((text for name, text in TEXTS if name.endswith("-compiled")),
                key=lambda text: text.count("    @pl.function"))
     methods = text.count("    @pl.function")
@@ -143,7 +147,8 @@ BAD_CUTS = {
 
 
 @pytest.mark.parametrize("name", sorted(BAD_CUTS))
-def test_text_a_cut_cannot_split_reads_as_a_whole(name):
+def test_text_a_cut_cannot_split_reads_as_a_whole(name, monkeypatch):
+    monkeypatch.setattr(text_chunks, "BODY_GROUP_CHARS", 1)
     text = textwrap.dedent(BAD_CUTS[name]).lstrip()
     whole = text_parser.parse_text(text, "<t>", chunk_min_chars=WHOLE)
     pieces = text_parser.parse_text(text, "<t>", chunk_min_chars=0)
@@ -213,3 +218,18 @@ def test_a_dynamic_dim_of_a_function_printed_alone_reads_in_pieces_too():
     pieces = text_parser.parse_text(text, "<t>", chunk_min_chars=0)
     ir.assert_structural_equal(whole, pieces)
     assert _all_fields(pieces) == _all_fields(whole)
+
+
+def test_a_long_method_body_is_parsed_in_groups_of_statements(monkeypatch):
+    monkeypatch.setattr(text_chunks, "BODY_GROUP_CHARS", 40)
+    body = "".join(f"        y{i}: pl.Tensor[[64], pl.FP32] = pl.add(x, x)\n" for i in range(20))
+    text = ("@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+            "    def k(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n"
+            "        # leading\n" + body + "\n        # between\n\n" + body.replace("y", "z")
+            + "        return x\n")
+    whole = text_parser.parse_text(text, "<t>", chunk_min_chars=WHOLE)
+    pieces, sizes = _parse_counting(text, 0)
+    assert len(sizes) > 20 and max(sizes) < len(text) / 4
+    ir.assert_structural_equal(whole, pieces)
+    assert _all_fields(pieces) == _all_fields(whole)
+    assert ir.python_print(pieces) == ir.python_print(whole)

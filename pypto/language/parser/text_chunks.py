@@ -29,6 +29,8 @@ __all__ = ["split_text", "MethodBodies", "Chunked", "CHUNK_MIN_CHARS"]
 
 # Shorter text is parsed whole: the saving is in memory, and small text has little.
 CHUNK_MIN_CHARS = 200_000
+# A method body longer than twice this is parsed in groups of statements this long.
+BODY_GROUP_CHARS = 64_000
 # Line ends other than "\n" (Python's "\r", and those str.splitlines also honours, which
 # the comment index uses) would number lines differently in a piece: parse such text whole.
 _ODD_LINE_ENDS = re.compile("[\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029]")
@@ -58,11 +60,14 @@ class MethodBodies:
         if piece is None:
             return self._info, header
         start, end = piece
-        info, items = _parse_member_piece(self._info, self._lines, start, end)
-        if len(items) != 1 or not isinstance(items[0], ast.FunctionDef) \
-                or not _same_header(items[0], header):
-            raise _CannotSplit(f"method piece at line {start + 1}")
-        return info, items[0]
+        lines = self._lines
+        info = _member_info(self._info, lines, start, end)
+        body_start = header.lineno  # the line after the def line (0-based)
+        if _chars(lines, body_start, end) <= 2 * BODY_GROUP_CHARS:
+            method = _only_method(_parse(info.source), header)
+        else:
+            method = _method_in_groups(lines, start, body_start, end, header)
+        return info, method
 
 
 class Chunked:
@@ -183,16 +188,67 @@ def _program_shell(info: SourceInfo, lines: list[str], start: int, end: int,
     return shell
 
 
-def _parse_member_piece(info: SourceInfo, lines: list[str], start: int,
-                        end: int) -> tuple[SourceInfo, list[ast.stmt]]:
-    """The class members of ``lines[start:end]``, positioned by the returned info (the
-    wrapper line before them is file line ``start``)."""
-    piece = SourceInfo(info.filename, _text(lines, start, end, _WRAPPER), start - 1, 0,
-                       info.file_lines)
-    module = _parse(piece.source)
+def _member_info(info: SourceInfo, lines: list[str], start: int, end: int) -> SourceInfo:
+    """Info of the class members in ``lines[start:end]`` behind a wrapper line (which
+    is file line ``start``)."""
+    return SourceInfo(info.filename, _text(lines, start, end, _WRAPPER), start - 1, 0,
+                      info.file_lines)
+
+
+def _members(module: ast.Module) -> list[ast.stmt]:
     if len(module.body) != 1 or not isinstance(module.body[0], ast.ClassDef):
         raise _CannotSplit()
-    return piece, module.body[0].body
+    return module.body[0].body
+
+
+def _parse_member_piece(info: SourceInfo, lines: list[str], start: int,
+                        end: int) -> tuple[SourceInfo, list[ast.stmt]]:
+    """The class members of ``lines[start:end]``, positioned by the returned info."""
+    piece = _member_info(info, lines, start, end)
+    return piece, _members(_parse(piece.source))
+
+
+def _only_method(module: ast.Module, header: ast.FunctionDef) -> ast.FunctionDef:
+    items = _members(module)
+    if len(items) != 1 or not isinstance(items[0], ast.FunctionDef) \
+            or not _same_header(items[0], header):
+        raise _CannotSplit()
+    return items[0]
+
+
+def _chars(lines: list[str], start: int, end: int) -> int:
+    return sum(len(line) + 1 for line in lines[start:end])
+
+
+def _method_in_groups(lines: list[str], start: int, body_start: int, end: int,
+                      header: ast.FunctionDef) -> ast.FunctionDef:
+    """A long method parsed a group of body statements at a time (CPython's parser peaks
+    at twice the tree it returns): each group behind the method's own header, moved to
+    its lines by blank ones, so every position is the one-piece parse's."""
+    first = next((i for i in range(body_start, end) if _is_code(lines[i])), None)
+    if first is None:
+        raise _CannotSplit()
+    indent = lines[first][:len(lines[first]) - len(lines[first].lstrip())]
+    starts = [piece_start for piece_start, _ in _pieces(lines, body_start, end, indent)]
+    groups, size, group_start = [], 0, body_start
+    for here, after in zip(starts, starts[1:] + [end]):
+        size += _chars(lines, here, after)
+        if size >= BODY_GROUP_CHARS or after == end:
+            groups.append((group_start, after))
+            group_start, size = after, 0
+    head = _text(lines, start, body_start, _WRAPPER)
+    method: Optional[ast.FunctionDef] = None
+    for group_start, group_end in groups:
+        gap = "\n" * (group_start - body_start)
+        part = _only_method(_parse(head + gap + _text(lines, group_start, group_end)), header)
+        if method is None:
+            method = part
+        else:
+            method.body.extend(part.body)
+    assert method is not None
+    last = method.body[-1]
+    method.end_lineno, method.end_col_offset = last.end_lineno, last.end_col_offset
+    return method
 
 
 def _method_header(info: SourceInfo, lines: list[str], start: int, end: int,
