@@ -253,8 +253,9 @@ def _method_in_groups(lines: list[str], start: int, body_start: int, end: int,
 
 def _method_header(info: SourceInfo, lines: list[str], start: int, end: int,
                    indent: str) -> Optional[ast.FunctionDef]:
-    """A method's decorators and one-line signature, body ``[]``, in file positions
-    (its ``end_lineno`` the method's last line, which the parse order reads); ``None``
+    """A method's decorators and one-line signature, body ``[]``, its ``lineno`` and
+    ``end_lineno`` the file lines of its def and last line (the parse order reads
+    them); ``None``
     for another member or a signature over several lines (read whole)."""
     line = lines[start]
     if not (line.startswith("@", len(indent)) or line.startswith("def ", len(indent))):
@@ -272,7 +273,10 @@ def _method_header(info: SourceInfo, lines: list[str], start: int, end: int,
                                                                ast.FunctionDef):
         return None
     method = module.body[0].body[0]
-    ast.increment_lineno(method, start - 1)
+    # Only the def's own lines are moved to the file's (the parse order reads them);
+    # its decorators and parameters keep the piece's, which only an error would show --
+    # and an error reads the text whole.
+    method.lineno += start - 1
     method.body = []
     method.end_lineno = end
     method.end_col_offset = len(lines[end - 1].encode("utf-8"))
