@@ -99,15 +99,17 @@ def test_read_in_pieces_equals_the_whole_tree_spans_included(name, text, group, 
     assert _all_fields(pieces) == _all_fields(whole)
 
 
-def test_a_long_printed_program_is_never_parsed_whole():
-    """Only the headers and the methods' whole defs are parsed (the bodies fit a group)."""
+def test_a_long_printed_program_is_never_parsed_whole(monkeypatch):
     text = max((text for name, text in TEXTS if name.endswith("-compiled")),
                key=lambda text: text.count("    @pl.function"))
     methods = text.count("    @pl.function")
+    # the imports, the class line, then the methods, in one group (their headers are
+    # built from their lines: the printer writes one decorator and a one-line def)
     (_, sizes) = _parse_counting(text, 0)
-    # the program's header and one header and one body per method, nothing of the text's size
-    assert len(sizes) == 1 + 1 + 2 * methods
-    assert max(sizes) < len(text)
+    assert len(sizes) == 3 and max(sizes) < len(text)
+    monkeypatch.setattr(text_chunks, "BODY_GROUP_CHARS", 1)  # a method, a statement a group
+    (_, sizes) = _parse_counting(text, 0)
+    assert len(sizes) >= 2 + methods and max(sizes) < len(text) / 3
 
 
 BAD_CUTS = {
@@ -233,3 +235,32 @@ def test_a_long_method_body_is_parsed_in_groups_of_statements(monkeypatch):
     ir.assert_structural_equal(whole, pieces)
     assert _all_fields(pieces) == _all_fields(whole)
     assert ir.python_print(pieces) == ir.python_print(whole)
+
+
+HEADERS = {  # headers the pattern does not read: parsed (or the text read whole)
+    "two decorators": "@pl.function\n    @pl.function\n    def k(self, x: T) -> T:",
+    "a default": "@pl.function\n    def k(self, x: T = None) -> T:",
+    "keyword only": "@pl.function\n    def k(self, *, x: T) -> T:",
+    "a comment between": "@pl.function\n    # the kernel\n    def k(self, x: T) -> T:",
+    "a call in a shape": "@pl.function(type=pl.FunctionType.InCore)\n"
+                         "    def k(self, x: pl.Tensor[[f(a, b)], pl.FP32]) -> T:",
+    "a decorator over lines": "@pl.function(\n        type=pl.FunctionType.InCore)\n"
+                              "    def k(self, x: T) -> T:",
+}
+
+
+@pytest.mark.parametrize("name", sorted(HEADERS))
+def test_odd_method_headers_read_as_the_whole_text_does(name):
+    text = ("T = pl.Tensor[[64], pl.FP32]\n\n@pl.program\nclass P:\n    " + HEADERS[name]
+            + "\n        return x\n\n    @pl.function\n    def j(self, x: T) -> T:\n"
+            "        return x\n")
+    try:
+        whole = text_parser.parse_text(text, "<t>", chunk_min_chars=WHOLE)
+    except (ParserError, ValueError) as err:
+        with pytest.raises(type(err)) as caught:
+            text_parser.parse_text(text, "<t>", chunk_min_chars=0)
+        assert str(caught.value) == str(err)
+        return
+    pieces = text_parser.parse_text(text, "<t>", chunk_min_chars=0)
+    ir.assert_structural_equal(whole, pieces)
+    assert _all_fields(pieces) == _all_fields(whole)

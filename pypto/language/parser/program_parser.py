@@ -331,9 +331,9 @@ def parse_program_definition(info: SourceInfo, node: ast.ClassDef, closure: Clos
         parsed: dict[str, Function] = {}
         for method in _dependency_order(methods, info.source.splitlines()):
             try:
-                options = options_from_ast(info, method, strict_ssa)
                 method_info, method_def = (info, method) if method_bodies is None \
                     else method_bodies(method)
+                options = options_from_ast(method_info, method_def, strict_ssa)
                 parser = FunctionParser(method_info, closure, context, options)
                 func = parser.parse_function(method_def)
                 del method_def, parser
