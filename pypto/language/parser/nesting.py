@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
+from types import MappingProxyType
 from typing import Any, Callable
 
 from ...ir.depth import MAX_EXPR_NESTING, MAX_STMT_NESTING
@@ -62,15 +63,18 @@ def _levels(node: ast.AST) -> int:
     return 1
 
 
-_EXPR_FIELDS: dict[type, tuple[str, ...]] = {}
+def _fields_outside_bodies(cls: type) -> tuple[str, ...]:
+    return tuple(name for name in cls._fields if name not in _BODIES)  # type: ignore[attr-defined]
+
+
+# Read-only after import: every statement class's fields that are not statement lists.
+_EXPR_FIELDS = MappingProxyType({cls: _fields_outside_bodies(cls)
+                                 for cls in ast.stmt.__subclasses__()})
 
 
 def _expr_fields(cls: type) -> tuple[str, ...]:
     fields = _EXPR_FIELDS.get(cls)
-    if fields is None:  # the same answer for every thread: a race only repeats the work
-        fields = tuple(name for name in cls._fields if name not in _BODIES)
-        _EXPR_FIELDS[cls] = fields
-    return fields
+    return fields if fields is not None else _fields_outside_bodies(cls)
 
 
 def _header_exprs(stmt: ast.stmt) -> list[list[tuple[ast.AST, int]]]:
