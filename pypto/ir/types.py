@@ -121,7 +121,17 @@ def shape_of(owner: str, shape: Iterable[Any]) -> tuple:
             isinstance(shape, (str, bytes)) or not isinstance(shape, _abc.Iterable)):
         raise TypeError(f"{owner}: field 'shape' expects a list of int or Expr, "
                         f"got {type(shape).__name__}")
-    return tuple(_shape_item(owner, i, d) for i, d in enumerate(shape))
+    from .expr import ConstInt  # once per shape, not per dim (an import in a function costs)
+    out = []
+    for i, dim in enumerate(shape):
+        kind = type(dim)
+        if kind is int and dim >= 0:
+            out.append(ConstInt(dim, DataType.INDEX))
+        elif kind is ConstInt and dim.value >= 0:
+            out.append(dim)
+        else:
+            out.append(_shape_item(owner, i, dim))
+    return tuple(out)
 
 
 class ShapedType(Type):
