@@ -37,9 +37,12 @@ def _reconcile(p: "FunctionParser", name: str, value: Expr, annotation: T.Type |
 
 def reconcile_types(name: str, annotation: T.Type, inferred: T.Type, span: Span) -> T.Type:
     """``name: annotation = <value of type inferred>``: the type the name gets, or a
-    ``ParserTypeError`` when they disagree (same shape and dtype: the more informative)."""
+    ``ParserTypeError`` when they disagree (same shape and dtype: the more informative).
+    ``pl.UnknownType`` says nothing: the value's type stands, as in PyPTO."""
     if isinstance(inferred, T.UnknownType) or inferred == annotation:
         return annotation
+    if isinstance(annotation, T.UnknownType):
+        return inferred
     if isinstance(inferred, T.ShapedType) and type(inferred) is type(annotation) \
             and inferred.dtype is annotation.dtype \
             and T.TensorType([*inferred.shape], inferred.dtype) == \
