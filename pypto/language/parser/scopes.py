@@ -613,8 +613,10 @@ def _runtime_scope(manual_default: bool) -> Callable:
     return handler
 
 
-# Inline bodies are spliced into such functions, so they keep the rule.
-_AUTO_SCOPED_FUNCS = (FunctionType.Opaque, FunctionType.Orchestration, FunctionType.Inline)
+# Inline bodies are spliced into such functions, so they keep the rule; PyPTO applies it
+# to Graph functions too (an orchestration body of its own).
+_AUTO_SCOPED_FUNCS = (FunctionType.Opaque, FunctionType.Orchestration, FunctionType.Inline,
+                      FunctionType.Graph)
 
 
 def _check_auto_scope_allowed(p: "FunctionParser", node: ast.With) -> None:

@@ -143,7 +143,7 @@ class _BodyRewriter(IRMutator):
                                    op.span)
 
 
-_AUTO_SCOPED = (FunctionType.Opaque, FunctionType.Orchestration)
+_AUTO_SCOPED = (FunctionType.Opaque, FunctionType.Orchestration, FunctionType.Graph)
 
 
 def _direct_definitions(body: Stmt) -> set[E.Var]:
