@@ -312,3 +312,21 @@ class P:
 """
     ir.assert_structural_equal(pl.parse(text % "pl.UnknownType"),
                                pl.parse(text % "pl.Tensor[[4], pl.FP32]"))
+
+
+def test_name_bound_to_a_dynamic_dim_in_an_orchestration_body_is_the_dim_0277():
+    """PyPTO's parser binds no statement for ``a = M`` at the top of an Orchestration
+    body: ``a`` is the dim itself (OutlineIncoreScopes folds ``pl.dim`` alike)."""
+    text = """
+import pypto.language as pl
+M = pl.dynamic("M")
+@pl.program
+class orch:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[M, 8], pl.FP32]) -> pl.Scalar[pl.INDEX]:
+        %s
+        c: pl.Scalar[pl.INDEX] = pl.tensor.dim(x, 1)
+        return %s + c
+"""
+    ir.assert_structural_equal(pl.parse(text % ("a: pl.Scalar[pl.INDEX] = M", "a")),
+                               pl.parse(text % ("", "M")))
