@@ -84,10 +84,10 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
         raise ParserTypeError(f"Cannot assign a {type(value).__name__} to '{name}'", span)
     value = _retype_index_const(value, annotation, span)
     existing = p.names.lookup(name)
-    if existing is None and _aliases_dyn_dim(p, value, annotation):
-        p.names.bind_new(name, value, span)  # type: ignore[arg-type]
+    if existing is None and isinstance(value, E.Var) and _aliases_dyn_dim(p, value, annotation):
+        p.names.bind_new(name, value, span)
         p.bindings.bound(name, False)
-        return value  # type: ignore[return-value]
+        return value
     if existing is not None and p.options.strict_ssa:
         raise SSAViolationError(f"Variable '{name}' is assigned more than once (strict_ssa)",
                                 span, previous_span=p.names.first_span(name),
@@ -134,13 +134,13 @@ def _is_dyn_dim(p: "FunctionParser", var: E.Var) -> bool:
     return p.program.dyn_vars.get(var.name_hint) is var
 
 
-def _aliases_dyn_dim(p: "FunctionParser", value: Expr, annotation: T.Type | None) -> bool:
+def _aliases_dyn_dim(p: "FunctionParser", value: E.Var, annotation: T.Type | None) -> bool:
     """``n = M`` (``n = pl.dim(x, 0)`` folds to it) at the top of an Orchestration body
     names the dynamic dim itself: no statement, later reads of ``n`` are ``M``, as
     PyPTO's parser does (conformance 0277; OutlineIncoreScopes folds dims alike)."""
-    return (p.options.func_type is FunctionType.Orchestration and isinstance(value, E.Var)
-            and _is_dyn_dim(p, value) and p.bindings.depth == 0 and not p.loops
-            and not p.regions and (annotation is None or annotation == value.type))
+    return (p.options.func_type is FunctionType.Orchestration and _is_dyn_dim(p, value)
+            and p.bindings.depth == 0 and not p.loops and not p.regions
+            and (annotation is None or annotation == value.type))
 
 
 def bind_tuple(p: "FunctionParser", targets: list[ast.expr], value: Expr, node: ast.AST) -> None:
