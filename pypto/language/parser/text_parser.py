@@ -11,6 +11,8 @@ namespace (``text_namespace.py``).  Anything else is refused at its line.
 
 from __future__ import annotations
 
+from ... import ir  # noqa: F401 - PyPTO's module-level name of this path
+
 import ast
 import warnings
 from typing import Any, Callable
