@@ -366,6 +366,13 @@ class _Converter:
         rather than invent the value.  A live seed with no source is refused too: it
         could not be printed.
         """
+        scoped = self.index.scoped_escapes
+        if scoped:
+            loop, var = min(scoped, key=lambda found: self.index.enter[found[0]])
+            raise self._fail(
+                f"'{var.name_hint}' may be unbound after the loop: it is first defined in "
+                "the body of a loop inside a region, and a loop there never carries a value "
+                f"out; define '{var.name_hint}' before the loop", loop.span)
         unsure = self._unsure
         observed = {unsure[v] for v in self.roots if v in unsure} if unsure else set()
         culprits = observed | self._placeholder_escapes

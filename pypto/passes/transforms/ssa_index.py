@@ -98,6 +98,10 @@ class SSAIndex:
         self.defs: dict[E.Var, list[tuple[int, Stmt | None]]] = {}
         self.reads: dict[E.Var, list[int]] = {}  # ascending positions, each once
         self.candidates: dict[Stmt, dict[E.Var, None]] = {}
+        # (loop, Var): a value first defined in a loop inside a scope and read after the
+        # loop before any redefinition -- it would need an escape, which such a loop
+        # never gets (ConvertToSSA refuses it, as it refuses an escape without a seed).
+        self.scoped_escapes: list[tuple[Stmt, E.Var]] = []
 
     def last_read(self, var: E.Var) -> int:
         positions = self.reads.get(var)
@@ -295,10 +299,43 @@ def _mark(index: SSAIndex, compound: Stmt, var: E.Var) -> bool:
     return True
 
 
+def _read_before_redefined(index: SSAIndex, var: E.Var, defs: list, boundary: int) -> bool:
+    """Is ``var`` read at or after ``boundary`` before a definition there replaces it?"""
+    reads = index.reads.get(var)
+    if not reads or reads[-1] < boundary:
+        return False
+    first_read = next(pos for pos in reads if pos >= boundary)
+    later_defs = [pos for pos, _ in defs if pos >= boundary]
+    return not later_defs or first_read <= later_defs[0]
+
+
+def _defined_by_header(loop: Stmt, var: E.Var) -> bool:
+    """The loop's own variable, iter_args and return vars (not values of its body)."""
+    if not isinstance(loop, (St.ForStmt, St.WhileStmt)):
+        return False
+    own = [*loop.iter_args, *loop.return_vars]
+    if isinstance(loop, St.ForStmt):
+        own.append(loop.loop_var)
+    return any(var is v for v in own)
+
+
+def _innermost_loop(index: SSAIndex, node: Stmt | None) -> Stmt | None:
+    parent = index.parent
+    while node is not None and not isinstance(node, (St.ForStmt, St.WhileStmt)):
+        node = parent[node]
+    return node
+
+
 def _mark_candidates(index: SSAIndex) -> None:
     enter, parent = index.enter, index.parent
     for var, defs in index.defs.items():
         first_pos, first_anchor = defs[0]
+        if first_anchor is not None:
+            inner = _innermost_loop(index, first_anchor)
+            if inner is not None and index.under_scope[inner] and \
+                    not _defined_by_header(inner, var) and \
+                    _read_before_redefined(index, var, defs, index.boundary[inner]):
+                index.scoped_escapes.append((inner, var))
         # The loops the first value escapes from: read after them, not inside a scope.
         outermost = None
         loop = index.escape_loop.get(first_anchor) if first_anchor is not None else None
