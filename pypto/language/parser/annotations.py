@@ -7,7 +7,7 @@ evaluates only leaves (dims, dtypes, layouts) against the closure.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Sequence
 
 from . import pyast
 from ...ir import expr as E
@@ -270,8 +270,12 @@ def _view_call(p: "FunctionParser", node: ast.Call) -> Any:
             return _dim(p, value)
         result = p.closure.evaluate(value, p.span(value), in_shape=True)
         return _dim_value(p, result, value) if isinstance(result, DynVar) else result
+    if any(k.arg is None for k in node.keywords):
+        raise ParserTypeError(f"Invalid {ctor.__name__}: argument unpacking (**) is not "
+                              "supported", p.span(node))
     try:
-        return ctor(*[arg(a) for a in node.args], **{k.arg: arg(k.value) for k in node.keywords})
+        return ctor(*[arg(a) for a in node.args],
+                    **{k.arg: arg(k.value) for k in node.keywords if k.arg is not None})
     except (TypeError, ValueError) as exc:
         raise ParserTypeError(f"Invalid {ctor.__name__}: {exc}", p.span(node)) from None
 
@@ -295,7 +299,7 @@ def _tile(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.
 
 
 def tensor_type(p: "FunctionParser", shape: list, dtype: DataType,
-                slots: list[tuple[Any, ast.AST]]) -> T.Type:
+                slots: Sequence[tuple[Any, ast.AST]]) -> T.TensorType:
     """A TensorType from its shape, dtype and extra slots (layout / view / memref)."""
     view = memref = None
     for value, where in slots:
@@ -316,7 +320,7 @@ def tensor_type(p: "FunctionParser", shape: list, dtype: DataType,
 
 
 def tile_type(p: "FunctionParser", shape: list, dtype: DataType,
-              slots: list[tuple[Any, ast.AST]], node: ast.AST) -> T.Type:
+              slots: Sequence[tuple[Any, ast.AST]], node: ast.AST) -> T.TileType:
     """A TileType from its shape, dtype and extra slots (memory space / memref / view)."""
     memref = view = space = None
     for value, where in slots:

@@ -40,7 +40,8 @@ def _literal(p: "FunctionParser", node: ast.expr, key: str) -> Any:
     if isinstance(node, (ast.List, ast.Tuple)):
         return _list(p, node, key)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
-            and isinstance(node.operand, ast.Constant):
+            and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, (int, float)):  # ``-"s"`` is refused below
         return -node.operand.value
     chain = attr_chain(node)
     if chain is not None and p.closure.lookup(chain[0]) is not MISSING:

@@ -354,7 +354,7 @@ class FunctionParser:
         first, last = body[0].lineno, body[-1].end_lineno or body[-1].lineno
         # Full-line comments between the signature and the first statement are body text too.
         header_end = max([node.lineno] + [n.end_lineno or n.lineno for n in ast.walk(node.args)
-                                          if hasattr(n, "lineno")]
+                                          if isinstance(n, (ast.arg, ast.expr))]
                          + ([node.returns.end_lineno or node.lineno] if node.returns else []))
         leading = bisect.bisect_right(self._comment_lines, header_end)
         if leading < len(self._comment_lines) and self._comment_lines[leading] < first:

@@ -30,11 +30,14 @@ _BODIES = ("body", "orelse", "finalbody", "handlers")
 def _short(node: ast.AST) -> bool:
     """Written on one line in at most ``MAX_EXPR_NESTING`` characters: not too deep
     (``a<b<c<...`` and ``a and b and ...`` take more than a character per level too)."""
+    # Not every header part has a position (``ast.arguments``, ``ast.withitem`` ...).
     end_line = getattr(node, "end_lineno", None)
     end_col = getattr(node, "end_col_offset", None)
     if end_line is None or end_col is None:
         return False
-    return end_line == node.lineno and end_col - node.col_offset <= MAX_EXPR_NESTING
+    line: int = getattr(node, "lineno")
+    col: int = getattr(node, "col_offset")
+    return end_line == line and end_col - col <= MAX_EXPR_NESTING
 
 
 def _expr_depth(root: ast.AST) -> tuple[int, ast.AST]:

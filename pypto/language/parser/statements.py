@@ -40,10 +40,10 @@ def reconcile_types(name: str, annotation: T.Type, inferred: T.Type, span: Span)
     ``ParserTypeError`` when they disagree (same shape and dtype: the more informative)."""
     if isinstance(inferred, T.UnknownType) or inferred == annotation:
         return annotation
-    if isinstance(inferred, T.ShapedType) and type(inferred) is type(annotation) \
-            and inferred.dtype is annotation.dtype \
+    if isinstance(inferred, T.ShapedType) and isinstance(annotation, T.ShapedType) \
+            and type(inferred) is type(annotation) and inferred.dtype is annotation.dtype \
             and T.TensorType([*inferred.shape], inferred.dtype) == \
-            T.TensorType([*annotation.shape], annotation.dtype):  # type: ignore[union-attr]
+            T.TensorType([*annotation.shape], annotation.dtype):
         return _more_informative(inferred, annotation)
     raise ParserTypeError(
         f"Type annotation of '{name}' ({annotation}) does not match the value's type ({inferred})",
@@ -56,8 +56,8 @@ def _more_informative(inferred: T.ShapedType, annotation: T.ShapedType) -> T.Typ
         extra = int(t.memref is not None)
         if isinstance(t, T.TileType):
             extra += int(t.memory_space is not None) + int(t.tile_view is not None)
-        else:
-            extra += int(t.tensor_view is not None)  # type: ignore[union-attr]
+        elif isinstance(t, T.TensorType):
+            extra += int(t.tensor_view is not None)
         return extra
     return annotation if info(annotation) >= info(inferred) else inferred
 
