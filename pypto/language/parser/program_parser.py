@@ -66,7 +66,8 @@ def raise_with_source(err: ParserError, info: SourceInfo) -> None:
     raise err
 
 
-def find_def(info: SourceInfo, name: str, kind: type) -> Any:
+def find_def(info: SourceInfo, name: str,
+             kind: type[ast.FunctionDef] | type[ast.ClassDef]) -> ast.FunctionDef | ast.ClassDef:
     try:
         module = pyast.parse(info.source)
     except SyntaxError as exc:
@@ -181,7 +182,7 @@ def record_error(errors: list, err: ParserError) -> None:
     for found in (err, *getattr(err, "also", ())):
         if not isinstance(found, DependentError) and not any(e is found for e in errors):
             errors.append(found)
-    err.also = ()  # type: ignore[attr-defined]
+    err.also = ()
 
 
 def _guarded(info: SourceInfo, action: Callable[[], Any]) -> Any:
@@ -346,10 +347,10 @@ def parse_program_definition(info: SourceInfo, node: ast.ClassDef, closure: Clos
                 raise ParserSyntaxError(f"Conflicting external functions: '{name}' is also a "
                                         "method of this program", info.span(node))
             functions.append(external)
-        first = node.decorator_list[0] if node.decorator_list else node
+        start: ast.expr | ast.ClassDef = node.decorator_list[0] if node.decorator_list else node
         # The decorator expression starts after its '@'; the class keyword sits at the
         # indentation, which is where the '@' is.
-        span = Span(info.filename, first.lineno + info.line_offset,
+        span = Span(info.filename, start.lineno + info.line_offset,
                     node.col_offset + 1 + info.col_offset)
         return Program(functions, program_name, span)
     return _guarded(info, run)

@@ -341,7 +341,7 @@ class _ModuleIndex:
             tree = pyast.parse(text, filename)
         self.lines = lines
         self.info = SourceInfo(filename, text, 0, 0, [line.rstrip("\r\n") for line in lines])
-        self.functions: dict[int, ast.AST] = {}
+        self.functions: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.classes: dict[str, list[ast.ClassDef]] = {}
         for node in iter_definitions(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -387,7 +387,8 @@ def _block_fields(cls: type) -> tuple[str, ...]:
 
 def seed_module_ast(filename: str, tree: ast.Module) -> None:
     """Let ``pl.parse`` share the AST it already built for a registered text."""
-    lines = linecache.cache.get(filename, (None, None, None))[2]
+    entry = linecache.cache.get(filename)  # a lazy entry is a 1-tuple: no lines yet
+    lines = entry[2] if entry is not None and len(entry) == 4 else None
     if lines:
         _MODULE_INDEX[filename] = _ModuleIndex(filename, lines, tree)
 
