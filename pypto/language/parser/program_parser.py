@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from . import pyast
 from ...errors import InternalError
@@ -66,8 +66,10 @@ def raise_with_source(err: ParserError, info: SourceInfo) -> None:
     raise err
 
 
-def find_def(info: SourceInfo, name: str,
-             kind: type[ast.FunctionDef] | type[ast.ClassDef]) -> ast.FunctionDef | ast.ClassDef:
+_Def = TypeVar("_Def", ast.FunctionDef, ast.ClassDef)
+
+
+def find_def(info: SourceInfo, name: str, kind: type[_Def]) -> _Def:
     try:
         module = pyast.parse(info.source)
     except SyntaxError as exc:
