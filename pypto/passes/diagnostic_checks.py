@@ -82,7 +82,7 @@ class DiagnosticCheckSet:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DiagnosticCheckSet) and other._checks == self._checks
 
-    __hash__ = None  # type: ignore[assignment]  (mutable)
+    __hash__ = None  # type: ignore[assignment]  # unhashable: the set is mutable
 
     def __repr__(self) -> str:
         return "{" + ", ".join(c.name for c in self.to_list()) + "}"

@@ -9,7 +9,7 @@ the lineage that lets an output tensor be returned as the parameter it is.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, cast
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -128,7 +128,7 @@ class BodyFacts:
             node = stack.pop()
             cls = type(node)
             if cls is E.Var or cls is E.IterArg:  # the common leaves, by exact class
-                self._use(node)  # type: ignore[arg-type]
+                self._use(cast(E.Var, node))
             elif cls is E.ConstInt or cls is E.ConstFloat or cls is E.ConstBool:
                 continue
             elif isinstance(node, E.Var):
@@ -263,15 +263,16 @@ class BodyFacts:
             name = value.op.name
             if name in _WRITE_ALIAS_OPS:
                 target_index = 2 if name == "tile.store" else 0
-                if len(value.args) > target_index and isinstance(value.args[target_index], E.Var):
-                    target = value.args[target_index]
+                target = value.args[target_index] if len(value.args) > target_index else None
+                if isinstance(target, E.Var):
                     self.lineage[var] = target
                     self.alias[var] = self.alias.get(target, target)
                 return
             returned = self._returned_param(value)
-            if returned is not None and returned < len(value.args) \
-                    and isinstance(value.args[returned], E.Var):
-                self.lineage[var] = value.args[returned]
+            source_arg = value.args[returned] \
+                if returned is not None and returned < len(value.args) else None
+            if isinstance(source_arg, E.Var):
+                self.lineage[var] = source_arg
         elif isinstance(value, E.TupleGetItemExpr) and isinstance(value.tuple, E.Var):
             source = self._tuple_sources.get(value.tuple) if hasattr(self, "_tuple_sources") \
                 else None
