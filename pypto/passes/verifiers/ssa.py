@@ -100,7 +100,7 @@ class _SSAWalker(DefUseWalker):
         return closed
 
     # -- definitions and uses -----------------------------------------------------------
-    def define(self, var: E.Var, stmt: Stmt) -> None:  # type: ignore[override]
+    def define(self, var: E.Var, stmt: Stmt) -> None:
         """``on_define`` + ``bind`` inlined (the hottest step): the name lookup of the
         shadowing check is the one that records the new definition."""
         visible = self.visible
@@ -108,7 +108,7 @@ class _SSAWalker(DefUseWalker):
         if type(var_type) is not ScalarType:  # a scalar holds no Vars
             for dim_var in type_vars(var_type):
                 if dim_var not in visible:
-                    self.on_use(dim_var, stmt)  # type: ignore[arg-type]
+                    self.on_use(dim_var, stmt)
         count = self.def_counts.get(var, 0) + 1
         self.def_counts[var] = count
         if count == 2:

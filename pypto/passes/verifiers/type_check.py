@@ -79,16 +79,16 @@ class _TypeCheck(StmtCheck):
     def report(self, message: str, stmt: Stmt, code: TypeCheckErrorType) -> None:
         self.diagnostics.append(error(RULE, int(code), message, stmt.span))
 
-    def check_if(self, stmt: St.IfStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check_if(self, stmt: St.IfStmt, loop: Stmt | None) -> None:
         self.check_condition(stmt.condition, "IfStmt", stmt)
         for branch in (stmt.then_body, stmt.else_body):
             self.check_yield(branch, stmt.return_vars, "return var", "IfStmt")
 
-    def check_while(self, stmt: St.WhileStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check_while(self, stmt: St.WhileStmt, loop: Stmt | None) -> None:
         self.check_condition(stmt.condition, "WhileStmt", stmt)
         self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "WhileStmt")
 
-    def check_for(self, stmt: St.ForStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check_for(self, stmt: St.ForStmt, loop: Stmt | None) -> None:
         for field in ("start", "stop", "step"):
             bound_type = getattr(stmt, field).type
             if not isinstance(bound_type, (ScalarType, UnknownType)):
@@ -96,7 +96,7 @@ class _TypeCheck(StmtCheck):
                             TypeCheckErrorType.FOR_RANGE_MUST_BE_SCALAR)
         self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "ForStmt")
 
-    def check_assign(self, stmt: St.AssignStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check_assign(self, stmt: St.AssignStmt, loop: Stmt | None) -> None:
         """A Var holds values of its own kind: a Tensor var is never assigned a scalar
         (dtype and shape may differ in ways the passes settle; the kind never does)."""
         var_type, value_type = stmt.var.type, stmt.value.type
@@ -107,7 +107,7 @@ class _TypeCheck(StmtCheck):
                         f"assigned a {_kind(value_type)} value", stmt,
                         TypeCheckErrorType.TYPE_KIND_MISMATCH)
 
-    def check_return(self, stmt: St.ReturnStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check_return(self, stmt: St.ReturnStmt, loop: Stmt | None) -> None:
         func = self.func
         if func is None or not func.return_types:
             return  # nothing declared: nothing to check against
@@ -122,7 +122,7 @@ class _TypeCheck(StmtCheck):
             self.report(f"Return in function '{func.name}' does not match its declared "
                         f"return type: {reason}", stmt, code)
 
-    def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
+    def on_call(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
         op = call.op  # type: ignore[attr-defined]
         if isinstance(op, GlobalVar):
             if self.check_arity(call, stmt):  # type: ignore[arg-type]
