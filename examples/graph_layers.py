@@ -17,12 +17,14 @@ Run it:  pypto compile examples/graph_layers.py
 """
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import pypto.language as pl
 
 ROWS, COLS, LAYERS = 8, 16, 4
 STACKED = LAYERS * ROWS  # a name: type checkers read dims that are names or literals
-Weights = pl.Tensor[[STACKED, COLS], pl.FP32]
-Band = pl.Tensor[[ROWS, COLS], pl.FP32]
+Weights: TypeAlias = pl.Tensor[[STACKED, COLS], pl.FP32]
+Band: TypeAlias = pl.Tensor[[ROWS, COLS], pl.FP32]
 
 
 @pl.program

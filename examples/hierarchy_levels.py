@@ -12,10 +12,12 @@ Run it:  pypto compile examples/hierarchy_levels.py
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import pypto.language as pl
 
 N = 256
-Vector = pl.Tensor[[N], pl.FP32]
+Vector: TypeAlias = pl.Tensor[[N], pl.FP32]
 
 
 @pl.program

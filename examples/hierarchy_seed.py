@@ -15,9 +15,11 @@ Two programs live in this file, so pick one with ``--entry``:
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import pypto.language as pl
 
-Vector = pl.Tensor[[64], pl.FP32]
+Vector: TypeAlias = pl.Tensor[[64], pl.FP32]
 
 
 @pl.program

@@ -5,7 +5,6 @@ valid rows.  The second call, at another row count, reuses the compiled program.
     python examples/scripts/dynamic_valid_shapes.py [--numpy]
 """
 
-import numpy as np
 
 import pypto.language as pl
 from pypto.runtime import RunConfig

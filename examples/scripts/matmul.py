@@ -4,7 +4,6 @@ pl.matmul_acc, one InCore kernel per 32x32 output tile.
     python examples/scripts/matmul.py [--numpy]
 """
 
-import numpy as np
 
 import pypto.language as pl
 from pypto.runtime import RunConfig
