@@ -17,6 +17,8 @@ What the default pipeline does with it:
 
 Run it:  pypto compile examples/decoder.py
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 from __future__ import annotations
 
 from typing import TypeAlias

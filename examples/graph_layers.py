@@ -15,6 +15,8 @@ leaves a call in the loop:
 
 Run it:  pypto compile examples/graph_layers.py
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 from __future__ import annotations
 
 from typing import TypeAlias

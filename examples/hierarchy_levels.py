@@ -9,6 +9,8 @@ InCore function.
 
 Run it:  pypto compile examples/hierarchy_levels.py
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 from __future__ import annotations
 

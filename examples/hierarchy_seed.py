@@ -12,6 +12,8 @@ Two programs live in this file, so pick one with ``--entry``:
   one, so the names chain: ``main_global_orch_0`` calls
   ``main_global_orch_0_host_orch_0``.
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 from __future__ import annotations
 

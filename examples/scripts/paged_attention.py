@@ -8,6 +8,8 @@ plain matmul.
 
     python examples/scripts/paged_attention.py [--numpy]
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 from typing import Any
 

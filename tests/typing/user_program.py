@@ -1,5 +1,7 @@
 """A user program type-checked by tests/typing/test_type_check.py (mypy --strict with
 the pypto plugin): pl.* ops, ir nodes and the decorators."""
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 from __future__ import annotations
 
