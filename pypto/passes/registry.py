@@ -215,7 +215,7 @@ def make_factory(spec: PassSpec) -> Callable[..., Pass]:
                        + (f"\n\nParameters: {', '.join(spec.parameters)}."
                           if spec.parameters else ""))
     factory.__module__ = "pypto.passes"
-    factory.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    factory.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # read by inspect
         [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
          for name in spec.parameters], return_annotation=Pass)
     return factory

@@ -96,7 +96,7 @@ def _loop_var_dtype(bounds: list[Expr]) -> DataType:
 
 
 def _range_loop(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
-    name = attr_chain(call.func)[1]  # type: ignore[index]
+    name = cast("list[str]", attr_chain(call.func))[1]  # (the caller matched pl.<kind>)
     kind = _KINDS[name]
     span = p.span(node)
     if not 1 <= len(call.args) <= 3:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import enum
 import sys
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ...ir.dtype import DataType
 from ...ir.enums import ArgDirection, SplitMode
@@ -77,7 +77,7 @@ def _list(p: "FunctionParser", node: ast.List | ast.Tuple, key: str) -> list:
 
 
 def parse_func_attr(p: "FunctionParser", node: ast.stmt) -> None:
-    call = node.value  # type: ignore[attr-defined]
+    call = cast(ast.Call, cast(ast.Expr, node).value)  # (is_func_attr(node) holds)
     if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Dict):
         raise ParserSyntaxError('pl.func_attr takes one dict literal: pl.func_attr({"key": value})',
                                 p.span(call))

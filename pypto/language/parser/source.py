@@ -82,9 +82,10 @@ class SourceInfo:
         end_byte = getattr(node, "end_col_offset", None)
         shift = self._uniform_shift
         if shift is not None and end_line is not None and end_byte is not None:
-            return Span(self.filename, line + offset, node.col_offset + shift,  # type: ignore
+            # (a node with a line has a column; attribute access keeps this hot path cheap)
+            return Span(self.filename, line + offset, node.col_offset + shift,  # type: ignore[attr-defined]
                         end_line + offset, end_byte + shift)
-        begin_column = self._file_column(line, node.col_offset)  # type: ignore[attr-defined]
+        begin_column = self._file_column(line, node.col_offset)  # type: ignore[attr-defined]  # (as above)
         if end_line is None:
             return Span(self.filename, line + offset, begin_column)
         end_column = -1 if end_byte is None else self._file_column(end_line, end_byte)

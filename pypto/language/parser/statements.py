@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeGuard
 
 from ...ir import expr as E
 from ...ir import stmt as S
@@ -154,7 +154,7 @@ def _target_name(p: "FunctionParser", target: ast.expr) -> str:
 
 # -- yields -----------------------------------------------------------------------------
 
-def is_yield_call(node: ast.expr) -> bool:
+def is_yield_call(node: object) -> TypeGuard[ast.Call]:
     """Any call whose callee ends in ``.yield_`` is a yield."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and node.func.attr == "yield_")
@@ -202,14 +202,14 @@ def _assign_to(p: "FunctionParser", target: ast.expr, value_node: ast.expr, node
                annotation: T.Type | None) -> None:
     if is_yield_call(value_node):
         targets = list(target.elts) if isinstance(target, ast.Tuple) else [target]
-        emit_yield(p, value_node, targets, annotation, node)  # type: ignore[arg-type]
+        emit_yield(p, value_node, targets, annotation, node)
         return
     if isinstance(target, ast.Subscript):
         _subscript_store(p, target, value_node, node)
         return
     if _is_submit(value_node):
         from .calls import parse_submit
-        value = parse_submit(p, value_node)  # type: ignore[arg-type]
+        value = parse_submit(p, value_node)
     else:
         value = p.parse_expr(value_node)
     if isinstance(target, ast.Name):
@@ -220,7 +220,7 @@ def _assign_to(p: "FunctionParser", target: ast.expr, value_node: ast.expr, node
         _target_name(p, target)
 
 
-def _is_submit(node: ast.expr) -> bool:
+def _is_submit(node: ast.expr) -> TypeGuard[ast.Call]:
     if not isinstance(node, ast.Call):
         return False
     chain = attr_chain(node.func)
@@ -329,7 +329,7 @@ def _expr_stmt(p: "FunctionParser", node: ast.Expr) -> None:
             raise ParserSyntaxError(
                 "A loop with init_values requires an assignment-form pl.yield_ "
                 "(e.g. `acc_out = pl.yield_(acc)`)", p.span(value))
-        emit_yield(p, value, None, None, node)  # type: ignore[arg-type]
+        emit_yield(p, value, None, None, node)
         return
     if isinstance(value, ast.Call):
         from .directives import STATEMENT_DIRECTIVES, directive_name

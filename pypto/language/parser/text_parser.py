@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import ast
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from . import pyast
 from ...ir.function import Function, Program
@@ -129,7 +129,7 @@ class _TextReader:
                               hint="Module-level names in DSL text hold constants: numbers, "
                                    "strings, dtypes, enum members, pl.dynamic dims")
         for target in stmt.targets:
-            self.bindings[target.id] = value  # type: ignore[attr-defined]
+            self.bindings[cast(ast.Name, target).id] = value  # (each checked a Name above)
 
     def _expression(self, stmt: ast.Expr) -> None:
         if not isinstance(stmt.value, ast.Constant):  # a docstring or `...` is inert
