@@ -108,6 +108,9 @@ class PassErrorCode(enum.Enum):
     INLINE_CYCLE = ("P100", "FunctionType.Inline functions call each other in a cycle")
     INLINE_NOT_SPLICEABLE = ("P101", "an Inline function is called inside an expression or "
                                      "submitted, where no splice can go")
+    INLINE_AUTO_SCOPE_CONFLICT = (
+        "P102", "an auto_scope=False Inline function with a hand-placed AUTO pl.scope() is "
+                "called from an auto-scoped body")
     SSA_UNCONVERTIBLE = ("P200", "ConvertToSSA cannot put a function into SSA form")
     HOISTED_CONDITION_READS_CARRY = (
         "P300", "a call in a while condition reads a loop-carried value")

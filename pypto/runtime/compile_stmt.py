@@ -16,6 +16,12 @@ Scopes run in place; their level, role and kind do not change the result, except
 * ``pl.spmd(n)`` runs its body once per block, with ``tile.get_block_idx()`` = 0..n-1;
 * ``pl.split_aiv(n, mode=...)`` runs its body once per vector core, with
   ``tile.get_subblock_idx()`` = 0..n-1 (cross-core pipes hand each lane its half);
+* every block or lane starts from the bindings the region was entered with: on the
+  device the blocks run side by side, each from the same inputs, so a name one block
+  rebinds (``s = s + 4``) is not seen by the next -- which is what the outlined form
+  computes, where each block is a call taking the entry values as arguments.  Writes
+  into tensors are shared (they are the same buffers); after the region the names
+  hold the last block's values;
 * a ``pl.cluster()`` holding a ``pl.spmd(n)`` runs its whole body once per block
   (the spmd itself then runs once per cluster block), which is what the cluster
   becomes after OutlineClusterScopes moves the launch onto the Group call;
@@ -287,9 +293,12 @@ class StmtCompiler(ExprCompiler):
         def run_lanes(frame: list) -> Any:
             state = executor.state
             saved = state.subblock_idx
+            entry = frame[:]
             signal = None
             try:
                 for lane in range(count):
+                    if lane:
+                        frame[:] = entry
                     state.subblock_idx = lane
                     signal = body(frame)
                     if signal is not None:
@@ -308,9 +317,12 @@ class StmtCompiler(ExprCompiler):
             blocks = executor.block_count(count(frame), span, self.function_name)
             state = executor.state
             saved = (state.block_idx, state.block_num)
+            entry = frame[:]
             signal = None
             try:
                 for block in range(blocks):
+                    if block:
+                        frame[:] = entry
                     state.block_idx, state.block_num = block, blocks
                     signal = body(frame)
                     if signal is not None and type(signal) is not tuple:

@@ -774,3 +774,54 @@ def test_loose_helper_program_compiles_to_text_that_reads_back_equal():
     compiled = ir.PassManager.get_strategy(ir.OptimizationStrategy.Default).run_passes(
         pl.parse(LOOSE_HELPER))
     assert_roundtrip(compiled)
+
+
+# -- the AUTO-scope rule across a splice ---------------------------------------------------
+
+def _scoped_helper_program(caller_options: str, call: str) -> str:
+    return f"""
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Inline, auto_scope=False)
+    def helper(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        with pl.scope():
+            y = pl.add(x, x)
+        return y
+
+    @pl.function(type=pl.FunctionType.Orchestration{caller_options})
+    def main(self, x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor[[64], pl.FP32]]
+             ) -> pl.Tensor[[64], pl.FP32]:
+{call}
+        return out
+"""
+
+
+def test_a_hand_placed_auto_scope_cannot_be_spliced_into_an_automatic_scope():
+    # The splice would print `with pl.scope():` in an auto-scoped body, which the
+    # parser refuses: the pass refuses the call instead, at the call.
+    text = _scoped_helper_program("", "        z = self.helper(x)\n"
+                                      "        out = pl.assemble(out, z, [0])")
+    with pytest.raises(passes.PassError) as info:
+        inline(pl.parse(text))
+    err = info.value
+    assert (err.pass_name, err.code.code) == ("InlineFunctions", "P102")
+    assert "'helper' places an AUTO 'with pl.scope()' by hand" in err.message
+    assert err.span.begin_line == text.splitlines().index("        z = self.helper(x)") + 1
+    assert "auto_scope=False to 'main'" in err.hint
+
+
+@pytest.mark.parametrize("caller_options, call", [
+    (", auto_scope=False", "        z = self.helper(x)\n        out = pl.assemble(out, z, [0])"),
+    ("", "        with pl.at(level=pl.Level.CORE_GROUP):\n"
+         "            z = self.helper(x)\n"
+         "            out = pl.assemble(out, z, [0])"),
+], ids=["caller-without-auto-scope", "inside-a-kernel-region"])
+def test_a_hand_placed_auto_scope_splices_where_the_rule_allows_it(caller_options, call):
+    after = inline(pl.parse(_scoped_helper_program(caller_options, call)))
+    assert list(after.functions) == ["main"]
+    assert_roundtrip(after)
+    compiled = ir.PassManager.get_strategy(ir.OptimizationStrategy.Default) \
+        .run_passes(pl.parse(_scoped_helper_program(caller_options, call)))
+    assert_roundtrip(compiled)

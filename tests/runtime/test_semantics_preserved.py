@@ -306,3 +306,40 @@ class HoistedScalar:
 def test_a_scalar_computed_in_a_region_and_used_after_it():
     _, result = check(HoistedScalar, lambda: [rand(64, 32), 5, zeros(64, 32)])
     assert result.shape == (64, 32)
+
+
+@pl.program
+class BlocksRebindingAScalar:
+    @pl.function
+    def main(self, x: T, out: pl.Out[T]) -> T:
+        row: pl.Scalar[pl.INDEX] = 0
+        for i in pl.spmd(4):
+            row = row + ROWS            # every block starts from row = 0, as on the device
+            t = pl.load(x, [row - ROWS, 0], [ROWS, 32])
+            pl.store(t, [i * ROWS, 0], out)
+        return out
+
+
+def test_spmd_blocks_each_start_from_the_values_the_region_was_entered_with():
+    x = rand(64, 32)
+    after, result = check(BlocksRebindingAScalar, lambda: [x, zeros(64, 32)])
+    assert np.array_equal(result, np.tile(x[:ROWS], (4, 1)))
+
+
+@pl.program
+class LanesRebindingAScalar:
+    @pl.function
+    def main(self, x: T, out: pl.Out[T]) -> T:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            col: pl.Scalar[pl.INDEX] = 0
+            for lane in pl.split_aiv(2, mode=pl.SplitMode.LEFT_RIGHT):
+                col = col + 16          # each vector core starts from col = 0
+                t = pl.load(x, [0, col - 16], [64, 16])
+                out = pl.store(t, [0, lane * 16], out)
+        return out
+
+
+def test_split_aiv_lanes_each_start_from_the_values_the_split_was_entered_with():
+    x = rand(64, 32)
+    after, result = check(LanesRebindingAScalar, lambda: [x, zeros(64, 32)])
+    assert np.array_equal(result, np.tile(x[:, :16], (1, 2)))

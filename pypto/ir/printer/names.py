@@ -21,6 +21,16 @@ from ..node import Expr, GlobalVar, Stmt
 from ..types import ShapedType, TensorType, TupleType, Type
 from .spelling import sanitize_identifier
 
+
+def unspellable_scope(node: S.ScopeStmt) -> str:
+    """Why a scope the DSL has no construct for cannot be printed."""
+    kind = type(node).__name__
+    if kind == "CommDomainScopeStmt":
+        return ("python_print: a CommDomainScopeStmt has no DSL spelling: PyPTO's backend "
+                "pass MaterializeCommDomainScopes builds it, and pypto does not run the "
+                "backend passes; print the program before that lowering")
+    return f"python_print: a {kind} has no DSL spelling"
+
 __all__ = ["VarScan", "assign_names", "FREE_VAR_SUFFIX"]
 
 FREE_VAR_SUFFIX = "__FREE_VAR"
@@ -75,6 +85,8 @@ class VarScan:
         if handler is None:
             handler = _lookup(_STMT_HANDLERS, type(node))
             if handler is None:
+                if isinstance(node, S.ScopeStmt):
+                    raise ValueError(unspellable_scope(node))
                 raise InternalError(f"printer: no naming rule for statement {type(node).__name__}")
         handler(self, node)
 

@@ -6,7 +6,10 @@ into its statement-level call sites, then drop all Inline functions.
 3. Inline functions are expanded callee-first, so each body is expanded exactly
    once; every other function is then rewritten against the expanded bodies.
 4. Recognised call sites: ``lhs = f(args)``, ``f(args)`` and ``return f(args)``,
-   wherever the statement sits.  A call inside another expression and a
+   wherever the statement sits.  An ``auto_scope=False`` callee whose body places an
+   AUTO ``pl.scope()`` by hand cannot be spliced into the automatic scope of an
+   auto-scoped caller (outside its kernel regions): the parser's AUTO-scope rule would
+   refuse the result, so the pass refuses the call (``PassError`` P102).  A call inside another expression and a
    ``pl.submit`` of an Inline function are left alone (the
    InlineFunctionsEliminated verifier reports them).
 
@@ -27,7 +30,7 @@ from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.depth import nesting_guard
-from ...ir.enums import FunctionType
+from ...ir.enums import FunctionType, Level
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.scope import SCOPE_ATTR_KEYS
@@ -129,6 +132,35 @@ def _expansion_order(inline: dict[str, Function]) -> list[str]:
     return order
 
 
+# -- the AUTO-scope rule -------------------------------------------------------------------
+
+# Bodies that are one automatic scope unless ``auto_scope=False`` (the parser's rule).
+_AUTO_SCOPED_FUNCS = (FunctionType.Opaque, FunctionType.Orchestration, FunctionType.Inline)
+
+
+def _auto_scoped(func: Function) -> bool:
+    return func.func_type in _AUTO_SCOPED_FUNCS and func.attrs.get("auto_scope", True) is not False
+
+
+def _is_kernel_scope(stmt: Stmt) -> bool:
+    """Code inside runs in one kernel, where the AUTO-scope rule does not apply."""
+    if isinstance(stmt, (S.InCoreScopeStmt, S.SpmdScopeStmt, S.SplitAivScopeStmt)):
+        return True
+    return isinstance(stmt, S.HierarchyScopeStmt) and stmt.level.value <= Level.CORE_GROUP.value
+
+
+def _hand_placed_auto_scope(body: Stmt) -> S.RuntimeScopeStmt | None:
+    """The first AUTO ``pl.scope()`` of ``body`` outside its kernel regions."""
+    pending = [body]
+    while pending:
+        stmt = pending.pop()
+        if isinstance(stmt, S.RuntimeScopeStmt) and not stmt.manual:
+            return stmt
+        if not _is_kernel_scope(stmt):
+            pending.extend(reversed(stmt_children(stmt)))
+    return None
+
+
 # -- expanded bodies ---------------------------------------------------------------------
 
 class _ReturnFinder(IRVisitor):
@@ -168,7 +200,7 @@ class _Template:
     still see the argument.
     """
 
-    __slots__ = ("name", "params", "body", "has_return")
+    __slots__ = ("name", "params", "body", "has_return", "auto_scope")
 
     def __init__(self, func: Function, body: Stmt) -> None:
         stmts = flatten_to_stmts(body)
@@ -184,6 +216,8 @@ class _Template:
         prologue = [St.AssignStmt(p, p, p.span) for p in func.params if p in copied]
         self.name = func.name
         self.params = func.params
+        # A hand-placed AUTO scope the callee may hold (only with auto_scope=False).
+        self.auto_scope = None if _auto_scoped(func) else _hand_placed_auto_scope(body)
         self.body = St.SeqStmts([*prologue, *stmts], body.span)
         self.has_return = trailing is not None
 
@@ -233,13 +267,15 @@ class _Splicer(IRMutator):
     of its target ``t`` become the i-th value (a bare ``t`` becomes the tuple).
     """
 
-    def __init__(self, templates: dict[str, _Template], caller: str, body: Stmt,
+    def __init__(self, templates: dict[str, _Template], caller: Function, body: Stmt,
                  splices: Iterator[int]) -> None:
         super().__init__()
         self._templates = templates
         self._splices = splices
         self._retyping = Retyping(body)
-        self._caller = caller
+        self._caller = caller.name
+        self._auto_scoped = _auto_scoped(caller)
+        self._kernel_depth = 0  # kernel regions around the statement being rewritten
         self._tuple_results: dict[E.Var, tuple[Expr, ...]] = {}
         self._touched = _statements_to_calls(body, templates)
 
@@ -248,7 +284,13 @@ class _Splicer(IRMutator):
         # (a tuple result, or a re-minted Var): with neither pending, it stays as is.
         if id(op) not in self._touched and not self._tuple_results and not self.var_remap:
             return op
-        return super().visit_stmt(op)
+        if not _is_kernel_scope(op):
+            return super().visit_stmt(op)
+        self._kernel_depth += 1
+        try:
+            return super().visit_stmt(op)
+        finally:
+            self._kernel_depth -= 1
 
     def _template_of(self, expr: Expr) -> _Template | None:
         if type(expr) is E.Call and isinstance(expr.op, GlobalVar):
@@ -262,6 +304,14 @@ class _Splicer(IRMutator):
                 f"{PASS_NAME}: call of Inline function '{template.name}' in '{self._caller}' "
                 f"passes {len(call.args)} argument(s) for {len(template.params)} "
                 f"parameter(s) ({call.span})")
+        if template.auto_scope is not None and self._auto_scoped and not self._kernel_depth:
+            raise PassError(
+                f"in function '{self._caller}': the Inline function '{template.name}' places "
+                "an AUTO 'with pl.scope()' by hand (auto_scope=False) and cannot be spliced "
+                f"into '{self._caller}', whose body is already one automatic scope",
+                call.span, code=PassErrorCode.INLINE_AUTO_SCOPE_CONFLICT, pass_name=PASS_NAME,
+                hint=f"Add auto_scope=False to '{self._caller}' too, use pl.manual_scope() in "
+                     f"'{template.name}', or call it inside a kernel region")
         args = [self.visit_expr(a) for a in call.args]
         splice = next(self._splices)
         clone, _ = deep_clone(template.body, list(zip(template.params, args)),
@@ -374,7 +424,7 @@ def _statements_to_calls(body: Stmt, templates: dict[str, _Template]) -> set[int
 
 def _rewrite_body(func: Function, templates: dict[str, _Template],
                   splices: Iterator[int]) -> Stmt:
-    return _Splicer(templates, func.name, func.body, splices).visit_stmt(func.body)
+    return _Splicer(templates, func, func.body, splices).visit_stmt(func.body)
 
 
 def transform(program: Program) -> Program:
