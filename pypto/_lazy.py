@@ -106,7 +106,7 @@ def install_lazy_attributes(module_name: str,
     None for the module itself)}``, each imported on first access.  The attribute may be
     dotted (``"DataType.FP32"``)."""
     module = sys.modules[module_name]
-    namespace = {name: _LazyAttribute(name, home, attribute)
+    namespace: dict[str, object] = {name: _LazyAttribute(name, home, attribute)
                  for name, (home, attribute) in attributes.items()}
     namespace["__module__"] = module_name
 

@@ -6,10 +6,11 @@
 from __future__ import annotations
 
 import enum
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ..ir import expr as E
 from ..ir.node import Expr
+from ..ir.types import ScalarType
 from .bounds import (ConstIntBound, Facts, IntSet, ModularSet, NEG_INF, POS_INF,
                      const_int_bound, modular_set)
 from .simplify import Simplifier
@@ -129,7 +130,8 @@ class TransitiveComparisonAnalyzer(_Part):
                     propagate_inequalities: bool = True) -> CompareResult:
         """How ``lhs`` relates to ``rhs``, from the bound of their difference."""
         lhs, rhs = _as_expr(lhs), _as_expr(rhs)
-        difference = Simplifier(self._facts).simplify(E.Sub(lhs, rhs, lhs.type.dtype, lhs.span))
+        dtype = cast(ScalarType, lhs.type).dtype
+        difference = Simplifier(self._facts).simplify(E.Sub(lhs, rhs, dtype, lhs.span))
         bound = const_int_bound(difference, self._facts)
         lo, hi = bound.min_value, bound.max_value
         if lo > hi:

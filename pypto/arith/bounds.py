@@ -9,7 +9,7 @@ variables bound to an expression or to a range, narrowed by entered constraints.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ..ir import expr as E
 from ..ir.dtype import DataType
@@ -218,7 +218,8 @@ def _constraint_bounds(cond: Expr, facts: Facts) -> list[tuple[E.Var, ConstIntBo
     kind = type(cond)
     if kind not in _SWAP:
         return []
-    left, right = cond.left, cond.right
+    comparison = cast(E.BinaryExpr, cond)  # a key of _SWAP
+    left, right = comparison.left, comparison.right
     if not isinstance(left, E.Var):
         left, right, kind = right, left, _SWAP[kind]
     if not isinstance(left, E.Var):
@@ -252,7 +253,8 @@ def const_int_bound(expr: Expr, facts: Facts, depth: int = 0) -> ConstIntBound:
             other = const_int_bound(facts.exprs[expr], facts, depth + 1)
             bound = ConstIntBound(max(bound.min_value, other.min_value),
                                   min(bound.max_value, other.max_value))
-        if _is_int(expr) and expr.dtype.is_unsigned_int():
+        dtype = getattr(expr.type, "dtype", None)  # a Var has no ``dtype`` of its own
+        if isinstance(dtype, DataType) and dtype.is_unsigned_int():
             bound = ConstIntBound(max(bound.min_value, 0), bound.max_value)
         return bound
     if isinstance(expr, (E.Lt, E.Le, E.Gt, E.Ge, E.Eq, E.Ne, E.And, E.Or, E.Not)):

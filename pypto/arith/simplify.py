@@ -11,12 +11,13 @@ bound to an expression are replaced by it first.  Results keep the input's dtype
 from __future__ import annotations
 
 import operator
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ..ir import expr as E
 from ..ir.dtype import DataType
 from ..ir.node import Expr
 from ..ir.structural import structural_equal
+from ..ir.types import ScalarType
 from .bounds import Facts, const_int_bound, modular_set
 
 __all__ = ["fold_const", "simplify"]
@@ -26,10 +27,11 @@ _INT_FOLD: dict[type, Callable[[int, int], Any]] = {
     E.FloorDiv: lambda a, b: a // b if b else None, E.FloorMod: lambda a, b: a % b if b else None,
     E.BitAnd: operator.and_, E.BitOr: operator.or_, E.BitXor: operator.xor,
 }
-_COMPARE: dict[type, Callable[[Any, Any], bool]] = {
+_COMPARE: dict[type[E.BinaryExpr], Callable[[Any, Any], bool]] = {
     E.Lt: operator.lt, E.Le: operator.le, E.Gt: operator.gt, E.Ge: operator.ge,
     E.Eq: operator.eq, E.Ne: operator.ne,
 }
+_COMPARE_CLASSES = tuple(_COMPARE)
 _FLOAT_FOLD: dict[type, Callable[[float, float], Any]] = {
     E.Add: operator.add, E.Sub: operator.sub, E.Mul: operator.mul, E.Min: min, E.Max: max,
     E.FloatDiv: lambda a, b: a / b if b else None,
@@ -178,7 +180,7 @@ class Simplifier:
             return _Linear(const=folded.value)
         return _Linear([[expr, 1]])
 
-    def _division(self, expr: Expr, depth: int) -> _Linear:
+    def _division(self, expr: E.BinaryExpr, depth: int) -> _Linear:
         left = self._linear(expr.left, depth)
         right = self._linear(expr.right, depth)
         divisor = right.constant()
@@ -202,7 +204,7 @@ class Simplifier:
         return self._term(type(expr)(self._rebuild(left, expr.left),
                                      self._rebuild(right, expr.right), expr.dtype, expr.span))
 
-    def _min_max(self, expr: Expr, depth: int) -> _Linear:
+    def _min_max(self, expr: E.BinaryExpr, depth: int) -> _Linear:
         left, right = self._linear(expr.left, depth), self._linear(expr.right, depth)
         difference = left.add(right, -1)
         d = const_int_bound(self._rebuild(difference, expr), self.facts)
@@ -215,7 +217,7 @@ class Simplifier:
                                      self._rebuild(right, expr.right), expr.dtype, expr.span))
 
     def _rebuild(self, form: _Linear, like: Expr) -> Expr:
-        dtype, span = like.type.dtype, like.span
+        dtype, span = cast(ScalarType, like.type).dtype, like.span  # integer scalars only
         result: Expr | None = None
         for term, coeff in form.terms:
             if result is None:
@@ -239,7 +241,7 @@ class Simplifier:
 
     # -- everything else: comparisons, logic, casts ------------------------------------
     def _other(self, expr: Expr, depth: int) -> Expr:
-        if isinstance(expr, tuple(_COMPARE)) and _is_int(expr.left) and _is_int(expr.right):
+        if isinstance(expr, _COMPARE_CLASSES) and _is_int(expr.left) and _is_int(expr.right):
             return self._compare(expr)
         if isinstance(expr, (E.And, E.Or)):
             left, right = self.simplify(expr.left), self.simplify(expr.right)
@@ -267,9 +269,10 @@ class Simplifier:
             return _folded(expr if operand is expr.operand else expr.replace(operand=operand))
         return expr
 
-    def _compare(self, expr: Expr) -> Expr:
+    def _compare(self, expr: E.BinaryExpr) -> Expr:
         kind = type(expr)
-        difference = self.simplify(E.Sub(expr.left, expr.right, expr.left.type.dtype, expr.span))
+        dtype = cast(ScalarType, expr.left.type).dtype
+        difference = self.simplify(E.Sub(expr.left, expr.right, dtype, expr.span))
         bound = const_int_bound(difference, self.facts)
         lo, hi = bound.min_value, bound.max_value
         decided = {E.Lt: (hi < 0, lo >= 0), E.Le: (hi <= 0, lo > 0), E.Gt: (lo > 0, hi <= 0),
@@ -287,7 +290,7 @@ def _folded(expr: Expr) -> Expr:
     return expr if folded is None else folded
 
 
-def _same(expr: Expr, left: Expr, right: Expr) -> Expr:
+def _same(expr: E.BinaryExpr, left: Expr, right: Expr) -> Expr:
     if left is expr.left and right is expr.right:
         return expr
     return expr.replace(left=left, right=right)

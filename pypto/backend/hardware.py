@@ -26,8 +26,7 @@ class _Value:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and \
-            other._key() == self._key()  # type: ignore[attr-defined]
+        return type(other) is type(self) and other._key() == self._key()
 
     def __hash__(self) -> int:
         return hash((type(self).__name__, self._key()))
@@ -59,14 +58,25 @@ class Mem(_Value):
     """One on-chip memory: its space, its size in bytes and its address alignment."""
 
     __slots__ = ("_mem_type", "_mem_size", "_alignment")
+    _mem_type: MemorySpace
+    _mem_size: int
+    _alignment: int
 
     def __init__(self, mem_type: MemorySpace, mem_size: int, alignment: int) -> None:
         _set(self, _mem_type=MemorySpace(mem_type), _mem_size=int(mem_size),
              _alignment=int(alignment))
 
-    mem_type = property(lambda self: self._mem_type)
-    mem_size = property(lambda self: self._mem_size)
-    alignment = property(lambda self: self._alignment)
+    @property
+    def mem_type(self) -> MemorySpace:
+        return self._mem_type
+
+    @property
+    def mem_size(self) -> int:
+        return self._mem_size
+
+    @property
+    def alignment(self) -> int:
+        return self._alignment
 
     def _key(self) -> tuple:
         return (self._mem_type, self._mem_size, self._alignment)
@@ -79,12 +89,19 @@ class Core(_Value):
     """A core (cube or vector) and the memories it owns."""
 
     __slots__ = ("_core_type", "_mems")
+    _core_type: CoreType
+    _mems: tuple[Mem, ...]
 
     def __init__(self, core_type: CoreType, mems: Iterable[Mem]) -> None:
         _set(self, _core_type=CoreType(core_type), _mems=tuple(mems))
 
-    core_type = property(lambda self: self._core_type)
-    mems = property(lambda self: list(self._mems))
+    @property
+    def core_type(self) -> CoreType:
+        return self._core_type
+
+    @property
+    def mems(self) -> list[Mem]:
+        return list(self._mems)
 
     def _key(self) -> tuple:
         return (self._core_type, self._mems)
@@ -97,6 +114,7 @@ class _Group(_Value):
     """A unit made of counted parts (a cluster of cores, a die of clusters ...)."""
 
     __slots__ = ("_parts",)
+    _parts: tuple[tuple[Any, int], ...]  # (part of the class's ``_part``, count)
     _part: type = object
 
     def __init__(self, counts: Any, count: int | None = None) -> None:
@@ -118,7 +136,9 @@ class Cluster(_Group):
     def __init__(self, core_counts: Mapping[Core, int] | Core, count: int | None = None) -> None:
         super().__init__(core_counts, count)
 
-    core_counts = property(lambda self: dict(self._parts))
+    @property
+    def core_counts(self) -> dict[Core, int]:
+        return dict(self._parts)
 
     def total_core_count(self) -> int:
         return sum(n for _, n in self._parts)
@@ -132,7 +152,9 @@ class Die(_Group):
                  count: int | None = None) -> None:
         super().__init__(cluster_counts, count)
 
-    cluster_counts = property(lambda self: dict(self._parts))
+    @property
+    def cluster_counts(self) -> dict[Cluster, int]:
+        return dict(self._parts)
 
     def total_cluster_count(self) -> int:
         return sum(n for _, n in self._parts)
@@ -148,7 +170,9 @@ class SoC(_Group):
     def __init__(self, die_counts: Mapping[Die, int] | Die, count: int | None = None) -> None:
         super().__init__(die_counts, count)
 
-    die_counts = property(lambda self: dict(self._parts))
+    @property
+    def die_counts(self) -> dict[Die, int]:
+        return dict(self._parts)
 
     def total_die_count(self) -> int:
         return sum(n for _, n in self._parts)

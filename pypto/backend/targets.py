@@ -11,7 +11,7 @@ from __future__ import annotations
 import enum
 import json
 from collections import deque
-from typing import Any
+from typing import Any, cast
 
 from ..ir.enums import CoreType, MemorySpace
 from .hardware import Cluster, Core, Die, Mem, SoC
@@ -87,8 +87,10 @@ class Backend:
             here = queue.popleft()
             if here is goal:
                 path = [here]
-                while previous[path[-1]] is not None:
-                    path.append(previous[path[-1]])  # type: ignore[arg-type]
+                step = previous[here]
+                while step is not None:
+                    path.append(step)
+                    step = previous[step]
                 return path[::-1]
             for nxt in self._paths.get(here, ()):
                 if nxt not in previous:
@@ -164,7 +166,7 @@ class Backend910B(Backend):
 
     @classmethod
     def instance(cls) -> "Backend910B":
-        return _INSTANCES[BackendType.Ascend910B]  # type: ignore[return-value]
+        return cast(Backend910B, _INSTANCES[BackendType.Ascend910B])
 
 
 class Backend950(Backend):
@@ -177,7 +179,7 @@ class Backend950(Backend):
 
     @classmethod
     def instance(cls) -> "Backend950":
-        return _INSTANCES[BackendType.Ascend950]  # type: ignore[return-value]
+        return cast(Backend950, _INSTANCES[BackendType.Ascend950])
 
 
 # Immutable descriptions, built once: sharing them is not shared mutable state.

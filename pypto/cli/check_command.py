@@ -7,7 +7,7 @@ import os
 from typing import Iterator, TextIO
 
 from ..language.parser.findings import Finding, sort_findings
-from ..passes import PropertyVerifierRegistry
+from ..passes import IRPropertySet, PropertyVerifierRegistry
 from .commands import report_internal_error
 from .errors import EXIT_DIAGNOSTICS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, ProgramError, UsageError
 from .formats import FileReport, make_emitter
@@ -54,7 +54,7 @@ def python_files_under(directory: str) -> list[str]:
     return found
 
 
-def _check_path(path: str, walked: bool, props: object,
+def _check_path(path: str, walked: bool, props: IRPropertySet,
                 stderr: TextIO) -> tuple[FileReport, int]:
     try:
         source = open_source(path)
@@ -81,7 +81,7 @@ def _mentions_pypto(path: str) -> bool:
         return True  # let the loader report it
 
 
-def check_source(source: Source, props: object, stderr: TextIO) -> FileReport:
+def check_source(source: Source, props: IRPropertySet, stderr: TextIO) -> FileReport:
     """Load ``source``, verify every program in it; every finding, sorted."""
     loaded = load(source)
     findings: list[Finding] = list(loaded.findings)

@@ -199,7 +199,7 @@ _COMMAND_MODULES = {"compile": "compile_command", "check": "check_command",
 
 def _command(name: str) -> Callable[[argparse.Namespace, TextIO, TextIO], int]:
     module = importlib.import_module(f"{__package__}.{_COMMAND_MODULES[name]}")
-    return module.run  # type: ignore[no-any-return]
+    return module.run
 
 
 def _check_environment() -> None:

@@ -8,6 +8,7 @@ from typing import Callable, TextIO
 
 from ..errors import Error, InternalError
 from ..ir.function import Program
+from ..jit import JITFunction
 from ..language.parser.diagnostics import ParserError
 from .errors import EXIT_OK, ProgramError, UsageError
 from .formats import FileReport, make_emitter
@@ -40,10 +41,12 @@ def _compile(args: argparse.Namespace, stdout: TextIO, stderr: TextIO,
     entry = select_entry(loaded.entries, source.name, args.entry)
     if not view.prints() and progress.enabled:
         view.extra.append(ProgressInstrument(progress, len(passes)))
-    if entry.is_jit and args.pipeline is None and view.is_plain() and not args.dump_dir:
+    jit = entry.value
+    if isinstance(jit, JITFunction) and args.pipeline is None and view.is_plain() \
+            and not args.dump_dir:
         # The jit's own compile(): signature mode, cached, the default pipeline.
         with pass_context(view.extra):
-            result = _user_step(lambda: entry.value.compile().program)
+            result = _user_step(lambda: jit.compile().program)
     else:
         program = entry_program(entry)
         result = _user_step(lambda: run_pipeline(program, passes, view, args.dump_dir))

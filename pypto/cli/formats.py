@@ -271,8 +271,9 @@ class SarifEmitter(JsonEmitter):
         }
 
 
-_EMITTERS = {"full": FullEmitter, "short": ShortEmitter, "json": JsonEmitter,
-             "github": GithubEmitter, "sarif": SarifEmitter}
+_EMITTERS: dict[str, type[Emitter]] = {
+    "full": FullEmitter, "short": ShortEmitter, "json": JsonEmitter, "github": GithubEmitter,
+    "sarif": SarifEmitter}
 
 
 def make_emitter(fmt: str, out: TextIO, err: TextIO, *, summary: bool,

@@ -26,7 +26,7 @@ import runpy
 import sys
 import types
 from dataclasses import dataclass, field
-from typing import Any, Optional, TextIO, Union
+from typing import Any, Optional, TextIO, Union, cast
 
 from ..errors import InternalError
 from ..ir.function import Function, Program
@@ -280,7 +280,8 @@ def _is_text(source: Source) -> bool:
 
 
 def _load_text(source: Source) -> Loaded:
-    text = source.text if source.is_stdin else _read_text(source.path)
+    # (standard input's text was read by open_source)
+    text = cast(str, source.text) if source.is_stdin else _read_text(source.path)
     try:
         value = parse(text, filename=source.name)
     except (InternalError, AssertionError):

@@ -19,7 +19,7 @@ from __future__ import annotations
 import itertools
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator, Optional, Sequence, TextIO
+from typing import Any, Iterator, Optional, Sequence, TextIO
 
 from ..ir.function import Program
 from ..language.parser.findings import Finding
@@ -103,7 +103,7 @@ def pass_context(instruments: Sequence[PassInstrument] = ()) -> Iterator[PassCon
     if level is not VerificationLevel.NONE and \
             not any(isinstance(i, VerificationInstrument) for i in outer_instruments):
         own.append(_PreconditionCheck())
-    kwargs = {"runtime": outer.get_runtime()} if outer is not None else {}
+    kwargs: dict[str, Any] = {"runtime": outer.get_runtime()} if outer is not None else {}
     with PassContext([*own, *outer_instruments], verification_level=level,
                      **kwargs) as context:
         yield context

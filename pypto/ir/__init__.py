@@ -5,6 +5,8 @@ Everything a pass or a test needs is re-exported here (02-ir.md).
 
 from __future__ import annotations
 
+from typing import Any as _Any
+
 from .span import Span
 from .dtype import DataType
 from .enums import (ArgDirection, AtomicType, CompactMode, CoreType, ForKind, FunctionType,
@@ -125,7 +127,7 @@ _LAZY = {"OptimizationStrategy": "pypto.passes.pass_manager",
          "make_roundtrip_instrument": "pypto.language.roundtrip"}
 
 
-def __getattr__(name: str):  # noqa: ANN202  (PEP 562)
+def __getattr__(name: str) -> _Any:  # PEP 562
     home = _LAZY.get(name)
     if home is None:
         raise AttributeError(f"module 'pypto.ir' has no attribute {name!r}")

@@ -22,7 +22,7 @@ construct.
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Literal, Mapping
 
 from .dtype import DataType
 from .enums import ForKind, FunctionType, Level, ParamDirection, Role, ScopeKind
@@ -35,7 +35,7 @@ from .span import Span
 from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt,
                    SeqStmts, WhileStmt, YieldStmt)
 from .types import ScalarType, Type
-from .builder_names import PyPTOBuilderNames
+from .builder_names import PyPTOBuilderNames, StmtT
 from .. import ir  # noqa: F401 - PyPTO's builder module names the IR module ``ir``
 
 __all__ = ["IRBuilder", "ForLoopBuilder", "FunctionBuilder", "IfStmtBuilder", "ProgramBuilder",
@@ -77,7 +77,7 @@ class _Frame:
         self.builder._push(self)
         return self
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> Literal[False]:
         if exc_type is not None:
             self.builder._drop(self)
             return False
@@ -354,7 +354,7 @@ class IRBuilder(PyPTOBuilderNames):
         return self._finish(self._frames[-1])
 
     # -- statements -------------------------------------------------------------
-    def emit(self, stmt: Stmt) -> Stmt:
+    def emit(self, stmt: StmtT) -> StmtT:
         """Append any statement to the innermost open body."""
         if not isinstance(stmt, Stmt):
             raise TypeError(f"IRBuilder.emit expects a Stmt, got {type(stmt).__name__}")

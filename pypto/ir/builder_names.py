@@ -8,7 +8,7 @@ the type and view methods only build values.  Pending leading comments
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import TYPE_CHECKING, Any, Iterable, Mapping, TypeVar
 
 from .enums import CompactMode, ForKind, InlineLanguage, PadValue, TensorLayout, TileLayout
 from .expr import MakeTuple, Var
@@ -18,11 +18,14 @@ from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, InlineStmt, Re
                    SeqStmts)
 from .types import MemRef, TensorType, TensorView, TileType, TileView, Type
 
-__all__ = ["PyPTOBuilderNames"]
+__all__ = ["PyPTOBuilderNames", "StmtT"]
 
 
 def _span(span: Span | None) -> Span:
     return span if span is not None else Span.unknown()
+
+
+StmtT = TypeVar("StmtT", bound=Stmt)
 
 
 class PyPTOBuilderNames:
@@ -30,6 +33,11 @@ class PyPTOBuilderNames:
 
     _frames: list
     _pending_comments: list[str]
+
+    if TYPE_CHECKING:  # the IRBuilder's own methods
+        def emit(self, stmt: StmtT) -> StmtT: ...
+        def while_(self, condition: Expr | None = None, span: Span | None = None) -> Any: ...
+        def if_(self, condition: Expr, span: Span | None = None) -> Any: ...
 
     # -- where we are -----------------------------------------------------------
     def _open(self, what: str) -> bool:
@@ -52,10 +60,10 @@ class PyPTOBuilderNames:
         return frames.for_range(loop_var, start, stop, step, kind=kind, attrs=attrs, span=span)
 
     def while_loop(self, condition: Expr, span: Span | None = None) -> Any:
-        return self.while_(condition, span)  # type: ignore[attr-defined]
+        return self.while_(condition, span)
 
     def if_stmt(self, condition: Expr, span: Span | None = None) -> Any:
-        return self.if_(condition, span)  # type: ignore[attr-defined]
+        return self.if_(condition, span)
 
     def add_function_attrs(self, attrs: Mapping[str, Any]) -> None:
         """Merge ``attrs`` into the attributes of the innermost open function."""
@@ -68,8 +76,8 @@ class PyPTOBuilderNames:
         raise ValueError("IRBuilder.add_function_attrs: no function is open")
 
     # -- statements -----------------------------------------------------------------
-    def _append(self, stmt: Stmt) -> Stmt:
-        return self.emit(stmt)  # type: ignore[attr-defined]
+    def _append(self, stmt: StmtT) -> StmtT:
+        return self.emit(stmt)
 
     def _take_comments(self, stmt: Stmt) -> None:
         """Give ``stmt`` the pending leading comments, if any (``emit`` calls this)."""
@@ -78,10 +86,10 @@ class PyPTOBuilderNames:
             self._pending_comments = []
 
     def assign(self, var: Var, value: Expr, span: Span | None = None) -> AssignStmt:
-        return self._append(AssignStmt(var, value, _span(span)))  # type: ignore[return-value]
+        return self._append(AssignStmt(var, value, _span(span)))
 
     def eval_stmt(self, expr: Expr, span: Span | None = None) -> EvalStmt:
-        return self._append(EvalStmt(expr, _span(span)))  # type: ignore[return-value]
+        return self._append(EvalStmt(expr, _span(span)))
 
     def return_stmt(self, values: Iterable[Expr] | Expr | None = None,
                     span: Span | None = None) -> ReturnStmt:
@@ -89,17 +97,17 @@ class PyPTOBuilderNames:
             values = []
         elif isinstance(values, Expr):
             values = [values]
-        return self._append(ReturnStmt(list(values), _span(span)))  # type: ignore[return-value]
+        return self._append(ReturnStmt(list(values), _span(span)))
 
     def break_stmt(self, span: Span | None = None) -> BreakStmt:
-        return self._append(BreakStmt(_span(span)))  # type: ignore[return-value]
+        return self._append(BreakStmt(_span(span)))
 
     def continue_stmt(self, span: Span | None = None) -> ContinueStmt:
-        return self._append(ContinueStmt(_span(span)))  # type: ignore[return-value]
+        return self._append(ContinueStmt(_span(span)))
 
     def inline_stmt(self, body: str, language: InlineLanguage = InlineLanguage.Python,
                     span: Span | None = None) -> InlineStmt:
-        return self._append(InlineStmt(body, language, _span(span)))  # type: ignore[return-value]
+        return self._append(InlineStmt(body, language, _span(span)))
 
     def push_pending_leading_comments(self, comments: Iterable[str]) -> None:
         self._pending_comments = [*self._pending_comments, *comments]

@@ -9,7 +9,7 @@ INDEX and INT64, which are interchangeable and never cast.  Comparisons give BOO
 from __future__ import annotations
 
 import sys
-from typing import Any
+from typing import Any, Protocol
 
 from . import expr as E
 from .dtype import DataType
@@ -65,8 +65,8 @@ def _category(dtype: DataType) -> str:
     return dtype.to_string()
 
 
-def _cast_to(value: Expr, dtype: DataType, span: Span) -> Expr:
-    current = value.type.dtype
+def _cast_to(value: Expr, current: DataType, dtype: DataType, span: Span) -> Expr:
+    """``value`` (of dtype ``current``) as ``dtype``."""
     if current is dtype or {current, dtype} == {_INDEX, _INT64}:
         return value
     return E.Cast(value, dtype, span)
@@ -86,10 +86,16 @@ def _promote(op: str, lhs: Any, rhs: Any, span: Span | None, allow: str) -> tupl
         raise ValueError(f"Operator '{op}': operands have different categories "
                          f"({ld.to_string()} vs {rd.to_string()}); cast one explicitly")
     result = ld if ld.get_bit() >= rd.get_bit() else rd
-    return _cast_to(lhs, result, span), _cast_to(rhs, result, span), result, span
+    return _cast_to(lhs, ld, result, span), _cast_to(rhs, rd, result, span), result, span
 
 
-def _arith(cls: type, op: str, allow: str = "int float"):
+class _OperatorBuilder(Protocol):
+    """``ir.add`` ...: two operands (IR or Python values) and an optional span."""
+
+    def __call__(self, lhs: Any, rhs: Any, span: Span | None = None) -> Expr: ...
+
+
+def _arith(cls: type[E.BinaryExpr], op: str, allow: str = "int float") -> _OperatorBuilder:
     def build(lhs: Any, rhs: Any, span: Span | None = None) -> Expr:
         left, right, dtype, sp = _promote(op, lhs, rhs, span, allow)
         return cls(left, right, dtype, sp)
@@ -97,7 +103,7 @@ def _arith(cls: type, op: str, allow: str = "int float"):
     return build
 
 
-def _compare(cls: type, op: str):
+def _compare(cls: type[E.BinaryExpr], op: str) -> _OperatorBuilder:
     def build(lhs: Any, rhs: Any, span: Span | None = None) -> Expr:
         left, right, _, sp = _promote(op, lhs, rhs, span, "int float bool")
         return cls(left, right, _BOOL, sp)

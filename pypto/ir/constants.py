@@ -12,7 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 from .dtype import DataType
-from .enums import (ArgDirection, CoreType, ForKind, FunctionType, InlineLanguage, Level,
+from .enums import (ArgDirection, CoreType, ForKind, FunctionType, InlineLanguage, IREnum, Level,
                     MemorySpace, PadValue, ParamDirection, PipeType, Role, ScopeKind, SplitMode,
                     TensorLayout, TileLayout)
 
@@ -21,7 +21,7 @@ __all__ = ["DYNAMIC_DIM", "module_constants"]
 # PyPTO's marker for a dimension not known until run time, in integer shapes.
 DYNAMIC_DIM = -1
 
-_MEMBERS: dict[type, tuple[str, ...]] = {
+_MEMBERS: dict[type[IREnum], tuple[str, ...]] = {
     Level: ("AIV", "AIC", "CORE_GROUP", "CHIP_DIE", "CHIP", "HOST", "CLUSTER_0", "CLUSTER_1",
             "CLUSTER_2", "GLOBAL"),
     PipeType: ("MTE1", "MTE2", "MTE3", "M", "V", "S", "FIX", "ALL"),

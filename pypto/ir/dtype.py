@@ -64,7 +64,7 @@ class DataType:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("DataType is immutable")
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[DataType], tuple[str]]:
         return (DataType, (self._name,))
 
     @property

@@ -19,7 +19,7 @@ class IREnum(enum.IntEnum):
     def __str__(self) -> str:
         return f"{type(self).__name__}.{self.name}"
 
-    def __format__(self, spec: str) -> str:  # type: ignore[no-redef]
+    def __format__(self, spec: str) -> str:
         return format(str(self), spec)
 
 

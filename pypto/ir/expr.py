@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import itertools
-from typing import Any, ClassVar, Iterable, Mapping
+from typing import Any, ClassVar, Iterable, Mapping, TypeVar
 
 from .dtype import DataType
 from .node import Expr, FieldKind, Op, as_tuple, check_type
@@ -21,6 +21,7 @@ __all__ = [
 _set = object.__setattr__
 _U, _D, _I = FieldKind.USUAL, FieldKind.DEF, FieldKind.IGNORE
 _ids = itertools.count(1)
+_VarT = TypeVar("_VarT", bound="Var")
 
 
 def _span(owner: str, span: Any) -> Span:
@@ -52,8 +53,8 @@ class Var(Expr):
         _set(self, "span", span if span.__class__ is Span else _span("Var", span))
         _set(self, "unique_id", next(_ids))
 
-    def replace(self, **changes: Any):
-        new = type(self)._fast_replace(self, **changes)  # type: ignore[attr-defined]
+    def replace(self: _VarT, **changes: Any) -> _VarT:
+        new = type(self)._fast_replace(self, **changes)
         _set(new, "unique_id", next(_ids))  # a rebuilt Var is a new variable
         return new
 
@@ -207,24 +208,36 @@ class UnaryExpr(Expr):
         return self.type.dtype
 
 
-def _binary(name: str) -> type:
-    return type(name, (BinaryExpr,), {"__slots__": (), "__module__": __name__})
-
-
-def _unary(name: str) -> type:
-    return type(name, (UnaryExpr,), {"__slots__": (), "__module__": __name__})
-
-
-Add = _binary("Add"); Sub = _binary("Sub"); Mul = _binary("Mul")
-FloorDiv = _binary("FloorDiv"); FloorMod = _binary("FloorMod"); FloatDiv = _binary("FloatDiv")
-Min = _binary("Min"); Max = _binary("Max"); Pow = _binary("Pow")
-Eq = _binary("Eq"); Ne = _binary("Ne"); Lt = _binary("Lt"); Le = _binary("Le")
-Gt = _binary("Gt"); Ge = _binary("Ge"); And = _binary("And"); Or = _binary("Or")
-Xor = _binary("Xor"); BitAnd = _binary("BitAnd"); BitOr = _binary("BitOr")
-BitXor = _binary("BitXor"); BitShiftLeft = _binary("BitShiftLeft")
-BitShiftRight = _binary("BitShiftRight")
-Abs = _unary("Abs"); Neg = _unary("Neg"); Not = _unary("Not"); BitNot = _unary("BitNot")
-Cast = _unary("Cast")
+# The operators: classes without fields of their own, written out (not made by a loop)
+# so that a type checker knows them (``isinstance(e, Add)`` gives ``e.left``).
+class Add(BinaryExpr): __slots__ = ()
+class Sub(BinaryExpr): __slots__ = ()
+class Mul(BinaryExpr): __slots__ = ()
+class FloorDiv(BinaryExpr): __slots__ = ()
+class FloorMod(BinaryExpr): __slots__ = ()
+class FloatDiv(BinaryExpr): __slots__ = ()
+class Min(BinaryExpr): __slots__ = ()
+class Max(BinaryExpr): __slots__ = ()
+class Pow(BinaryExpr): __slots__ = ()
+class Eq(BinaryExpr): __slots__ = ()
+class Ne(BinaryExpr): __slots__ = ()
+class Lt(BinaryExpr): __slots__ = ()
+class Le(BinaryExpr): __slots__ = ()
+class Gt(BinaryExpr): __slots__ = ()
+class Ge(BinaryExpr): __slots__ = ()
+class And(BinaryExpr): __slots__ = ()
+class Or(BinaryExpr): __slots__ = ()
+class Xor(BinaryExpr): __slots__ = ()
+class BitAnd(BinaryExpr): __slots__ = ()
+class BitOr(BinaryExpr): __slots__ = ()
+class BitXor(BinaryExpr): __slots__ = ()
+class BitShiftLeft(BinaryExpr): __slots__ = ()
+class BitShiftRight(BinaryExpr): __slots__ = ()
+class Abs(UnaryExpr): __slots__ = ()
+class Neg(UnaryExpr): __slots__ = ()
+class Not(UnaryExpr): __slots__ = ()
+class BitNot(UnaryExpr): __slots__ = ()
+class Cast(UnaryExpr): __slots__ = ()
 
 BINARY_CLASSES = (Add, Sub, Mul, FloorDiv, FloorMod, FloatDiv, Min, Max, Pow, Eq, Ne, Lt, Le,
                   Gt, Ge, And, Or, Xor, BitAnd, BitOr, BitXor, BitShiftLeft, BitShiftRight)

@@ -10,11 +10,12 @@ computes, only how much of it is left to compute.
 
 from __future__ import annotations
 
-from typing import Optional
+from typing import Optional, cast
 
 from . import expr as E
 from .node import Expr
 from .structural import structural_equal, structural_hash
+from .types import ScalarType
 
 __all__ = ["LinearForm", "linear_form", "simplify_difference"]
 
@@ -89,7 +90,7 @@ def simplify_difference(upper: Expr, lower: Expr) -> Optional[Expr]:
         return None
     diff = linear_form(upper).plus(linear_form(lower).scaled(-1))
     if not diff.terms:
-        return E.ConstInt(diff.constant, upper.type.dtype, upper.span)
+        return E.ConstInt(diff.constant, cast(ScalarType, upper.type).dtype, upper.span)
     if diff.constant == 0 and len(diff.terms) == 1:
         (atom, coefficient), = diff.terms.items()
         if coefficient == 1 and atom.expr.type == upper.type:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import enum
 import collections.abc as _abc
-from typing import TYPE_CHECKING, Any, ClassVar, Iterable
+from typing import TYPE_CHECKING, Any, ClassVar, Iterable, TypeVar
 
 from .span import Span
 
@@ -118,6 +118,9 @@ def _custom_replace(klass: type) -> bool:
 _KEEP = object()  # "field not given" in generated ``replace`` signatures
 
 
+_NodeT = TypeVar("_NodeT", bound="IRNode")
+
+
 class IRNode:
     """Root of every IR node.  Carries a ``span`` (never compared)."""
 
@@ -157,7 +160,7 @@ class IRNode:
         """Object identity (a Var is its object, never its name)."""
         return self is other
 
-    def replace(self, **changes: Any):
+    def replace(self: _NodeT, **changes: Any) -> _NodeT:
         """A copy of this node with the given fields replaced (no re-validation).
 
         Fields not named keep their values (span, comments, kind, attrs ...).
@@ -205,48 +208,49 @@ class Expr(IRNode):
     __hash__ = IRNode.__hash__
 
     # -- operators: implemented by the scalar builder functions ----------------
-    def _bin(self, name: str, other: Any, reflected: bool = False):
+    def _bin(self, name: str, other: Any, reflected: bool = False) -> Expr:
         from . import builders
         fn = getattr(builders, name)
         span = builders.caller_span(3)
         return fn(other, self, span=span) if reflected else fn(self, other, span=span)
 
-    def __add__(self, o): return self._bin("add", o)
-    def __radd__(self, o): return self._bin("add", o, True)
-    def __sub__(self, o): return self._bin("sub", o)
-    def __rsub__(self, o): return self._bin("sub", o, True)
-    def __mul__(self, o): return self._bin("mul", o)
-    def __rmul__(self, o): return self._bin("mul", o, True)
-    def __truediv__(self, o): return self._bin("truediv", o)
-    def __rtruediv__(self, o): return self._bin("truediv", o, True)
-    def __floordiv__(self, o): return self._bin("floordiv", o)
-    def __rfloordiv__(self, o): return self._bin("floordiv", o, True)
-    def __mod__(self, o): return self._bin("mod", o)
-    def __rmod__(self, o): return self._bin("mod", o, True)
-    def __pow__(self, o): return self._bin("pow", o)
-    def __rpow__(self, o): return self._bin("pow", o, True)
-    def __and__(self, o): return self._bin("bit_and", o)
-    def __rand__(self, o): return self._bin("bit_and", o, True)
-    def __or__(self, o): return self._bin("bit_or", o)
-    def __ror__(self, o): return self._bin("bit_or", o, True)
-    def __xor__(self, o): return self._bin("bit_xor", o)
-    def __rxor__(self, o): return self._bin("bit_xor", o, True)
-    def __lshift__(self, o): return self._bin("bit_shift_left", o)
-    def __rlshift__(self, o): return self._bin("bit_shift_left", o, True)
-    def __rshift__(self, o): return self._bin("bit_shift_right", o)
-    def __rrshift__(self, o): return self._bin("bit_shift_right", o, True)
-    def __eq__(self, o): return self._bin("eq", o)  # type: ignore[override]
-    def __ne__(self, o): return self._bin("ne", o)  # type: ignore[override]
-    def __lt__(self, o): return self._bin("lt", o)
-    def __le__(self, o): return self._bin("le", o)
-    def __gt__(self, o): return self._bin("gt", o)
-    def __ge__(self, o): return self._bin("ge", o)
+    def __add__(self, o: Any) -> Expr: return self._bin("add", o)
+    def __radd__(self, o: Any) -> Expr: return self._bin("add", o, True)
+    def __sub__(self, o: Any) -> Expr: return self._bin("sub", o)
+    def __rsub__(self, o: Any) -> Expr: return self._bin("sub", o, True)
+    def __mul__(self, o: Any) -> Expr: return self._bin("mul", o)
+    def __rmul__(self, o: Any) -> Expr: return self._bin("mul", o, True)
+    def __truediv__(self, o: Any) -> Expr: return self._bin("truediv", o)
+    def __rtruediv__(self, o: Any) -> Expr: return self._bin("truediv", o, True)
+    def __floordiv__(self, o: Any) -> Expr: return self._bin("floordiv", o)
+    def __rfloordiv__(self, o: Any) -> Expr: return self._bin("floordiv", o, True)
+    def __mod__(self, o: Any) -> Expr: return self._bin("mod", o)
+    def __rmod__(self, o: Any) -> Expr: return self._bin("mod", o, True)
+    def __pow__(self, o: Any) -> Expr: return self._bin("pow", o)
+    def __rpow__(self, o: Any) -> Expr: return self._bin("pow", o, True)
+    def __and__(self, o: Any) -> Expr: return self._bin("bit_and", o)
+    def __rand__(self, o: Any) -> Expr: return self._bin("bit_and", o, True)
+    def __or__(self, o: Any) -> Expr: return self._bin("bit_or", o)
+    def __ror__(self, o: Any) -> Expr: return self._bin("bit_or", o, True)
+    def __xor__(self, o: Any) -> Expr: return self._bin("bit_xor", o)
+    def __rxor__(self, o: Any) -> Expr: return self._bin("bit_xor", o, True)
+    def __lshift__(self, o: Any) -> Expr: return self._bin("bit_shift_left", o)
+    def __rlshift__(self, o: Any) -> Expr: return self._bin("bit_shift_left", o, True)
+    def __rshift__(self, o: Any) -> Expr: return self._bin("bit_shift_right", o)
+    def __rrshift__(self, o: Any) -> Expr: return self._bin("bit_shift_right", o, True)
+    # (``==`` / ``!=`` build IR, not a bool: hence the override of object's)
+    def __eq__(self, o: Any) -> Expr: return self._bin("eq", o)  # type: ignore[override]
+    def __ne__(self, o: Any) -> Expr: return self._bin("ne", o)  # type: ignore[override]
+    def __lt__(self, o: Any) -> Expr: return self._bin("lt", o)
+    def __le__(self, o: Any) -> Expr: return self._bin("le", o)
+    def __gt__(self, o: Any) -> Expr: return self._bin("gt", o)
+    def __ge__(self, o: Any) -> Expr: return self._bin("ge", o)
 
-    def __neg__(self):
+    def __neg__(self) -> Expr:
         from . import builders
         return builders.neg(self, span=builders.caller_span(2))
 
-    def __invert__(self):
+    def __invert__(self) -> Expr:
         from . import builders
         return builders.bit_not(self, span=builders.caller_span(2))
 

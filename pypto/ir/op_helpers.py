@@ -4,11 +4,13 @@ partial-valid-region test, and the warning stack level of the user's caller."""
 from __future__ import annotations
 
 import sys
+from types import FrameType
+
 from .dtype import DataType  # noqa: F401 - importable from ir.utils, as in PyPTO
 from .node import Expr
 from .ops.keywords import CAST_MODES
 from .structural import structural_equal
-from .types import TensorType, TileType
+from .types import TensorType, TensorView, TileType, TileView, Type
 
 __all__ = ["CAST_MODE_NAMES", "resolve_cast_mode", "has_partial_valid_region",
            "caller_warning_stacklevel"]
@@ -29,11 +31,16 @@ def resolve_cast_mode(mode: str | int) -> int:
     raise ValueError(f"cast mode must be a name or a code 0..{len(CAST_MODES) - 1}, got {mode!r}")
 
 
-def has_partial_valid_region(expr: Expr) -> bool:
+def has_partial_valid_region(expr: Expr | Type) -> bool:
     """Does ``expr``'s tile or tensor view mark a valid region smaller than its shape?"""
     t = expr.type if isinstance(expr, Expr) else expr
-    view = t.tile_view if isinstance(t, TileType) else \
-        t.tensor_view if isinstance(t, TensorType) else None
+    view: TileView | TensorView | None
+    if isinstance(t, TileType):
+        view = t.tile_view
+    elif isinstance(t, TensorType):
+        view = t.tensor_view
+    else:
+        return False
     if view is None or not view.valid_shape:
         return False
     if len(view.valid_shape) != len(t.shape):
@@ -44,7 +51,7 @@ def has_partial_valid_region(expr: Expr) -> bool:
 def caller_warning_stacklevel() -> int:
     """The ``stacklevel`` for ``warnings.warn`` that points at the first frame outside
     pypto (the user's line), counted from the function calling this one."""
-    frame = sys._getframe(1)
+    frame: FrameType | None = sys._getframe(1)
     level = 1
     while frame is not None and frame.f_globals.get("__name__", "").split(".")[0] == "pypto":
         frame = frame.f_back

@@ -8,6 +8,7 @@ layers above it.  ``core_ir`` and ``passes`` are the modules PyPTO's module name
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from .._lazy import lazy_reexports
 
@@ -18,7 +19,7 @@ _MODULES = {"core_ir": "pypto.ir", "passes": "pypto.passes"}
 _get, _ = lazy_reexports(__name__, _HOMES)
 
 
-def __getattr__(name: str):  # noqa: ANN202 (PEP 562)
+def __getattr__(name: str) -> Any:  # PEP 562
     if name in _MODULES:
         return importlib.import_module(_MODULES[name])
     return _get(name)

@@ -148,6 +148,8 @@ class SplitAivScopeStmt(ScopeStmt):
     ``aiv_id = pl.tile.get_subblock_idx()`` (the scope itself binds nothing)."""
 
     __slots__ = ("split", "count")
+    split: SplitMode
+    count: int
     scope_kind = ScopeKind.SplitAiv
     _fields = _COMMON + (("split", _U), ("count", _U))
 

@@ -47,7 +47,7 @@ def _classes() -> dict[str, type]:
     return found
 
 
-def _enum_classes() -> dict[str, type]:
+def _enum_classes() -> dict[str, type[enum.Enum]]:
     found = {name: value for name, value in vars(enums).items()
              if isinstance(value, type) and issubclass(value, enum.Enum)
              and value.__module__ == enums.__name__}
@@ -168,7 +168,7 @@ class _Reader:
         raise ValueError(f"deserialize: unknown value kind {kind!r}")
 
     def node(self, data: dict) -> Any:
-        cls = self.classes.get(data.get("class"))
+        cls = self.classes.get(data.get("class", ""))
         if cls is None:
             raise ValueError(f"deserialize: unknown IR class {data.get('class')!r}")
         if hasattr(cls, "get") and not _slots(cls):  # a parameterless singleton type

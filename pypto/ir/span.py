@@ -70,7 +70,7 @@ class Span:
     def __hash__(self) -> int:
         return hash((self.filename, self.begin_line, self.begin_column))
 
-    def __reduce__(self):
+    def __reduce__(self) -> tuple[type[Span], tuple[str, int, int, int, int]]:
         return (Span, (self.filename, self.begin_line, self.begin_column,
                        self.end_line, self.end_column))
 

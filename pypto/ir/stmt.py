@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping, Sequence
+from typing import Any, Iterable, Iterator, Mapping, Sequence
 
 from .dtype import DataType
 from .enums import ForKind, InlineLanguage
@@ -99,7 +99,7 @@ class SeqStmts(Stmt):
     def __getitem__(self, index: int) -> Stmt:
         return self.stmts[index]
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[Stmt]:
         return iter(self.stmts)
 
     @staticmethod

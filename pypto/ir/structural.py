@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import enum
 import zlib
-from typing import Any
+from typing import Any, cast
 
 from .depth import nesting_guard
 from .dtype import DataType
@@ -243,7 +243,9 @@ class _Equal:
         if not isinstance(rhs, Type) or type(lhs) is not type(rhs):
             raise _Mismatch(f"Type name mismatch ({type(lhs).__name__} != "
                             f"{type(rhs).__name__})", left_desc=_pr(lhs), right_desc=_pr(rhs))
+        # from here on ``rhs`` is of ``lhs``'s class
         if isinstance(lhs, ScalarType):
+            rhs = cast(ScalarType, rhs)
             a, b = lhs.dtype, rhs.dtype
             if canon:
                 a, b = _canon(a), _canon(b)
@@ -251,6 +253,7 @@ class _Equal:
                 raise _Mismatch(f"ScalarType dtype mismatch ({lhs.dtype.to_string()} != "
                                 f"{rhs.dtype.to_string()})")
         elif isinstance(lhs, ShapedType):
+            rhs = cast(ShapedType, rhs)
             kind = type(lhs).__name__
             if lhs.dtype is not rhs.dtype:
                 raise _Mismatch(f"{kind} dtype mismatch ({lhs.dtype.to_string()} != "
@@ -258,28 +261,31 @@ class _Equal:
             if len(lhs.shape) != len(rhs.shape):
                 raise _Mismatch(f"{kind} shape rank mismatch ({len(lhs.shape)} != "
                                 f"{len(rhs.shape)})", left_desc=_pr(lhs), right_desc=_pr(rhs))
-            for i, (a, b) in enumerate(zip(lhs.shape, rhs.shape)):
+            for i, (a_dim, b_dim) in enumerate(zip(lhs.shape, rhs.shape)):
                 try:
-                    self.value(a, b, auto)
+                    self.value(a_dim, b_dim, auto)
                 except _Mismatch as exc:
                     exc.parts.append(f".shape[{i}]")
                     raise
             if isinstance(lhs, TensorType):
-                self._optional(lhs.tensor_view, rhs.tensor_view, "TensorView", auto)
+                self._optional(lhs.tensor_view, cast(TensorType, rhs).tensor_view, "TensorView",
+                               auto)
             elif isinstance(lhs, TileType):  # (an ArrayType is its dtype and extent)
-                self._optional(lhs.tile_view, rhs.tile_view, "TileView", auto)
-                a, b = lhs.memory_space, rhs.memory_space
-                if (a is None) != (b is None):
+                rhs_tile = cast(TileType, rhs)
+                self._optional(lhs.tile_view, rhs_tile.tile_view, "TileView", auto)
+                a_space, b_space = lhs.memory_space, rhs_tile.memory_space
+                if (a_space is None) != (b_space is None):
                     raise _Mismatch("MemorySpace optional presence mismatch")
-                if a is not b:
-                    raise _Mismatch(f"MemorySpace mismatch ({_fmt(a)} != {_fmt(b)})")
+                if a_space is not b_space:
+                    raise _Mismatch(f"MemorySpace mismatch ({_fmt(a_space)} != {_fmt(b_space)})")
         elif isinstance(lhs, TupleType):
+            rhs = cast(TupleType, rhs)
             if len(lhs.types) != len(rhs.types):
                 raise _Mismatch(f"TupleType size mismatch ({len(lhs.types)} != "
                                 f"{len(rhs.types)})")
-            for i, (a, b) in enumerate(zip(lhs.types, rhs.types)):
+            for i, (a_item, b_item) in enumerate(zip(lhs.types, rhs.types)):
                 try:
-                    self.type(a, b, auto)
+                    self.type(a_item, b_item, auto)
                 except _Mismatch as exc:
                     exc.parts.append(f".types[{i}]")
                     raise

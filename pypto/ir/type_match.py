@@ -15,7 +15,7 @@ everything.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from .dtype import DataType
 from .expr import ConstInt, Var
@@ -59,21 +59,25 @@ def type_mismatch(actual: Type, expected: Type) -> str | None:
         return None
     if type(actual) is not type(expected):
         return f"kind {_kind(actual)} != {_kind(expected)}"
+    # from here on ``expected`` is of ``actual``'s class
     if isinstance(actual, ScalarType):
-        if not _same_dtype(actual.dtype, expected.dtype):  # type: ignore[attr-defined]
-            return f"dtype {actual.dtype.to_string()} != {expected.dtype.to_string()}"  # type: ignore[attr-defined]
+        e_dtype = cast(ScalarType, expected).dtype
+        if not _same_dtype(actual.dtype, e_dtype):
+            return f"dtype {actual.dtype.to_string()} != {e_dtype.to_string()}"
         return None
     if isinstance(actual, ShapedType):
-        if not _same_dtype(actual.dtype, expected.dtype):  # type: ignore[attr-defined]
-            return f"dtype {actual.dtype.to_string()} != {expected.dtype.to_string()}"  # type: ignore[attr-defined]
-        if len(actual.shape) != len(expected.shape) or not all(  # type: ignore[attr-defined]
-                structural_equal(a, b) for a, b in zip(actual.shape, expected.shape)):  # type: ignore[attr-defined]
-            return f"shape {_shape_text(actual)} != {_shape_text(expected)}"  # type: ignore[arg-type]
+        shaped = cast(ShapedType, expected)
+        if not _same_dtype(actual.dtype, shaped.dtype):
+            return f"dtype {actual.dtype.to_string()} != {shaped.dtype.to_string()}"
+        if len(actual.shape) != len(shaped.shape) or not all(
+                structural_equal(a, b) for a, b in zip(actual.shape, shaped.shape)):
+            return f"shape {_shape_text(actual)} != {_shape_text(shaped)}"
         return None
     if isinstance(actual, TupleType):
-        if len(actual.types) != len(expected.types):  # type: ignore[attr-defined]
-            return f"tuple size {len(actual.types)} != {len(expected.types)}"  # type: ignore[attr-defined]
-        for index, (a, b) in enumerate(zip(actual.types, expected.types)):  # type: ignore[attr-defined]
+        expected_types = cast(TupleType, expected).types
+        if len(actual.types) != len(expected_types):
+            return f"tuple size {len(actual.types)} != {len(expected_types)}"
+        for index, (a, b) in enumerate(zip(actual.types, expected_types)):
             reason = type_mismatch(a, b)
             if reason is not None:
                 return f"tuple element {index}: {reason}"
@@ -92,28 +96,30 @@ def value_mismatch(actual: Type, expected: Type) -> str | None:
         return None
     if type(actual) is not type(expected):
         return f"a {_kind(actual)} where a {_kind(expected)} is declared"
+    # from here on ``expected`` is of ``actual``'s class
     if isinstance(actual, ScalarType):
-        a, e = actual.dtype, expected.dtype  # type: ignore[attr-defined]
+        a, e = actual.dtype, cast(ScalarType, expected).dtype
         if not _same_dtype(a, e) and _family(a) != _family(e):
             return f"dtype {a.to_string()} where {e.to_string()} is declared"
         return None
     if isinstance(actual, ShapedType):
-        a_dtype, e_dtype = actual.dtype, expected.dtype  # type: ignore[attr-defined]
+        shaped = cast(ShapedType, expected)
+        a_dtype, e_dtype = actual.dtype, shaped.dtype
         if not _same_dtype(a_dtype, e_dtype):
             return f"dtype {a_dtype.to_string()} where {e_dtype.to_string()} is declared"
-        a_shape, e_shape = actual.shape, expected.shape  # type: ignore[attr-defined]
+        a_shape, e_shape = actual.shape, shaped.shape
         if len(a_shape) != len(e_shape) or any(
                 type(a) is ConstInt and type(e) is ConstInt and a.value != e.value
                 for a, e in zip(a_shape, e_shape)):
-            return (f"shape {_shape_text(actual)} where {_shape_text(expected)} "  # type: ignore[arg-type]
-                    "is declared")
+            return f"shape {_shape_text(actual)} where {_shape_text(shaped)} is declared"
         return None
     if isinstance(actual, TupleType):
-        if len(actual.types) != len(expected.types):  # type: ignore[attr-defined]
+        expected_types = cast(TupleType, expected).types
+        if len(actual.types) != len(expected_types):
             return (f"a tuple of {len(actual.types)} where one of "
-                    f"{len(expected.types)} is declared")  # type: ignore[attr-defined]
-        for index, (a, e) in enumerate(zip(actual.types, expected.types)):  # type: ignore[attr-defined]
-            reason = value_mismatch(a, e)
+                    f"{len(expected_types)} is declared")
+        for index, (a_item, e_item) in enumerate(zip(actual.types, expected_types)):
+            reason = value_mismatch(a_item, e_item)
             if reason is not None:
                 return f"tuple element {index}: {reason}"
     return None

@@ -99,7 +99,7 @@ class ScalarType(Type):
         _set(self, "dtype", dtype)
 
 
-def _shape_item(owner: str, i: int, dim: Any):
+def _shape_item(owner: str, i: int, dim: Any) -> "Expr":
     from .expr import ConstInt
     from .node import Expr
     if isinstance(dim, bool):
@@ -172,7 +172,7 @@ class ShapedType(Type):
             return ("tensor", self.dtype.code(), tuple(dims))
         if self.tile_view is not None:  # type: ignore[attr-defined]
             return None
-        space = self.memory_space  # type: ignore[attr-defined]
+        space = self.memory_space
         return ("tile", self.dtype.code(), tuple(dims), -1 if space is None else int(space))
 
 

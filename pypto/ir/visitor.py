@@ -12,7 +12,7 @@ children came back as a different object, otherwise it returns the original.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable
+from typing import Any, Callable, Iterable, cast
 
 from .depth import nesting_guard
 from . import expr as E
@@ -47,7 +47,7 @@ def _install_group_defaults(cls: type, group: str, classes: tuple) -> None:
     for klass in classes:
         hook = klass._visit_name
         if hook not in cls.__dict__:
-            def default(self, op, _group=group):
+            def default(self: Any, op: Any, _group: str = group) -> Any:
                 return getattr(self, _group)(op)
             default.__name__ = hook
             setattr(cls, hook, default)
@@ -539,6 +539,7 @@ def map_attrs(attrs: dict, rewrite: Callable[[Expr], Expr]) -> dict:
     changed = False
     out = {}
     for key, value in attrs.items():
+        new: object
         if isinstance(value, Expr):
             new = rewrite(value)
         elif isinstance(value, (list, tuple)) and any(isinstance(v, Expr) for v in value):
@@ -555,7 +556,8 @@ def is_static_type(t: Type) -> bool:
     """A scalar, or a tensor / tile type whose dims are all constants: nothing in it
     a mutator could rewrite."""
     cls = type(t)
-    return cls is ScalarType or ((cls is TensorType or cls is TileType) and t.static_shape)
+    return cls is ScalarType or ((cls is TensorType or cls is TileType)
+                                 and cast(ShapedType, t).static_shape)
 
 
 def _same(new: Any, old: Any) -> bool:

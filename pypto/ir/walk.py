@@ -336,7 +336,7 @@ def calls_in(expr: Expr) -> list[E.Call | E.Submit]:
             continue
         seen.add(id(node))
         if isinstance(node, _CALL_TYPES):
-            out.append(node)  # type: ignore[arg-type]
+            out.append(node)
         children = expr_children(node)
         if children:
             children.reverse()

@@ -13,7 +13,7 @@ import ast
 import hashlib
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Optional, cast
 
 from ..language.parser.diagnostics import ParserError, ParserSyntaxError, UnsupportedFeatureError
 from ..language.parser.program_parser import find_def
@@ -202,7 +202,7 @@ class _BodyScan(ast.NodeVisitor):
         self.generic_visit(node)
 
     def _bind(self, statement: ast.Expr, call: ast.Call) -> DynamicBind:
-        target = call.func.value  # type: ignore[attr-defined]
+        target = cast(ast.Attribute, call.func).value  # (visit_Expr checked it)
         if not isinstance(target, ast.Name) or target.id not in self.params:
             what = ast.unparse(target)
             raise user_error(ParserSyntaxError, f"bind_dynamic() applies to tensor parameters; "

@@ -35,7 +35,7 @@ def build_module(class_name: str, methods: Sequence[ast.FunctionDef],
     header += [f"{dyn.name} = pl.dynamic({dyn.name!r})" for dyn in dyn_vars]
     text = "\n".join(header) + f"\n\n@pl.program\nclass {class_name}:\n    pass\n"
     module = pyast.parse(text)
-    module.body[-1].body = list(methods)  # type: ignore[attr-defined]
+    module.body[-1].body = list(methods)
     return module
 
 

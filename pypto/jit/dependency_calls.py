@@ -8,7 +8,7 @@ ASTs here (positional first, then keywords by parameter name) before parsing the
 from __future__ import annotations
 
 import ast
-from typing import Optional
+from typing import Optional, cast
 
 from ..language.parser.diagnostics import ParserSyntaxError, ParserTypeError
 from ..language.parser.source import SourceInfo
@@ -26,7 +26,7 @@ def order_arguments(info: SourceInfo, name: str, facts: FunctionFacts, args: lis
                          "unpack arguments (*args / **kwargs)", info, call)
     slots: list[Optional[ast.expr]] = list(args) + [None] * max(0, count - len(args))
     for keyword in keywords:
-        index = facts.param_index.get(keyword.arg)  # type: ignore[arg-type]
+        index = facts.param_index.get(cast(str, keyword.arg))  # (no ``**`` here: see above)
         if index is None:
             raise user_error(ParserTypeError, f"Function '{name}' has no parameter "
                              f"'{keyword.arg}'", info, keyword)

@@ -11,16 +11,17 @@ from __future__ import annotations
 
 import ast
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Callable, Mapping, Optional, Protocol
 
 from ..language.parser.diagnostics import ParserSyntaxError
 from .analysis import FunctionFacts, user_error
-from .kinds import may_call
+from .kinds import JitKind, may_call
 
 if TYPE_CHECKING:
     from .decorator import JITFunction
 
-__all__ = ["Namespace", "MappingNamespace", "dependency_closure", "check_callable"]
+__all__ = ["Namespace", "MappingNamespace", "Specializable", "dependency_closure",
+           "check_callable"]
 
 
 class Namespace:
@@ -67,7 +68,23 @@ class MappingNamespace:
         return self._mapping.get(name, default)
 
 
-def check_callable(caller: "JITFunction", facts: FunctionFacts, name: str,
+class Specializable(Protocol):
+    """What the specializer reads of a function it specialises: a ``JITFunction``, or one
+    function of a ``specialize()`` program (``specializer._ContextFunction``)."""
+
+    __name__: str
+
+    @property
+    def kind(self) -> JitKind: ...
+
+    @property
+    def options(self) -> dict[str, Any]: ...
+
+    @property
+    def namespace(self) -> Namespace | MappingNamespace: ...
+
+
+def check_callable(caller: Specializable, facts: FunctionFacts, name: str,
                    callee: "JITFunction", site: Optional[ast.AST] = None) -> None:
     """Reject a call of a ``@pl.jit`` function that the caller's kind does not pick up."""
     if may_call(caller.kind, callee.kind):

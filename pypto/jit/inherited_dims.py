@@ -9,6 +9,7 @@ parameter itself (a name the body never rebinds), so no value's shape is guessed
 
 from __future__ import annotations
 
+import ast
 from typing import TYPE_CHECKING, NamedTuple
 
 from ..language.typing import DynVar
@@ -64,9 +65,8 @@ class _Walk:
         return found
 
 
-def _argument_names(callee: "JITFunction", call) -> dict[str, str]:
+def _argument_names(callee: "JITFunction", call: ast.Call) -> dict[str, str]:
     """Callee parameter -> the caller's name passed to it (plain-name arguments only)."""
-    import ast
     facts = callee.facts()
     names = [p.name for p in facts.params]
     passed: dict[str, str] = {}

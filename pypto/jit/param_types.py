@@ -100,7 +100,7 @@ def dim_key(dim: Dim) -> Optional[int]:
 
 # -- reading --------------------------------------------------------------------------------
 
-def annotation_head(node: ast.AST) -> Optional[str]:
+def annotation_head(node: ast.expr) -> Optional[str]:
     """``pl.Tensor`` / ``Tensor`` / ``X.Tensor`` -> ``"Tensor"`` (the parser's rule)."""
     chain = attr_chain(node)
     if chain is None:
@@ -208,16 +208,16 @@ class _Reader:
 
     def shape(self, node: ast.expr) -> Optional[list[Dim]]:
         if isinstance(node, (ast.List, ast.Tuple)):
-            dims = [self.dim(elt) for elt in node.elts]
-            return None if any(d is None for d in dims) else dims
+            read = [self.dim(elt) for elt in node.elts]
+            dims: list[Dim] = [d for d in read if d is not None]
+            return dims if len(dims) == len(read) else None
         value = self.evaluate(node)
         if not isinstance(value, (list, tuple)):
             return None
-        dims = [v if isinstance(v, DynVar) else scalar_value_of(v) for v in value]
-        if all(isinstance(d, DynVar) or (isinstance(d, int) and not isinstance(d, bool))
-               for d in dims):
-            return dims
-        return None
+        values = [v if isinstance(v, DynVar) else scalar_value_of(v) for v in value]
+        dims = [d for d in values
+                if isinstance(d, DynVar) or (isinstance(d, int) and not isinstance(d, bool))]
+        return dims if len(dims) == len(values) else None
 
     def dim(self, node: ast.expr) -> Optional[Dim]:
         folded = fold_int(node, self.value)

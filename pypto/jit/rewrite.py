@@ -25,8 +25,9 @@ from __future__ import annotations
 
 import ast
 import copy
+import functools
 import types
-from typing import TYPE_CHECKING, Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional, cast
 
 from ..language.parser import pyast
 from ..errors import InternalError
@@ -36,7 +37,7 @@ from ..language.parser.diagnostics import (ParserSyntaxError, ParserTypeError,
                                            UndefinedVariableError)
 from ..language.typing import DynVar
 from .analysis import user_error
-from .ast_utils import locate, self_method
+from .ast_utils import Node, locate, self_method
 from .kinds import JitKind, emitted_decorator
 from .literals import is_literal, literal_ast
 from .analysis import SUBMIT_CALLS
@@ -46,7 +47,7 @@ from .param_types import (ExprDim, TensorInfo, ValueType, annotation_head, attr_
 from .signature import NOT_SUBSTITUTED, ParamPlan
 
 if TYPE_CHECKING:
-    from .specialize import Instance, ProgramBuilder
+    from .specialize import BuilderBase, Instance
 
 __all__ = ["FunctionRewriter"]
 
@@ -62,7 +63,7 @@ _DSL_MODULES = {"pypto.language": "pl", "pypto.language.distributed": "pld"}
 def _dsl_module_name(value: Any) -> Optional[str]:
     """``"pl"`` / ``"pld"`` when ``value`` is that module."""
     name = getattr(value, "__name__", None) if isinstance(value, types.ModuleType) else None
-    return _DSL_MODULES.get(name)  # type: ignore[arg-type]
+    return _DSL_MODULES.get(name) if name is not None else None
 
 
 def _is_bind_dynamic(node: ast.stmt) -> bool:
@@ -79,7 +80,7 @@ def _has_bare_tensor(node: ast.expr) -> bool:
 class FunctionRewriter(ast.NodeTransformer):
     """Rewrites the body of one instance (a function under one parameter typing)."""
 
-    def __init__(self, builder: "ProgramBuilder", instance: "Instance") -> None:
+    def __init__(self, builder: "BuilderBase", instance: "Instance") -> None:
         self.builder = builder
         self.instance = instance
         self.facts = instance.facts
@@ -91,9 +92,9 @@ class FunctionRewriter(ast.NodeTransformer):
         self.substitutions: dict[str, Callable[[], ast.expr]] = {}
         for plan in instance.plans:
             if plan.value is not NOT_SUBSTITUTED:
-                self.substitutions[plan.name] = (lambda v=plan.value: literal_ast(v))
+                self.substitutions[plan.name] = functools.partial(literal_ast, plan.value)
         for name, dyn in self.facts.local_dynamic.items():
-            self.substitutions[name] = (lambda d=dyn: self._dyn_name(d))
+            self.substitutions[name] = functools.partial(self._dyn_name, dyn)
         self.in_annotation = False
 
     # -- the function ----------------------------------------------------------------------
@@ -118,6 +119,7 @@ class FunctionRewriter(ast.NodeTransformer):
         # An inline function is spliced into its callers, so its parameters have no
         # direction: PyPTO writes pl.Out[T] / pl.InOut[T] of an inline function as T.
         spliced = self.instance.jit.kind is JitKind.INLINE
+        annotation: Optional[ast.expr]
         if plan.rewrite_annotation:
             if plan.type is None:
                 raise InternalError(f"parameter '{plan.name}': an annotation to write "
@@ -154,7 +156,7 @@ class FunctionRewriter(ast.NodeTransformer):
             result = [locate(ast.Pass(), statements[0] if statements else anchor)]
         return result
 
-    def generic_visit(self, node: ast.AST) -> ast.AST:
+    def generic_visit(self, node: Node) -> Node:  # (it returns the node it is given)
         had_body = isinstance(node, ast.stmt) and bool(getattr(node, "body", None))
         super().generic_visit(node)
         if had_body and isinstance(node.body, list) and not node.body:  # type: ignore[attr-defined]
@@ -201,7 +203,7 @@ class FunctionRewriter(ast.NodeTransformer):
             return locate(literal_ast(value), node)
         if self.in_annotation and isinstance(value, AnnotationRecord):
             # a type alias (`T = pl.Tensor[...]`): spell it out, then inline its own names
-            return self.visit(locate(value.to_ast(), node))  # type: ignore[return-value]
+            return self.visit(locate(value.to_ast(), node))
         raise user_error(ParserTypeError, f"Unsupported closure variable type: "
                          f"{type(value).__name__} ('{written}')", self.info, node, hint=_JIT_HINT)
 
@@ -211,19 +213,19 @@ class FunctionRewriter(ast.NodeTransformer):
         for the method (``ProgramContext.call_resolver``)."""
         callee = self._jit_named(node.func, node)
         if callee is not None:
-            node.func = self_method(node.func.id, node.func)  # type: ignore[attr-defined]
+            node.func = self_method(cast(ast.Name, node.func).id, node.func)  # (a Name, then)
             node.args = [self.visit(a) for a in node.args]
             node.keywords = [self.visit(k) for k in node.keywords]
             return node
         if attr_chain(node.func) in SUBMIT_CALLS and node.args:
             first = node.args[0]
-            if self._jit_named(first, first) is not None:
+            if self._jit_named(first, first) is not None:  # so ``first`` is a Name
                 node.func = self.visit(node.func)
-                node.args = [self_method(first.id, first)] + \
-                    [self.visit(a) for a in node.args[1:]]  # type: ignore[attr-defined]
+                node.args = [self_method(cast(ast.Name, first).id, first)] + \
+                    [self.visit(a) for a in node.args[1:]]
                 node.keywords = [self.visit(k) for k in node.keywords]
                 return node
-        return self.generic_visit(node)  # type: ignore[return-value]
+        return self.generic_visit(node)
 
     def _jit_named(self, node: ast.expr, site: ast.AST) -> Any:
         """The dependency ``node`` names (the builder decides what is one), or None."""
@@ -235,10 +237,10 @@ class FunctionRewriter(ast.NodeTransformer):
     def visit_Attribute(self, node: ast.Attribute) -> ast.expr:
         chain = attr_chain(node)
         if chain is None or not isinstance(node.ctx, ast.Load):
-            return self.generic_visit(node)  # type: ignore[return-value]
+            return self.generic_visit(node)
         root = chain[0]
         if not self.in_annotation and root in self.substitutions:
-            return self.generic_visit(node)  # type: ignore[return-value]
+            return self.generic_visit(node)
         if self._is_local(root):
             if len(chain) == 2 and chain[1] in ("shape", "dtype"):
                 known = self.env.get(root)
@@ -286,7 +288,7 @@ class FunctionRewriter(ast.NodeTransformer):
             axis = int_literal(node.slice)
             if isinstance(known, TensorInfo) and axis is not None:
                 return locate(self._dim_ast(self._dim_at(known, axis, base.value.id, node)), node)
-        return self.generic_visit(node)  # type: ignore[return-value]
+        return self.generic_visit(node)
 
     def _dim_at(self, known: TensorInfo, axis: int, name: str, node: ast.AST) -> Any:
         index = axis + known.rank if axis < 0 else axis
@@ -299,7 +301,7 @@ class FunctionRewriter(ast.NodeTransformer):
     def visit_Expr(self, node: ast.Expr) -> Optional[ast.stmt]:
         if _is_bind_dynamic(node):
             return None
-        return self.generic_visit(node)  # type: ignore[return-value]
+        return self.generic_visit(node)
 
     def visit_Assign(self, node: ast.Assign) -> Any:
         if len(node.targets) == 1 and isinstance(node.targets[0], ast.Name) \
@@ -337,12 +339,14 @@ class FunctionRewriter(ast.NodeTransformer):
         constant = self._constant_values(node.value)
         if constant is None:
             return None
+        pairs: list[tuple[ast.Name, Any]]
         if isinstance(target, ast.Name) and not isinstance(constant, list):
             pairs = [(target, constant)]
-        elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(constant, list) \
-                and len(target.elts) == len(constant) \
-                and all(isinstance(elt, ast.Name) for elt in target.elts):
-            pairs = list(zip(target.elts, constant))
+        elif isinstance(target, (ast.Tuple, ast.List)) and isinstance(constant, list):
+            names = [elt for elt in target.elts if isinstance(elt, ast.Name)]
+            if len(names) != len(target.elts) or len(names) != len(constant):
+                return None
+            pairs = list(zip(names, constant))
         else:
             return None
         names = [name for name, _ in pairs]
@@ -350,7 +354,7 @@ class FunctionRewriter(ast.NodeTransformer):
         if all(self.facts.binding_counts.get(n.id) == 1 and n.id not in self.params
                for n in names):
             for name, dim in zip(names, values):
-                self.substitutions[name.id] = (lambda d=dim: self._dim_ast(d))
+                self.substitutions[name.id] = functools.partial(self._dim_ast, dim)
             return []
         return [locate(ast.Assign(targets=[ast.Name(id=n.id, ctx=ast.Store())],
                                   value=self._dim_ast(d), type_comment=None), n)
@@ -390,20 +394,21 @@ class FunctionRewriter(ast.NodeTransformer):
     def _created_tensor(self, call: ast.Call) -> Optional[TensorInfo]:
         """The type of ``pl.create_tensor([dims], dtype[, layout])`` with literal arguments
         (``dtype=`` / ``layout=`` by keyword too)."""
-        arguments = list(call.args)
+        arguments: list[Optional[ast.expr]] = list(call.args)
         for keyword in call.keywords:
-            position = {"shape": 0, "dtype": 1, "layout": 2}.get(keyword.arg)  # type: ignore[arg-type]
+            position = {"shape": 0, "dtype": 1, "layout": 2}.get(keyword.arg or "")
             if position is None:
                 continue
             while len(arguments) <= position:
-                arguments.append(None)  # type: ignore[arg-type]
+                arguments.append(None)
             arguments[position] = keyword.value
         if arguments[2:3] == [None]:
             arguments = arguments[:2]
-        if not 2 <= len(arguments) <= 3 or any(a is None for a in arguments):
+        given = [a for a in arguments if a is not None]
+        if not 2 <= len(arguments) <= 3 or len(given) != len(arguments):
             return None
         fake = ast.Subscript(value=ast.Name(id="Tensor", ctx=ast.Load()),
-                             slice=ast.Tuple(elts=arguments, ctx=ast.Load()), ctx=ast.Load())
+                             slice=ast.Tuple(elts=given, ctx=ast.Load()), ctx=ast.Load())
         known = read_annotation(fake, self.builder.dyn_lookup,
                                 self.facts.local_names.__contains__).type
         return known if isinstance(known, TensorInfo) else None

@@ -266,8 +266,10 @@ def _apply_inherited_dims(plans: list[ParamPlan],
     by_name = {plan.name: index for index, plan in enumerate(plans)}
     for name, axis, dim in inherited:
         index = by_name.get(name)
-        plan = plans[index] if index is not None else None
-        if plan is None or not plan.rewrite_annotation or not isinstance(plan.type, TensorInfo):
+        if index is None:
+            continue
+        plan = plans[index]
+        if not plan.rewrite_annotation or not isinstance(plan.type, TensorInfo):
             continue
         info = plan.type
         position = axis + info.rank if axis < 0 else axis

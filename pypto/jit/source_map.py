@@ -113,7 +113,8 @@ class JitSourceMap:
                 mapped = self.line_span(span.get("line", 0), 0)
                 setattr(err, field, span_to_dict(mapped))
         span = err.span
-        lines = self._file_lines.get(span.get("filename")) if isinstance(span, dict) else None
+        filename = span.get("filename") if isinstance(span, dict) else None
+        lines = self._file_lines.get(filename) if filename is not None else None
         if lines is not None:
             err.with_source_lines(lines, replace=True)
         elif isinstance(span, dict) and span.get("filename") == self.filename:

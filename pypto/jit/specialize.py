@@ -41,7 +41,7 @@ from ..language.typing import DynVar
 from .analysis import FunctionFacts, user_error
 from .codegen import program_class_name
 from .dependency_calls import order_arguments
-from .deps import check_callable
+from .deps import Specializable, check_callable
 from .inherited_dims import inherited_dynamic_dims
 from .kinds import function_options
 from .param_types import AnnotationInfo, ExprDim, ScalarInfo, TensorInfo, ValueType
@@ -62,7 +62,7 @@ _INFER_HINT = ("Pass a tensor whose shape the callee can state (its dims are lit
 class Instance:
     """One method of the program: a function under one parameter typing."""
 
-    jit: "JITFunction"
+    jit: Specializable
     facts: FunctionFacts
     plans: list[ParamPlan]
     name: str
@@ -71,6 +71,13 @@ class Instance:
     infer_returns: bool = False
     bare_return: Optional[ast.expr] = None  # a ``-> pl.Tensor`` to infer
     renames: dict[str, list[str]] = field(default_factory=dict)
+
+    @property
+    def rewritten(self) -> ast.FunctionDef:
+        """``node``, which ``BuilderBase.realize`` sets before anything reads it."""
+        if self.node is None:
+            raise InternalError(f"@pl.jit: '{self.name}' is read before it is rewritten")
+        return self.node
 
 
 class BuilderBase(abc.ABC):

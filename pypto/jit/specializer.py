@@ -19,7 +19,7 @@ import ast
 import inspect
 import linecache
 from dataclasses import dataclass, field
-from typing import Any, Optional, Sequence
+from typing import Any, Optional, Sequence, cast
 
 from ..language.parser import pyast
 from ..ir.dtype import DataType
@@ -222,7 +222,7 @@ class _ContextBuilder(BuilderBase):
                 raise ValueError(f"specialize(): two contexts define '{function.__name__}'")
             self.by_name[function.__name__] = Instance(function, function.facts(),
                                                        _context_plans(function),
-                                                       function.__name__)  # type: ignore[arg-type]
+                                                       function.__name__)
         self._started: set[str] = set()
 
     def build(self) -> list[Instance]:
@@ -238,7 +238,7 @@ class _ContextBuilder(BuilderBase):
             self.realize(instance)
 
     def dependency(self, instance: Instance, name: str, site: ast.AST) -> Any:
-        context = instance.jit.context  # type: ignore[attr-defined]
+        context = cast(_ContextFunction, instance.jit).context  # made in __init__
         target = self.by_name.get(name)
         return target.jit if target is not None and name in context.dep_names else None
 
@@ -316,9 +316,9 @@ class Specializer:
         comments: dict[int, list[str]] = {}
         for instance in instances:
             if instance.infer_returns:
-                instance.node.returns = _returns_annotation(instance.function)  # type: ignore
-            attach_comments(instance.node, instance.facts.comments, comments)  # type: ignore
-        module = build_module(self._class_name, [i.node for i in instances],  # type: ignore
+                instance.rewritten.returns = _returns_annotation(instance.function)
+            attach_comments(instance.rewritten, instance.facts.comments, comments)
+        module = build_module(self._class_name, [i.rewritten for i in instances],
                               builder.dyn_vars.values())
         text = unparse_module(module, comments)
         self._rename_map = {i.name: i.renames for i in instances}
@@ -344,9 +344,9 @@ def _source_map(text: str, filename: str, instances: list[Instance]) -> JitSourc
     """Walk each generated method in step with the rewritten function it came from."""
     program_class = pyast.parse(text, filename).body[-1]
     source_map = JitSourceMap(filename, instances[-1].facts.info,
-                              program_class.decorator_list[0].lineno)  # type: ignore[attr-defined]
-    generated = [node for node in program_class.body  # type: ignore[attr-defined]
+                              program_class.decorator_list[0].lineno)
+    generated = [node for node in program_class.body
                  if isinstance(node, ast.FunctionDef)]
     for produced, instance in zip(generated, instances):
-        source_map.add_function(produced, instance.node, instance.facts.info)  # type: ignore
+        source_map.add_function(produced, instance.rewritten, instance.facts.info)
     return source_map

@@ -15,7 +15,7 @@ from typing import Any
 from ._array_math import scalar_as
 from .dtypes import numpy_dtype, np
 from .errors import OpFailure
-from .state import ExecState, OpInfo
+from .state import ExecState, OpInfo, OpImpl
 
 __all__ = ["PrefetchHandle", "array_create", "array_get", "array_update", "prefetch_handle",
            "prefetch_wait"]
@@ -56,7 +56,7 @@ class PrefetchHandle:
         return f"<prefetch {self.kind}>"
 
 
-def prefetch_handle(kind: str):
+def prefetch_handle(kind: str) -> OpImpl:
     def impl(args: list, info: OpInfo, state: ExecState) -> Any:
         return PrefetchHandle(kind)
     return impl

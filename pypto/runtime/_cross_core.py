@@ -28,7 +28,7 @@ from ..ir.enums import SplitMode
 from ._valid import mark_valid, valid_shape_of
 from .dtypes import INVALID_TASK_ID, numpy_dtype, np
 from .errors import OpFailure
-from .state import ExecState, OpInfo
+from .state import ExecState, OpInfo, OpImpl
 
 __all__ = ["tpush", "tpop", "noop", "alloc", "reserve_buffer", "import_peer_buffer",
            "core_count", "task_dummy", "task_is_valid", "CORES"]
@@ -61,7 +61,7 @@ def _pipe_name(key: tuple) -> str:
     return f"the {side} pipe {0 if pipe is None else pipe}{where}"
 
 
-def tpush(direction: str):
+def tpush(direction: str) -> OpImpl:
     def impl(args: list, info: OpInfo, state: ExecState) -> Any:
         tile, split, pipe = args[0], info.kwargs.get("split") or 0, info.kwargs.get("id")
         if not split:
@@ -88,7 +88,7 @@ def _take(state: ExecState, key: tuple) -> Any:
     return queue.popleft()
 
 
-def tpop(direction: str):
+def tpop(direction: str) -> OpImpl:
     def impl(args: list, info: OpInfo, state: ExecState) -> Any:
         split, pipe = info.kwargs.get("split") or 0, info.kwargs.get("id")
         if not split:
@@ -148,7 +148,7 @@ def import_peer_buffer(args: list, info: OpInfo, state: ExecState) -> Any:
     return state.buffers[key]
 
 
-def core_count(kind: str):
+def core_count(kind: str) -> OpImpl:
     def impl(args: list, info: OpInfo, state: ExecState) -> Any:
         return CORES[kind]
     return impl

@@ -23,9 +23,12 @@ buffer holds here: zeros after a load).
 
 from __future__ import annotations
 
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Literal
 
-from .dtypes import np
+if TYPE_CHECKING:  # a checker reads NumPy's own types (at run time it is loaded on demand)
+    import numpy as np
+else:
+    from .dtypes import np
 
 __all__ = ["PartialTile", "mark_valid", "valid_shape_of", "is_partial", "valid_part",
            "keep_valid"]
@@ -41,7 +44,7 @@ class PartialTile(np.ndarray):
     def __array_finalize__(self, obj: Any) -> None:
         self.valid_shape = None
 
-    def copy(self, order: str = "C") -> "PartialTile":
+    def copy(self, order: Literal["K", "A", "C", "F"] | None = "C") -> "PartialTile":
         """A copy keeps the region (a copied partial tile is the same partial tile)."""
         out = super().copy(order)
         out.valid_shape = self.valid_shape
@@ -86,7 +89,7 @@ def keep_valid(impl: Callable) -> Callable:
     """``impl`` whose result keeps the first operand's valid region (same shape)."""
     def keeping(args: list, info: Any, state: Any) -> Any:
         out = impl(args, info, state)
-        first = args[0] if args else None
+        first: Any = args[0] if args else None
         if is_partial(first) and isinstance(out, np.ndarray) and out.shape == first.shape:
             return mark_valid(out, first.valid_shape)
         return out

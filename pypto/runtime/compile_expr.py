@@ -174,10 +174,11 @@ class ExprCompiler:
             fn = cast_semantics(source.dtype if isinstance(source, ScalarType) else None,
                                 expr.dtype)
         else:
-            fn = UNARY_SEMANTICS.get(node_class)
-            if fn is None:
+            semantics = UNARY_SEMANTICS.get(node_class)
+            if semantics is None:
                 raise self.fail(node_class.__name__, expr.span,
                                 "no semantics for this scalar operator")
+            fn = semantics
         normalize = scalar_coercer(expr.dtype)
         operand, label = self.compile_expr(expr.operand), node_class.__name__
         fail, span = self.fail, expr.span

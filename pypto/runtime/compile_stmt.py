@@ -31,6 +31,7 @@ Scopes run in place; their level, role and kind do not change the result, except
 
 from __future__ import annotations
 
+import operator
 from typing import Any, Callable
 
 from ..ir import scope as S
@@ -200,8 +201,7 @@ class StmtCompiler(ExprCompiler):
         for iter_arg in iter_args:
             init = iter_arg.initValue
             if isinstance(init, Var):  # may legitimately have no value yet (see module doc)
-                source = self.slot_of(init)
-                fn: Fn = lambda frame, source=source: frame[source]
+                fn: Fn = operator.itemgetter(self.slot_of(init))  # frame[slot]
             else:
                 fn = self.compile_expr(init)
             inits.append((self.slot_of(iter_arg), fn))

@@ -26,11 +26,9 @@ from ._valid import keep_valid
 from .distributed.kernels import DIST_KERNELS
 from .dtypes import np
 from .errors import OpFailure
-from .state import ExecState, OpInfo
+from .state import ExecState, OpImpl, OpInfo
 
 __all__ = ["OP_SEMANTICS", "OpImpl", "KERNELS", "UFUNCS", "UNARY", "REDUCERS", "impl_for"]
-
-OpImpl = Callable[[list, OpInfo, ExecState], Any]
 
 
 def _rsqrt(x: Any) -> Any:

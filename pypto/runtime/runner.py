@@ -34,7 +34,7 @@ __getattr__, __dir__ = optional_reexports(globals(), {
 
 def _default_backend_type() -> Any:
     try:
-        from ..backend import BackendType  # type: ignore[attr-defined]
+        from ..backend import BackendType
     except ImportError:  # pypto.backend comes with PyPTO's module paths
         return None
     return BackendType.Ascend910B

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Callable
 
 from ..ir.dtype import DataType
 
-__all__ = ["ExecState", "OpInfo"]
+__all__ = ["ExecState", "OpInfo", "OpImpl"]
 
 
 class ExecState:
@@ -62,3 +62,7 @@ class OpInfo:
         self.out_numpy = out_numpy
         self.out_type = out_type
         self.attrs = attrs or {}
+
+
+# What an op does when run: its arguments, the call's description and the executor state.
+OpImpl = Callable[[list, OpInfo, ExecState], Any]

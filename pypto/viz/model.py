@@ -11,6 +11,7 @@ inside it share a span, and are told apart by kind).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import cast
 
 from ..ir import scope as S
 from ..ir.enums import FunctionType
@@ -18,6 +19,7 @@ from ..ir.expr import Call, Submit
 from ..ir.function import Function, Program
 from ..ir.node import GlobalVar, Stmt
 from ..ir.printer import python_print
+from ..ir.span import Span
 from ..ir.walk import iter_calls, stmt_children
 
 __all__ = ["CallEdge", "FunctionBox", "Region", "call_graph", "region_tree", "label_of"]
@@ -123,7 +125,7 @@ def region_tree(source: Program, compiled: Program) -> list[Region]:
     return roots
 
 
-def _span_key(span) -> tuple:
+def _span_key(span: Span) -> tuple:
     return (span.filename, span.begin_line, span.begin_column, span.end_line, span.end_column)
 
 
@@ -135,12 +137,13 @@ def _regions_below(body: Stmt, by_span: dict[tuple, list[Function]]) -> list[Reg
         stmt, into = stack.pop()
         kind = _BECOMES.get(type(stmt))
         if kind is not None:
+            scope = cast(S.ScopeStmt, stmt)  # the keys of _BECOMES are scope classes
             becomes = kind[1]
-            region = Region(kind[0], _region_text(stmt), stmt.span.begin_line,
-                            [f.name for f in by_span.get(_span_key(stmt.span), [])
-                             if becomes(stmt, f)])
+            region = Region(kind[0], _region_text(scope), scope.span.begin_line,
+                            [f.name for f in by_span.get(_span_key(scope.span), [])
+                             if becomes(scope, f)])
             into.append(region)
-            stack.append((stmt.body, region.children))  # type: ignore[attr-defined]
+            stack.append((scope.body, region.children))
             continue
         # children pushed in reverse so regions come out in source order
         stack.extend((child, into) for child in reversed(stmt_children(stmt)))

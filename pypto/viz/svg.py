@@ -158,7 +158,8 @@ def _region_rows(regions: list[Region], top: float) -> tuple[list[str], float, f
              'Regions of the input, and the functions they became</text>']
     y = top + LINE
     width = 0.0
-    stack = [(region, 0, None) for region in reversed(regions)]
+    stack: list[tuple[Region, int, float | None]] = [(region, 0, None)
+                                                     for region in reversed(regions)]
     while stack:
         region, depth, parent_y = stack.pop()
         y += LINE + 4

@@ -115,3 +115,14 @@ def test_standalone_parts_have_their_own_knowledge():
     undo = arith.CanonicalSimplifier().enter_constraint(i < 3)
     undo()
     assert arith.ConstIntBound.kPosInf == 2 ** 63 - 1 == -arith.ConstIntBound.kNegInf
+
+
+def test_an_unsigned_variable_is_never_negative():
+    # (found by mypy: the bound read a ``dtype`` that a Var does not have, so it was unbounded)
+    a = arith.Analyzer()
+    u = ir.Var("u", ir.ScalarType(ir.DataType.UINT32))
+    s = ir.Var("s", ir.ScalarType(ir.DataType.INT32))
+    bound = a.const_int_bound(u)
+    assert (bound.min_value, bound.max_value) == (0, arith.ConstIntBound.kPosInf)
+    assert a.can_prove_greater_equal(u, 0) and not a.can_prove_greater_equal(s, 0)
+    assert a.const_int_bound(s).is_everything()

@@ -55,6 +55,26 @@ def test_mypy_reports_a_wrong_op_argument(tmp_path: Path, mypy_cache: Path) -> N
         in result.stdout, result.stdout
 
 
+@pytest.mark.slow
+def test_mypy_knows_the_ir_operator_classes_and_builders(tmp_path: Path,
+                                                         mypy_cache: Path) -> None:
+    """``isinstance(e, ir.Add)`` gives ``e.left`` its type; IR operators, ``replace`` and the
+    ``ir.op`` builders have their result types (each wrong use below is reported)."""
+    bad = tmp_path / "bad.py"
+    bad.write_text("from pypto import ir\n\n\n"
+                   "def f(e: ir.Expr, v: ir.Var) -> None:\n"
+                   "    if isinstance(e, ir.Add):\n"
+                   "        a: str = e.left\n"
+                   "    b: str = v + 1\n"
+                   "    c: str = v.replace(name_hint='w')\n"
+                   "    d: str = ir.op.tensor.full([4], ir.DataType.FP32, 0.0)\n")
+    result = _mypy(tmp_path, bad, cache=mypy_cache)
+    assert result.returncode == 1
+    for line, got in ((6, "Expr"), (7, "Expr"), (8, "Var"), (9, "Call")):
+        assert (f'bad.py:{line}: error: Incompatible types in assignment (expression has type '
+                f'"{got}", variable has type "str")') in result.stdout, result.stdout
+
+
 def _pyright(config: Path, *files: Path) -> subprocess.CompletedProcess[str]:
     pytest.importorskip("pyright")
     try:

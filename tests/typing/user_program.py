@@ -54,3 +54,19 @@ names: list[str] = function_names(Scale)
 text: str = Scale.as_python()
 params = first_params(Scale.functions["kernel"])
 jitted: pl.JITFunction = add_kernel
+
+
+def operands(expr: ir.Expr) -> list[ir.Expr]:
+    """The operator classes narrow (``ir.Add`` is a class to a checker, not a value)."""
+    if isinstance(expr, ir.Add):
+        return [expr.left, expr.right]
+    if isinstance(expr, ir.Neg):
+        return [expr.operand]
+    return []
+
+
+def built(n: ir.Var) -> ir.Call:
+    doubled: ir.Expr = n * 2 + 1  # operators on IR build IR
+    renamed: ir.Var = n.replace(name_hint="m")  # replace keeps the node's class
+    del renamed
+    return ir.op.tensor.full([doubled], ir.DataType.FP32, 0.0)  # ir.op builders build Calls

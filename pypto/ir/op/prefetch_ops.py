@@ -3,10 +3,15 @@ from the registry entries."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..expr import Call
 from ..node import Expr
 from ..span import Span
-from ._namespace import fill_builders
+from ._namespace import Builder, fill_builders
+
+if TYPE_CHECKING:  # the generated builders, to a checker (see ``Builder``)
+    def __getattr__(name: str) -> Builder: ...
 
 __all__ = fill_builders(globals(), "prefetch")
 # PyPTO's module-level names besides the builders

@@ -8,7 +8,7 @@
 
 from __future__ import annotations
 
-from typing import Any, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping
 
 from ..depth import nesting_guard
 from ..enums import ParamDirection
@@ -26,9 +26,10 @@ __all__ = ["deduce_call_return_type", "call_write_targets", "bind_call", "substi
 _PARAM_EFFECTS = {ParamDirection.Out: Effect.Write, ParamDirection.InOut: Effect.ReadWrite}
 
 # Integer folding applied after substitution, so ``[M * 2]`` with ``M = 8`` gives ``[16]``.
-_FOLD = {Add: lambda a, b: a + b, Sub: lambda a, b: a - b, Mul: lambda a, b: a * b,
-         FloorDiv: lambda a, b: a // b if b else None, FloorMod: lambda a, b: a % b if b else None,
-         Min: min, Max: max}
+_FOLD: dict[type, Callable[[int, int], int | None]] = {
+    Add: lambda a, b: a + b, Sub: lambda a, b: a - b, Mul: lambda a, b: a * b,
+    FloorDiv: lambda a, b: a // b if b else None, FloorMod: lambda a, b: a % b if b else None,
+    Min: min, Max: max}
 
 
 def _param_var(index: int, param: Any) -> Var:

@@ -14,7 +14,7 @@ and the printer's output (all kwargs) reparses to the same Call.
 from __future__ import annotations
 
 import enum
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, cast
 
 from ..builders import to_expr
 from ..dtype import DataType
@@ -68,7 +68,8 @@ def _fill_omitted(op: OpDef, args: list[Any]) -> list[Any]:
         if spec.fill == EMPTY:
             out[position] = []
         elif spec.fill is not None:
-            out[position] = out[op.param_index(spec.fill)]
+            # OpDef checked that ``fill`` names an earlier operand
+            out[position] = out[cast(int, op.param_index(spec.fill))]
         else:
             raise TypeError(f"{op.name}: operand '{spec.name}' (position {position}) cannot "
                             "be omitted when a later operand is given")
@@ -76,7 +77,7 @@ def _fill_omitted(op: OpDef, args: list[Any]) -> list[Any]:
 
 
 def _convert_args(op: OpDef, args: list[Any], span: Span) -> tuple[Expr, ...]:
-    out = []
+    out: list[Expr] = []
     for position, value in enumerate(args):
         enum_cls = op.params[position].enum if position < len(op.params) else None
         if enum_cls is not None and isinstance(value, enum_cls):

@@ -56,7 +56,7 @@ def same_as_first(args: Args, kwargs: Kwargs) -> Type:
     return args[0].type
 
 
-def elementwise(args: Args, kwargs: Kwargs) -> Type:
+def elementwise(args: Args, kwargs: Kwargs) -> ShapedType:
     """Binary ops: equal dtypes, broadcast shape, the lhs's memory space."""
     lhs, rhs = args[0].type, args[1].type
     _require_same_dtype(lhs, rhs, "lhs", "rhs")
@@ -166,7 +166,7 @@ def matmul_acc(args: Args, kwargs: Kwargs) -> Type:
 
 # -- reductions and row/column broadcasts --------------------------------------------
 
-def row_reduce(args: Args, kwargs: Kwargs) -> Type:
+def row_reduce(args: Args, kwargs: Kwargs) -> ShapedType:
     """``[..., M, N] -> [..., M, 1]``; a tile's ``tmp_tile`` must share its dtype."""
     x = args[0].type
     _require_min_rank(x, 2, "x")
@@ -187,7 +187,7 @@ def col_arg_reduce(args: Args, kwargs: Kwargs) -> Type:
     return shaped_like(result, result.shape, DataType.INT32)
 
 
-def col_reduce(args: Args, kwargs: Kwargs) -> Type:
+def col_reduce(args: Args, kwargs: Kwargs) -> ShapedType:
     """``[..., M, N] -> [..., 1, N]``."""
     x = args[0].type
     _require_min_rank(x, 2, "x")

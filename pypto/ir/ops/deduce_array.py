@@ -8,7 +8,7 @@ array -- is checked here.  Messages leave out the op name (``create_op_call`` ad
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Mapping, cast
 
 from ..array_types import (ArrayType, AsyncEventType, AsyncSessionType,
                            PrefetchAsyncContextType)
@@ -16,7 +16,7 @@ from ..dtype import DataType
 from ..expr import ConstInt
 from ..node import Expr
 from ..scalar_types import scalar_type
-from ..types import Type
+from ..types import ScalarType, Type
 
 __all__ = ["array_create", "array_get", "array_update", "prefetch_context",
            "prefetch_session", "prefetch_event", "prefetch_wait"]
@@ -26,7 +26,8 @@ Kwargs = Mapping[str, Any]
 
 
 def _index(array: ArrayType, index: Expr) -> None:
-    if not index.type.dtype.is_int():
+    # The entry's kind check made the index a scalar.
+    if not cast(ScalarType, index.type).dtype.is_int():
         raise ValueError(f"'index' must be an integer scalar, got {index.type}")
     if isinstance(index, ConstInt) and not 0 <= index.value < array.extent:
         raise ValueError(f"index {index.value} is out of range for an array of extent "

@@ -4,7 +4,7 @@ Type``, ``ValueError`` without the op's name."""
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from ..dtype import DataType
 from ..enums import MemorySpace
@@ -154,7 +154,7 @@ def mrgsort_merge(args: Args, kwargs: Kwargs) -> Type:
 
 # -- cross-core pipes and system ops ---------------------------------------------------------
 
-def tpop(space: MemorySpace):
+def tpop(space: MemorySpace) -> Callable[[Args, Kwargs], Type]:
     """The rule of a pop into ``space``: the type its ``result_type`` or ``shape`` and
     ``dtype`` give."""
     def rule(args: Args, kwargs: Kwargs) -> Type:

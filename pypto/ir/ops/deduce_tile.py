@@ -10,7 +10,7 @@ from typing import Any, Mapping
 from ..array_types import PtrType
 from ..dtype import DataType
 from ..enums import MemorySpace
-from ..types import ScalarType, TileType, Type
+from ..types import ScalarType, ShapedType, TileType, Type
 from .deduce import (_matrix_dims, _require_inner_match, _require_same_dtype, _require_shape,
                      accumulator_dtype, elementwise)
 from .shapes import (broadcast_shapes, check_positive_dims, check_rank, check_window,
@@ -25,7 +25,7 @@ Args = tuple
 Kwargs = Mapping[str, Any]
 
 
-def ternary(args: Args, kwargs: Kwargs) -> Type:
+def ternary(args: Args, kwargs: Kwargs) -> ShapedType:
     """``addc``/``subc``: three tiles of one dtype, broadcast together."""
     first = elementwise(args[:2], kwargs)
     third = args[2].type
@@ -65,7 +65,7 @@ def _acc_tile(shape: Any, dtype: DataType) -> TileType:
     return TileType(shape, accumulator_dtype(dtype), memory_space=MemorySpace.Acc)
 
 
-def batch_matmul(args: Args, kwargs: Kwargs) -> Type:
+def batch_matmul(args: Args, kwargs: Kwargs) -> TileType:
     """``[..., M, K] x [..., K, N] -> [..., M, N]`` (batch dims broadcast), in Acc."""
     lhs, rhs = args[0].type, args[1].type
     for name, t in (("lhs", lhs), ("rhs", rhs)):
@@ -122,7 +122,7 @@ def _mx_dims(lhs: Any, lhs_scale: Any, rhs: Any, rhs_scale: Any) -> tuple:
     return m, n
 
 
-def matmul_mx(args: Args, kwargs: Kwargs) -> Type:
+def matmul_mx(args: Args, kwargs: Kwargs) -> TileType:
     """``matmul_mx(lhs, lhs_scale, rhs, rhs_scale)``: FP32 in Acc."""
     m, n = _mx_dims(*(a.type for a in args[:4]))
     return TileType([m, n], DataType.FP32, memory_space=MemorySpace.Acc)

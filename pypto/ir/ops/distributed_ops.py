@@ -20,8 +20,8 @@ from typing import Any
 from ..enums import NotifyOp, ReduceOp, WaitCmp
 from . import deduce_distributed as rule
 from .keywords import ATOMIC
-from .registry import (BOOL, DTYPE, EMPTY, INT, STR, ArgKind, Effect, KwargSpec, OpDef,
-                       ParamSpec, Semantics, enum_kind, register_op)
+from .registry import (BOOL, DTYPE, EMPTY, INT, STR, ArgKind, DeduceRule, Effect, KwargSpec,
+                       OpDef, ParamSpec, Semantics, enum_kind, register_op)
 
 __all__ = ["DISTRIBUTED_OPS", "REDUCE_OP", "COLLECTIVE_MODES"]
 
@@ -35,7 +35,7 @@ _CHUNKS = (K("chunk_rows", INT, default=0), K("chunk_cols", INT, default=0),
            K("pipeline", BOOL, default=False))
 
 
-def _op(name: str, params: list, deduce, kernel: str, keywords: tuple = (),
+def _op(name: str, params: list, deduce: DeduceRule, kernel: str, keywords: tuple = (),
         **extra: Any) -> OpDef:
     return OpDef("pld." + name, params, deduce, keywords, semantics=X("dist_" + kernel),
                  **extra)

@@ -81,7 +81,7 @@ class ParamSpec:
     optional: bool = False
     read_write_if: str | None = None
     fill: str | None = None
-    enum: type | None = None
+    enum: type[enum.IntEnum] | None = None
 
 
 @dataclass(frozen=True)

@@ -8,7 +8,7 @@ object or structurally equal; nothing here tries to prove arithmetic identities.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ..dtype import DataType
 from ..enums import MemorySpace
@@ -56,10 +56,10 @@ def broadcast_shapes(lhs: Sequence[Expr], rhs: Sequence[Expr], lhs_name: str = "
     rank = max(len(lhs), len(rhs))
     lhs_pad = (None,) * (rank - len(lhs)) + tuple(lhs)
     rhs_pad = (None,) * (rank - len(rhs)) + tuple(rhs)
-    out = []
+    out: list[Expr] = []
     for axis, (a, b) in enumerate(zip(lhs_pad, rhs_pad)):
-        if a is None or b is None:
-            out.append(b if a is None else a)
+        if a is None or b is None:  # padding on one side only: rank is the longer one's
+            out.append(cast(Expr, b if a is None else a))
         elif dims_equal(a, b) or static_dim(b) == 1:
             out.append(a)
         elif static_dim(a) == 1:

@@ -163,7 +163,8 @@ def _check_order(op: OpDef, params: list[SigParam]) -> None:
 
 
 def _is_default(op: OpDef, name: str, value: Any) -> bool:
-    default = op.keyword(name).default
+    spec = op.keyword(name)
+    default = spec.default if spec is not None else None
     return default is not None and type(value) is type(default) and value == default
 
 

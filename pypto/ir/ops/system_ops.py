@@ -12,8 +12,8 @@ from __future__ import annotations
 from ..enums import PipeType
 from . import deduce as rule
 from . import deduce_gather as sys_rule
-from .registry import (INT, STR, ArgKind, KwargSpec, OpDef, ParamSpec, Semantics, enum_kind,
-                       register_op)
+from .registry import (INT, STR, ArgKind, DeduceRule, KwargSpec, OpDef, ParamSpec, Semantics,
+                       enum_kind, register_op)
 
 __all__ = ["SYSTEM_OPS"]
 
@@ -23,7 +23,7 @@ PIPE = enum_kind(PipeType)
 NOOP = X("noop")
 
 
-def _plain(name: str, deduce=sys_rule.no_value, semantics: Semantics = NOOP) -> OpDef:
+def _plain(name: str, deduce: DeduceRule = sys_rule.no_value, semantics: Semantics = NOOP) -> OpDef:
     """An op without operands or attributes: ``pl.system.<name>(*, span=None)``."""
     return OpDef(f"system.{name}", [], deduce, semantics=semantics, pl="*", ir="*, span")
 

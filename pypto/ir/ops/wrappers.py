@@ -81,7 +81,7 @@ def route_scalar(op_name: str, scalar_name: str, operands: list, attrs: dict,
     for key, value in attrs.items():
         if scalar_op.keyword(key) is not None:
             kept[key] = value
-        elif value != op.keyword(key).default:
+        elif (spec := op.keyword(key)) is None or value != spec.default:
             raise TypeError(f"{scalar_name}: '{key}' is not supported with a scalar rhs")
     return create_op_call(scalar_name, operands, kept, span)
 

@@ -8,7 +8,7 @@ child's precedence, which is known from its class without printing it.
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+from typing import Any, Callable, Mapping, Sequence, cast
 
 from ...errors import InternalError
 from .. import expr as E
@@ -55,8 +55,9 @@ _ATOM = 15
 
 _DEFAULT_TILE_VIEW = TileView()
 # The parameterless handle types and their DSL annotations (``pl.Ptr`` ...).
-_HANDLE_NAMES = {PtrType: "Ptr", PrefetchAsyncContextType: "PrefetchAsyncContext",
-                 AsyncSessionType: "AsyncSession", AsyncEventType: "AsyncEvent"}
+_HANDLE_NAMES: dict[type[Type], str] = {
+    PtrType: "Ptr", PrefetchAsyncContextType: "PrefetchAsyncContext",
+    AsyncSessionType: "AsyncSession", AsyncEventType: "AsyncEvent"}
 
 
 class ExprPrinter:
@@ -69,7 +70,7 @@ class ExprPrinter:
     """
 
     def __init__(self, prefix: str, names: dict[E.Var, str] | None = None,
-                 closure_vars: dict[E.Var, Any] | None = None,
+                 closure_vars: Mapping[E.Var, object] | None = None,
                  callee: Callable[[str], str] | None = None, *,
                  explicit_layout: bool = False) -> None:
         self.prefix = prefix
@@ -120,9 +121,10 @@ class ExprPrinter:
         if prefix is not None:
             return prefix[1]
         if cls is E.ConstInt or cls is E.ConstFloat:
-            if typed or node.dtype is not (_INDEX if cls is E.ConstInt else _FP32):
+            const = cast("E.ConstInt | E.ConstFloat", node)
+            if typed or const.dtype is not (_INDEX if cls is E.ConstInt else _FP32):
                 return _CALL  # pl.const(...)
-            value = node.value
+            value = const.value
             if cls is E.ConstFloat:
                 if math.isnan(value):  # printed as a call
                     return _CALL
@@ -149,9 +151,10 @@ class ExprPrinter:
         elif isinstance(node, E.Var):
             result = node in self.closure_vars
         elif cls in _INFIX:
-            result = self._closure_only(node.left) and self._closure_only(node.right)
+            binary = cast(E.BinaryExpr, node)
+            result = self._closure_only(binary.left) and self._closure_only(binary.right)
         elif cls in _PREFIX:
-            result = self._closure_only(node.operand)
+            result = self._closure_only(cast(E.UnaryExpr, node).operand)
         else:
             result = False
         memo[node] = result
@@ -165,7 +168,8 @@ class ExprPrinter:
             if not typed and self._closure_only(node):
                 typed = True
             text, prec = infix
-            left, right = node.left, node.right
+            binary = cast(E.BinaryExpr, node)  # the keys of _INFIX are operator classes
+            left, right = binary.left, binary.right
             left_prec, right_prec = self._prec(left, typed), self._prec(right, typed)
             # Python chains comparisons, so both sides of a comparison are wrapped at equal
             # precedence; `**` is right-associative, so its left side is.
@@ -181,41 +185,45 @@ class ExprPrinter:
             if not typed and self._closure_only(node):
                 typed = True
             text, prec = prefix
+            operand = cast(E.UnaryExpr, node).operand
             out.append(text)
-            self._operand(node.operand, out, typed, self._prec(node.operand, typed) < prec)
+            self._operand(operand, out, typed, self._prec(operand, typed) < prec)
             return
         if isinstance(node, E.Var):
             out.append(self.var_name(node))
         elif cls is E.ConstInt:
-            self._const_int(node, out, typed)
+            self._const_int(cast(E.ConstInt, node), out, typed)
         elif cls is E.ConstFloat:
-            self._const_float(node, out, typed)
+            self._const_float(cast(E.ConstFloat, node), out, typed)
         elif cls is E.ConstBool:
-            out.append("True" if node.value else "False")
+            out.append("True" if cast(E.ConstBool, node).value else "False")
         elif cls is E.Call:
-            self._call(node, out)
+            self._call(cast(E.Call, node), out)
         elif cls is E.Submit:
-            self._submit(node, out)
+            self._submit(cast(E.Submit, node), out)
         elif cls is E.MakeTuple:
             out.append("[")
-            self._args(node.elements, out)
+            self._args(cast(E.MakeTuple, node).elements, out)
             out.append("]")
         elif cls is E.TupleGetItemExpr:
-            self._operand(node.tuple, out, False, self._prec(node.tuple, False) < _CALL)
-            out.append(f"[{node.index}]")
+            item = cast(E.TupleGetItemExpr, node)
+            self._operand(item.tuple, out, False, self._prec(item.tuple, False) < _CALL)
+            out.append(f"[{item.index}]")
         elif cls in _BINARY_CALLS:
+            binary = cast(E.BinaryExpr, node)
             out.append(f"{self.prefix}.{_BINARY_CALLS[cls]}(")
-            self._emit(node.left, out, False)
+            self._emit(binary.left, out, False)
             out.append(", ")
-            self._emit(node.right, out, False)
+            self._emit(binary.right, out, False)
             out.append(")")
         elif cls is E.Cast:
+            cast_node = cast(E.UnaryExpr, node)
             out.append(f"{self.prefix}.cast(")
-            self._emit(node.operand, out, False)
-            out.append(f", {dtype_text(node.dtype, self.prefix)})")
+            self._emit(cast_node.operand, out, False)
+            out.append(f", {dtype_text(cast_node.dtype, self.prefix)})")
         elif cls is E.Abs:
             out.append("abs(")
-            self._emit(node.operand, out, False)
+            self._emit(cast(E.UnaryExpr, node).operand, out, False)
             out.append(")")
         else:
             raise InternalError(f"printer: no spelling for expression {cls.__name__}")
@@ -262,6 +270,7 @@ class ExprPrinter:
         out.append("(")
         op = node.op
         attrs = node._attrs
+        args: Sequence[Any]
         if isinstance(op, OpDef) and len(node.args) <= len(op.params):
             # PyPTO's wrapper layout: what it accepts, and nothing it does not.
             args, keywords = print_layout(op, node.args, node._kwargs, node.type, attrs)
@@ -301,7 +310,7 @@ class ExprPrinter:
             self._emit(arg, out, False)
         for key, value in node._kwargs.items():
             out.append(f", {key}={value_text(value, self.values, f'kwarg {key!r}')}")
-        if spmd:
+        if node.core_num is not None:  # (spmd)
             out.append(f", core_num={self.expr(node.core_num)}")
             if node.sync_start:
                 out.append(", sync_start=True")

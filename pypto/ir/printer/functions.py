@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from .. import expr as E
 from ..enums import FunctionType, ParamDirection, Role, SplitMode
@@ -82,7 +82,7 @@ class _FunctionPrinter:
         self.in_program = in_program
 
     def print(self, func: Function, def_name: str, names: dict[E.Var, str],
-              closure_vars: dict[E.Var, None], depth: int) -> None:
+              closure_vars: Mapping[E.Var, object], depth: int) -> None:
         exprs = ExprPrinter(self.prefix, names, closure_vars, self.callee_text,
                             explicit_layout=self.explicit_layout)
         stmts = StmtPrinter(exprs, self.concise, self.lines)

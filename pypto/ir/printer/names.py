@@ -10,7 +10,7 @@ else ``name_1``, ``name_2``, ... skipping taken names.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from typing import Any, Iterable, cast
 
 from ...errors import InternalError
 from .. import expr as E
@@ -167,20 +167,21 @@ class VarScan:
         elif isinstance(node, E.UnaryExpr):
             self.expr(node.operand, in_type)
         elif cls is E.Call:
-            self._call_like(node)
+            self._call_like(cast(E.Call, node))
         elif cls is E.Submit:
-            self._call_like(node)
-            for dep in node.deps:
+            submit = cast(E.Submit, node)
+            self._call_like(submit)
+            for dep in submit.deps:
                 self.expr(dep)
-            if node.core_num is not None:
-                self.expr(node.core_num)
-            if node.predicate is not None:
-                self.expr(node.predicate)
+            if submit.core_num is not None:
+                self.expr(submit.core_num)
+            if submit.predicate is not None:
+                self.expr(submit.predicate)
         elif cls is E.MakeTuple:
-            for element in node.elements:
+            for element in cast(E.MakeTuple, node).elements:
                 self.expr(element, in_type)
         elif cls is E.TupleGetItemExpr:
-            self.expr(node.tuple, in_type)
+            self.expr(cast(E.TupleGetItemExpr, node).tuple, in_type)
         else:
             raise InternalError(f"printer: no naming rule for expression {cls.__name__}")
 
@@ -226,8 +227,8 @@ class VarScan:
                 for item in _view_exprs(view):
                     self.expr(item, True)
         elif isinstance(type_, TupleType):
-            for item in type_.types:
-                self._type(item)
+            for element_type in type_.types:
+                self._type(element_type)
 
 
 def _view_exprs(view: Any) -> Iterable[Expr]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import textwrap
-from typing import Any, Sequence
+from typing import Any, Sequence, cast
 
 from ...errors import InternalError
 from .. import expr as E
@@ -264,12 +264,14 @@ class StmtPrinter:
         if cls is S.InCoreScopeStmt:
             args.append(f"level={enum_text(Level.CORE_GROUP, prefix)}")
         elif cls is S.HierarchyScopeStmt:
-            args.append(f"level={enum_text(node.level, prefix)}")
-            if node.role is not None:
-                args.append(f"role={enum_text(node.role, prefix)}")
+            hierarchy = cast(S.HierarchyScopeStmt, node)
+            args.append(f"level={enum_text(hierarchy.level, prefix)}")
+            if hierarchy.role is not None:
+                args.append(f"role={enum_text(hierarchy.role, prefix)}")
         elif cls is S.SpmdScopeStmt:
-            args.append(self.exprs.expr(node.core_num))
-            if node.sync_start:
+            spmd = cast(S.SpmdScopeStmt, node)
+            args.append(self.exprs.expr(spmd.core_num))
+            if spmd.sync_start:
                 args.append("sync_start=True")
         elif cls is S.GraphScopeStmt:
             args.append(quote(node.name_hint, '"'))
@@ -361,7 +363,7 @@ def _scope_builder(node: S.ScopeStmt) -> str:
     if cls is S.SpmdScopeStmt:
         return "spmd"
     if cls is S.RuntimeScopeStmt:
-        return "manual_scope" if node.manual else "scope"
+        return "manual_scope" if cast(S.RuntimeScopeStmt, node).manual else "scope"
     if cls is S.GraphScopeStmt:
         return "graph"
     raise InternalError(f"printer: no spelling for scope {cls.__name__}")

@@ -208,7 +208,7 @@ class Closure:
                 result = False
             else:
                 value = self.lookup(node.id)
-                result = isinstance(value, (int, float)) and value is not MISSING
+                result = isinstance(value, (int, float))  # (so not MISSING)
         elif isinstance(node, ast.BinOp):
             result = (type(node.op) in _BINOPS and self._foldable(node.left, is_dsl_name, cache)
                       and self._foldable(node.right, is_dsl_name, cache))

@@ -56,7 +56,7 @@ def _list(p: "FunctionParser", node: ast.List | ast.Tuple, key: str) -> list:
     """As in PyPTO, a list holds one kind of item: ints or ``pl.adir.<name>`` directions.
     (PyPTO's third kind, DSL variables, is refused: no pass renames a function's
     attributes with its parameters, so they would dangle after ConvertToSSA.)"""
-    items = []
+    items: list[Any] = []
     for item in node.elts:
         if isinstance(item, ast.Name) and p.is_dsl_name(item.id):
             raise ParserSyntaxError(

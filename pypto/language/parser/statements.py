@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
-from typing import TYPE_CHECKING, TypeGuard
+from typing import TYPE_CHECKING, Callable, TypeGuard
 
 from ...ir import expr as E
 from ...ir import stmt as S
@@ -347,7 +347,7 @@ def _expr_stmt(p: "FunctionParser", node: ast.Expr) -> None:
     p.emit(S.EvalStmt(expr, p.span(node)))
 
 
-def _loop_control(kind: str):
+def _loop_control(kind: str) -> Callable[["FunctionParser", ast.stmt], None]:
     def handler(p: "FunctionParser", node: ast.stmt) -> None:
         loop = p.innermost_loop()
         span = p.span(node)

@@ -9,6 +9,8 @@ data) is an error the user must resolve.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.node import Expr, Stmt
@@ -66,7 +68,7 @@ def hoist_scalar_outputs(body: Stmt, live_scalars: list[E.Var], pass_name: str,
     return St.SeqStmts.flatten(keep, body.span), hoisted
 
 
-def _pure_scalar(expr: Expr, var_ok) -> bool:
+def _pure_scalar(expr: Expr, var_ok: Callable[[E.Var], bool]) -> bool:
     """Constants, scalar operators and acceptable Vars only (no calls)."""
     stack = [expr]
     while stack:

@@ -124,6 +124,7 @@ class RankScheduler:
     def block(self, ready: Callable[[], bool], what: Any, span: Any) -> None:
         """Rank side: give the baton back until ``ready()`` holds."""
         task = self.current
+        assert task is not None, "block() is called on a rank's thread"
         if ready():
             return
         task.waiting = (ready, what, span)

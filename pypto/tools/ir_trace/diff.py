@@ -6,7 +6,7 @@ import difflib
 import html
 import keyword
 import re
-from typing import Sequence
+from typing import Sequence, cast
 
 from .model import (DiffHunk, DiffRow, DiffSection, IRTraceError, PassTrace, Snapshot,
                     split_source_lines)
@@ -27,9 +27,9 @@ def highlight_python(text: str) -> str:
     position = 0
     for match in _TOKEN.finditer(text):
         out.append(html.escape(text[position:match.start()]))
-        token, kind = match.group(0), match.lastgroup
+        token, kind = match.group(0), match.lastgroup  # (each alternative is a named group)
         css = {"comment": "com", "string": "str", "number": "num", "decorator": "dec",
-               "name": "kw" if keyword.iskeyword(match.group(0)) else None}[kind]  # type: ignore
+               "name": "kw" if keyword.iskeyword(match.group(0)) else None}[cast(str, kind)]
         escaped = html.escape(token)
         out.append(f'<span class="{css}">{escaped}</span>' if css else escaped)
         position = match.end()
@@ -47,7 +47,7 @@ def _sections(lines: Sequence[str]) -> list[tuple[str, str, list[tuple[int, str]
         match = _FUNCTION_START.match(line)
         if match and not pending_decorator:
             sections.append(("", "", []))
-        pending_decorator = bool(match) and match.group(1) is None  # a decorator line
+        pending_decorator = match is not None and match.group(1) is None  # a decorator line
         definition = _DEF.match(line)
         if definition and not sections[-1][1]:
             name = definition.group(1)
@@ -68,7 +68,7 @@ def _rows(before: list[tuple[int, str]], after: list[tuple[int, str]]) -> list[D
             right = after[j1 + k] if j1 + k < j2 else None
             kind = tag if tag != "replace" else ("replace" if left and right else
                                                  "delete" if left else "insert")
-            rows.append(DiffRow(kind, left[0] if left else None,  # type: ignore[arg-type]
+            rows.append(DiffRow(kind, left[0] if left else None,
                                 highlight_python(left[1]) if left else "",
                                 right[0] if right else None,
                                 highlight_python(right[1]) if right else ""))
@@ -79,7 +79,7 @@ def _hunks(rows: list[DiffRow], context: int) -> list[DiffHunk]:
     """Changed rows with ``context`` unchanged rows around them; longer unchanged runs
     are their own collapsed hunks."""
     changed = [i for i, row in enumerate(rows) if row.kind != "equal"]
-    shown = set()
+    shown: set[int] = set()
     for i in changed:
         shown.update(range(max(0, i - context), min(len(rows), i + context + 1)))
     hunks: list[DiffHunk] = []

@@ -3,13 +3,16 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ...dtype import DataType
 from ...enums import NotifyOp, WaitCmp
 from ...expr import Call
 from ...span import Span
-from .._namespace import fill_builders
+from .._namespace import Builder, fill_builders
+
+if TYPE_CHECKING:  # the generated builders, to a checker (see ``Builder``)
+    def __getattr__(name: str) -> Builder: ...
 
 __all__ = fill_builders(globals(), "pld.system")
 

@@ -5,7 +5,7 @@ signatures PyPTO spells by hand: ``alloc_window_buffer`` (``name`` required),
 
 from __future__ import annotations
 
-from typing import Sequence
+from typing import TYPE_CHECKING, Sequence
 
 from ...dtype import DataType
 from ...enums import AtomicType, ReduceOp
@@ -13,7 +13,7 @@ from ...expr import Call
 from ...node import Expr
 from ...ops import create_op_call
 from ...span import Span
-from .._namespace import fill_builders
+from .._namespace import Builder, fill_builders
 
 # ``allreduce(target)``: no signal window.
 _NO_SIGNAL = object()
@@ -36,6 +36,9 @@ def reduce_scatter(target, signal, op, *, span=None):
     """Reduce ``target`` over every rank; each rank keeps its share."""
     return create_op_call("pld.tensor.reduce_scatter", [target, signal], {"op": op}, span)
 
+
+if TYPE_CHECKING:  # the generated builders, to a checker (see ``Builder``)
+    def __getattr__(name: str) -> Builder: ...
 
 __all__ = fill_builders(globals(), "pld.tensor", {
     "alloc_window_buffer": alloc_window_buffer, "allreduce": allreduce,
