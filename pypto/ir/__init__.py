@@ -42,11 +42,11 @@ from . import printer, tensor_view_semantics
 from .printer import python_print, python_print_type, register_format_callback
 from .ops import (call_write_targets, create_op_call, deduce_call_return_type, get_op,
                   is_op_registered)
-# ``get_op_arg_effect`` stays in ``pypto.ir.ops.effects`` for now: check-surface takes an
-# installed pypto whose ``pypto_core.ir`` has that name for the reference and reads its op
-# registry the reference's way, which breaks the op comparison for pypto.
+# ``get_op_arg_effect`` is a falsy routine-like wrapper (``ops/effects.py`` says why).
 from .ops.effects import (ArgEffect, get_op_write_channel, op_has_declared_arg_effect,
                           op_has_declared_arg_effects)
+from .ops.effects import arg_effect_query as get_op_arg_effect
+from .ops.memory_specs import get_op_memory_spec
 from .call_attrs import set_call_attrs
 from .directions import make_call
 from .parent_stmt import ParentStmtAnalysis
@@ -99,7 +99,8 @@ __all__ = [
     "collect_def_vars", "comm_layout", "compile", "create_op_call", "deduce_call_return_type",
     "deep_clone", "deserialize", "deserialize_from_file", "diff", "directions", "eq",
     "find_yield_stmt", "flatten_to_stmts", "floordiv", "ge", "get_last_yield_stmt", "get_op",
-    "get_op_write_channel", "gt", "has_op_conversion", "inout", "input", "instruments",
+    "get_op_arg_effect", "get_op_memory_spec", "get_op_write_channel", "gt",
+    "has_op_conversion", "inout", "input", "instruments",
     "is_incore_type", "is_op_registered", "is_orchestration_like", "is_wrapper_type", "le",
     "level_to_linqu_level", "lt", "make_call", "make_roundtrip_instrument", "max_", "min_",
     "mod", "mul", "ne", "neg", "no_dep", "not_", "op", "op_conversion",

@@ -28,13 +28,14 @@ from .dtype import DataType
 from .enums import ForKind, FunctionType, Level, ParamDirection, Role, ScopeKind
 from .expr import IterArg, Var
 from .function import Function, Program
-from .node import Expr, Stmt
+from .node import Expr, GlobalVar, Stmt
 from .scope import (ClusterScopeStmt, GraphScopeStmt, HierarchyScopeStmt, InCoreScopeStmt,
                     RuntimeScopeStmt, ScopeStmt, SplitAivScopeStmt, SpmdScopeStmt)
 from .span import Span
 from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStmt, ReturnStmt,
                    SeqStmts, WhileStmt, YieldStmt)
 from .types import ScalarType, Type
+from .builder_core import CoreBuilderNames
 from .builder_names import PyPTOBuilderNames, StmtT
 from .. import ir  # noqa: F401 - PyPTO's builder module names the IR module ``ir``
 
@@ -73,6 +74,13 @@ class _Frame:
     def build(self) -> Any:
         raise NotImplementedError
 
+    def get_result(self) -> Any:
+        """What the construct built (after its ``with`` block closed)."""
+        if self.result is None:
+            raise ValueError(f"IRBuilder: the {self.what} is still open; its result exists "
+                             "once its 'with' block ends")
+        return self.result
+
     def __enter__(self) -> "_Frame":
         self.builder._push(self)
         return self
@@ -92,11 +100,27 @@ class ProgramFrame(_Frame):
         super().__init__(builder, span)
         self.name = name
         self.functions: list[Function] = []
+        self.declared: set[str] = set()
 
     def add_function(self, func: Function) -> None:
         if not isinstance(func, Function):
             raise TypeError(f"add_function expects a Function, got {type(func).__name__}")
         self.functions.append(func)
+
+    def declare_function(self, name: str) -> GlobalVar:
+        """The ``GlobalVar`` that calls of function ``name`` use, before it is built (a
+        function may call one defined later in the program)."""
+        if not isinstance(name, str) or not name:
+            raise TypeError(f"declare_function expects a function name, got {name!r}")
+        self.declared.add(name)
+        return GlobalVar(name)
+
+    def get_global_var(self, name: str) -> GlobalVar:
+        """The ``GlobalVar`` of a function built or declared in this program."""
+        if name not in self.declared and all(f.name != name for f in self.functions):
+            raise ValueError(f"IRBuilder: program '{self.name}' has no function '{name}' "
+                             "(build it or declare_function it first)")
+        return GlobalVar(name)
 
     def build(self) -> Program:
         return Program(self.functions, self.name, self.span)
@@ -113,9 +137,11 @@ class FunctionFrame(_Frame):
         self.return_types: list[Type] = list(options.pop("return_types", ()))
         self.options = options
 
-    def param(self, var: Var | str, type: Type | None = None,
-              direction: ParamDirection = ParamDirection.In, span: Span | None = None) -> Var:
-        """Declare the next parameter (a new Var from ``name`` + ``type``, or a given Var)."""
+    def param(self, name: Var | str, type: Type | None = None, span: Span | None = None,
+              direction: ParamDirection = ParamDirection.In) -> Var:
+        """Declare the next parameter (a new Var from ``name`` + ``type``, or a given Var);
+        PyPTO's parameter order."""
+        var = name
         var = _new_var(f"function '{self.name}' param", var, type, span)
         self.params.append((var, direction))
         return var
@@ -136,10 +162,11 @@ class _LoopFrame(_Frame):
         self.iter_args: list[IterArg] = []
         self.return_vars: list[Var] = []
 
-    def iter_arg(self, name: str, init: Expr, type: Type | None = None,
+    def iter_arg(self, name: str, init_value: Expr, type: Type | None = None,
                  span: Span | None = None) -> IterArg:
-        """A loop-carried variable seeded with ``init`` (type defaults to ``init.type``)."""
-        arg = IterArg(name, type if type is not None else init.type, init, _span(span))
+        """A loop-carried variable seeded with ``init_value`` (type defaults to its type)."""
+        arg = IterArg(name, type if type is not None else init_value.type, init_value,
+                      _span(span))
         self.iter_args.append(arg)
         return arg
 
@@ -156,7 +183,24 @@ class _LoopFrame(_Frame):
         return var
 
 
-class ForFrame(_LoopFrame):
+class _Outputs:
+    """``output(i)`` / ``outputs()``: the construct's return variables, the values it
+    leaves behind."""
+
+    return_vars: list[Var]
+    what: str
+
+    def output(self, index: int = 0) -> Var:
+        if not 0 <= index < len(self.return_vars):
+            raise IndexError(f"IRBuilder: the {self.what} has {len(self.return_vars)} "
+                             f"return variable(s), no output {index}")
+        return self.return_vars[index]
+
+    def outputs(self) -> list[Var]:
+        return list(self.return_vars)
+
+
+class ForFrame(_Outputs, _LoopFrame):
     what = "for loop"
 
     def __init__(self, builder: "IRBuilder", loop_var: Var, start: Any, stop: Any, step: Any,
@@ -172,7 +216,7 @@ class ForFrame(_LoopFrame):
                        self.return_vars, self.span, self.kind, self.attrs)
 
 
-class WhileFrame(_LoopFrame):
+class WhileFrame(_Outputs, _LoopFrame):
     what = "while loop"
 
     def __init__(self, builder: "IRBuilder", condition: Expr | None, span: Span | None) -> None:
@@ -183,13 +227,17 @@ class WhileFrame(_LoopFrame):
         """Set the condition (after declaring the iter_args it reads)."""
         self.cond = expr
 
+    def set_condition(self, condition: Expr) -> None:
+        """PyPTO's name for ``condition``."""
+        self.cond = condition
+
     def build(self) -> WhileStmt:
         if self.cond is None:
             raise ValueError("IRBuilder: while loop has no condition; call .condition(expr)")
         return WhileStmt(self.cond, self.iter_args, self.body(), self.return_vars, self.span)
 
 
-class IfFrame(_Frame):
+class IfFrame(_Outputs, _Frame):
     what = "if"
 
     def __init__(self, builder: "IRBuilder", condition: Expr, span: Span | None) -> None:
@@ -247,9 +295,10 @@ def _new_var(owner: str, var: Var | str, var_type: Type | None, span: Span | Non
     return Var(var, var_type, _span(span))
 
 
-class IRBuilder(PyPTOBuilderNames):
+class IRBuilder(CoreBuilderNames, PyPTOBuilderNames):
     """Context-manager builder for programs, functions, loops, ifs and scopes (PyPTO's
-    method names too: ``builder_names.py``)."""
+    method names too: ``builder_names.py``; the compiled core's begin/end methods:
+    ``builder_core.py``)."""
 
     def __init__(self) -> None:
         self._frames: list[_Frame] = []
@@ -337,22 +386,6 @@ class IRBuilder(PyPTOBuilderNames):
             raise ValueError(f"IRBuilder: scope kind {kind.name} is not supported")
         return ScopeFrame(self, kind, name_hint, attrs, fields, span)
 
-    def begin_scope(self, scope_kind: ScopeKind, span: Span | None = None, **fields: Any
-                    ) -> ScopeFrame:
-        """Open a scope without ``with`` (the arguments of ``scope``); close it with
-        ``end_scope()``."""
-        frame = self.scope(scope_kind, span, **fields)
-        self._push(frame)
-        return frame
-
-    def end_scope(self) -> ScopeStmt:
-        """Close the innermost scope and return it (``ValueError`` for an unnamed Graph)."""
-        if not self._frames or not isinstance(self._frames[-1], ScopeFrame):
-            current = self._frames[-1].what if self._frames else "nothing"
-            raise ValueError(f"IRBuilder.end_scope: the innermost open construct is {current}, "
-                             "not a scope")
-        return self._finish(self._frames[-1])
-
     # -- statements -------------------------------------------------------------
     def emit(self, stmt: StmtT) -> StmtT:
         """Append any statement to the innermost open body."""
@@ -379,7 +412,13 @@ class IRBuilder(PyPTOBuilderNames):
     def yield_(self, *values: Expr, span: Span | None = None) -> None:
         self.emit(YieldStmt(list(values), _span(span)))
 
-    def return_(self, *values: Expr, span: Span | None = None) -> None:
+    def return_(self, *values: Any, span: Span | None = None) -> None:
+        """``return_(a, b)``, or the core's ``return_([a, b], span)``."""
+        if len(values) in (1, 2) and isinstance(values[0], (list, tuple)):
+            if len(values) == 2:
+                values, span = values
+            else:
+                values = values[0]
         self.emit(ReturnStmt(list(values), _span(span)))
 
     def break_(self, span: Span | None = None) -> None:

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Iterable, Mapping, TypeVar
 
-from .enums import CompactMode, ForKind, InlineLanguage, PadValue, TensorLayout, TileLayout
+from .enums import (CompactMode, ForKind, InlineLanguage, MemorySpace, PadValue, TensorLayout,
+                    TileLayout)
 from .expr import MakeTuple, Var
 from .node import Expr, Stmt, attach_leading_comments
 from .span import Span
@@ -132,6 +133,15 @@ class PyPTOBuilderNames:
                   tile_view: TileView | None = None, memory_space: Any = None,
                   span: Span | None = None) -> TileType:
         return TileType(list(shape), dtype, memref, tile_view, memory_space)
+
+    def memref(self, memory_space_or_addr: Any, addr_or_size: Any, size_or_id: Any,
+               id: int | None = None, span: Span | None = None) -> MemRef:  # noqa: A002
+        """``memref(memory_space, addr, size, id)``, or ``memref(addr, size, id)`` for a
+        buffer in DDR (PyPTO's two spellings)."""
+        if id is None:
+            return MemRef(MemorySpace.DDR, memory_space_or_addr, addr_or_size, size_or_id,
+                          _span(span))
+        return MemRef(memory_space_or_addr, addr_or_size, size_or_id, id, _span(span))
 
     def tensor_view(self, stride: Iterable[Any], layout: TensorLayout,
                     span: Span | None = None) -> TensorView:

@@ -19,6 +19,9 @@ from .function import Program
 
 __all__ = ["DistributedConfig", "DistributedCompiledProgram", "level_to_linqu_level"]
 
+# The file ``ir.compile`` saves the compiled program in (``ir.serialize``'s format).
+PROGRAM_FILE = "program.pir"
+
 
 @dataclass
 class DistributedConfig:
@@ -69,6 +72,21 @@ class DistributedCompiledProgram:
     @property
     def platform(self) -> str | None:
         return self._platform
+
+    @classmethod
+    def from_dir(cls, output_dir: str, *, platform: str | None = None, backend_type: Any = None,
+                 distributed_config: DistributedConfig | None = None
+                 ) -> "DistributedCompiledProgram":
+        """The program ``ir.compile(..., distributed_config=...)`` saved in ``output_dir``
+        (its ``program.pir``), for the devices of ``distributed_config``."""
+        import os
+        from .serialize import deserialize_from_file
+        path = os.path.join(output_dir, PROGRAM_FILE)
+        if not os.path.exists(path):
+            raise FileNotFoundError(f"DistributedCompiledProgram.from_dir: no {PROGRAM_FILE} in "
+                                    f"{output_dir}")
+        return cls(deserialize_from_file(path), output_dir, backend_type=backend_type,
+                   platform=platform, distributed_config=distributed_config)
 
     def prepare(self, config: Any = None, *, extra_compiled: Any = (), persistent: bool = False,
                 reset_persistent_windows: Any = None, callbacks: Any = None,

@@ -153,8 +153,7 @@ class CommDomainScopeStmt(ScopeStmt):
     __slots__ = ("devices", "slots")
     devices: tuple[Expr, ...]
     slots: tuple[Expr, ...]
-    scope_kind = ScopeKind.CommDomain
-    _kind = ScopeKind.CommDomain
+    _KIND = ScopeKind.CommDomain
     _fields = _COMMON + (("devices", _U), ("slots", _U))
 
     def __init__(self, devices: Iterable[Any], slots: Iterable[Any], name_hint: str = "",

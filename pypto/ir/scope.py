@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import keyword
 
-from typing import Any, Mapping
+from typing import Any, ClassVar, Mapping
 
 from .dtype import DataType
 from .enums import Level, Role, ScopeKind, SplitMode
@@ -34,7 +34,8 @@ class ScopeStmt(Stmt):
     name_hint: str
     body: Stmt
     _attrs: dict[str, Any]
-    scope_kind: ScopeKind
+    # Each concrete class names its kind; ``scope_kind`` (PyPTO's property) reports it.
+    _KIND: ClassVar[ScopeKind]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         raise TypeError("ScopeStmt is abstract; construct InCoreScopeStmt, GraphScopeStmt, ...")
@@ -53,13 +54,18 @@ class ScopeStmt(Stmt):
     def attrs(self) -> dict:
         return dict(self._attrs)
 
+    @property
+    def scope_kind(self) -> ScopeKind:
+        """Which scope this is (``ScopeKind.InCore`` for an ``InCoreScopeStmt``, ...)."""
+        return self._KIND
+
 
 class InCoreScopeStmt(ScopeStmt):
     """``with pl.at(level=pl.Level.CORE_GROUP):``"""
 
     __slots__ = ("split",)
     split: SplitMode
-    scope_kind = ScopeKind.InCore
+    _KIND = ScopeKind.InCore
     _fields = _COMMON + (("split", _U),)
 
     def __init__(self, split: SplitMode = SplitMode.NONE, name_hint: str = "",
@@ -74,7 +80,7 @@ class ClusterScopeStmt(ScopeStmt):
     """``with pl.cluster():``"""
 
     __slots__ = ()
-    scope_kind = ScopeKind.Cluster
+    _KIND = ScopeKind.Cluster
     _fields = _COMMON
 
     def __init__(self, name_hint: str = "", body: Stmt | None = None,
@@ -88,7 +94,7 @@ class HierarchyScopeStmt(ScopeStmt):
     __slots__ = ("level", "role")
     level: Level
     role: Role | None
-    scope_kind = ScopeKind.Hierarchy
+    _KIND = ScopeKind.Hierarchy
     _fields = _COMMON + (("level", _U), ("role", _U))
 
     def __init__(self, level: Level, role: Role | None = None, name_hint: str = "",
@@ -108,7 +114,7 @@ class SpmdScopeStmt(ScopeStmt):
     __slots__ = ("core_num", "sync_start")
     core_num: Expr
     sync_start: bool
-    scope_kind = ScopeKind.Spmd
+    _KIND = ScopeKind.Spmd
     _fields = _COMMON + (("core_num", _U), ("sync_start", _U))
 
     def __init__(self, core_num: Expr | int, sync_start: bool = False, name_hint: str = "",
@@ -131,7 +137,7 @@ class RuntimeScopeStmt(ScopeStmt):
 
     __slots__ = ("manual",)
     manual: bool
-    scope_kind = ScopeKind.Runtime
+    _KIND = ScopeKind.Runtime
     _fields = _COMMON + (("manual", _U),)
 
     def __init__(self, manual: bool = False, name_hint: str = "", body: Stmt | None = None,
@@ -150,7 +156,7 @@ class SplitAivScopeStmt(ScopeStmt):
     __slots__ = ("split", "count")
     split: SplitMode
     count: int
-    scope_kind = ScopeKind.SplitAiv
+    _KIND = ScopeKind.SplitAiv
     _fields = _COMMON + (("split", _U), ("count", _U))
 
     def __init__(self, split: SplitMode, count: int = 2, name_hint: str = "",
@@ -175,7 +181,7 @@ class GraphScopeStmt(ScopeStmt):
     """
 
     __slots__ = ()
-    scope_kind = ScopeKind.Graph
+    _KIND = ScopeKind.Graph
     _fields = _COMMON
 
     def __init__(self, name_hint: str, body: Stmt | None = None,

@@ -121,7 +121,17 @@ def shape_of(owner: str, shape: Iterable[Any]) -> tuple:
             isinstance(shape, (str, bytes)) or not isinstance(shape, _abc.Iterable)):
         raise TypeError(f"{owner}: field 'shape' expects a list of int or Expr, "
                         f"got {type(shape).__name__}")
-    return tuple(_shape_item(owner, i, d) for i, d in enumerate(shape))
+    from .expr import ConstInt  # once per shape, not per dim (an import in a function costs)
+    out: list[Expr] = []
+    for i, dim in enumerate(shape):
+        kind = type(dim)
+        if kind is int and dim >= 0:
+            out.append(ConstInt(dim, DataType.INDEX))
+        elif kind is ConstInt and dim.value >= 0:
+            out.append(dim)
+        else:
+            out.append(_shape_item(owner, i, dim))
+    return tuple(out)
 
 
 class ShapedType(Type):
@@ -274,29 +284,6 @@ def _exprs(owner: str, field: str, items: Iterable[Any] | None) -> tuple:
     return tuple(out)
 
 
-class MemRef(_Value):
-    """An allocated buffer: memory space, address, size in bytes, buffer id."""
-
-    __slots__ = ("memory_space", "addr", "size", "id")
-    memory_space: MemorySpace
-    addr: Expr
-    size: int
-    id: int
-    _fields = ("memory_space", "addr", "size", "id")
-
-    def __init__(self, memory_space: MemorySpace, addr: Any = 0, size: int = 0,
-                 id: int = 0) -> None:
-        from .expr import ConstInt
-        from .node import Expr
-        _set(self, "memory_space", MemorySpace(memory_space))
-        if isinstance(addr, int):
-            addr = ConstInt(addr, DataType.INT64)
-        check_type("MemRef", "addr", addr, Expr, "int or Expr")
-        _set(self, "addr", addr)
-        _set(self, "size", int(size))
-        _set(self, "id", int(id))
-
-
 class TensorView(_Value):
     """Strides, layout and valid shape of a tensor view."""
 
@@ -307,10 +294,11 @@ class TensorView(_Value):
     pad: PadValue
     _fields = ("stride", "layout", "valid_shape", "pad")
 
-    def __init__(self, stride: Iterable[Any] | None = None, layout: TensorLayout = TensorLayout.ND,
+    def __init__(self, stride: Iterable[Any] | None = None, layout: TensorLayout | None = None,
                  valid_shape: Iterable[Any] | None = None, pad: PadValue = PadValue.null) -> None:
         _set(self, "stride", _exprs("TensorView", "stride", stride))
-        _set(self, "layout", TensorLayout(layout))
+        # PyPTO's default ``None`` means the row-major ND layout.
+        _set(self, "layout", TensorLayout.ND if layout is None else TensorLayout(layout))
         _set(self, "valid_shape", _exprs("TensorView", "valid_shape", valid_shape))
         # What reads outside the valid region see (a type annotation; the CPU executor
         # does not read it).
@@ -363,3 +351,7 @@ def has_dynamic_dims(t: Type) -> bool:
     if isinstance(t, TupleType):
         return any(has_dynamic_dims(item) for item in t.types)
     return False
+
+
+# MemRef has its own module (its constructor forms); it is one of the types' names here.
+from .memref import MemRef  # noqa: E402

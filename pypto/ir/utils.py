@@ -257,7 +257,7 @@ class _Cloner(IRMutator):
                           return_vars=self._defines(op.return_vars))
 
 
-def deep_clone(body: Stmt | Expr | Function, var_map: Pairs | None = None, *,
+def deep_clone(body: Stmt | Expr | Function, var_map: Pairs | None = [], *,  # noqa: B006
                name_of: Callable[[Var], str] | None = None) -> tuple[Any, dict[Var, Var]]:
     """A copy of ``body`` sharing no Stmt/Expr object with it, and the def-var map.
 
@@ -272,6 +272,7 @@ def deep_clone(body: Stmt | Expr | Function, var_map: Pairs | None = None, *,
     if not isinstance(body, (Stmt, Expr, Function)):
         raise TypeError(f"deep_clone expects a Stmt, Expr or Function, got "
                         f"{type(body).__name__}")
+    # The ``[]`` default is PyPTO's spelling; it is only read, never changed.
     table = _pair_table(var_map, "deep_clone") if var_map is not None else {}
     cloner = _Cloner(table, name_of)
     return cloner(body), cloner.def_map

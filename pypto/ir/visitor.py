@@ -21,7 +21,7 @@ from . import stmt as St
 from .function import Function, Program
 from .node import Expr, Stmt
 from .distributed_types import CommDomainScopeStmt, DistributedTensorType, WindowBuffer
-from .types import ScalarType, ShapedType, TensorType, TileType, TupleType, Type
+from .types import MemRef, ScalarType, ShapedType, TensorType, TileType, TupleType, Type
 
 __all__ = ["IRVisitor", "IRMutator", "map_attrs", "is_static_type"]
 
@@ -70,32 +70,32 @@ class IRVisitor:
             else:
                 raise TypeError(f"IRVisitor cannot visit {type(node).__name__}")
 
-    def visit_program(self, op: Program) -> None:
-        with nesting_guard(op):
-            for func in op._functions.values():
+    def visit_program(self, program: Program) -> None:
+        with nesting_guard(program):
+            for func in program._functions.values():
                 self.visit_function(func)
 
-    def visit_function(self, op: Function) -> None:
-        with nesting_guard(op):
-            for param in op.params:
+    def visit_function(self, func: Function) -> None:
+        with nesting_guard(func):
+            for param in func.params:
                 self.visit_expr(param)
-            for value in _attr_exprs(op._attrs):
+            for value in _attr_exprs(func._attrs):
                 self.visit_expr(value)
-            self.visit_stmt(op.body)
+            self.visit_stmt(func.body)
 
-    def visit_expr(self, op: Expr) -> None:
+    def visit_expr(self, expr: Expr) -> None:
         try:
-            hook = getattr(self, op._visit_name)
+            hook = getattr(self, expr._visit_name)
         except AttributeError:
-            _bad_node(self, op, Expr)
-        hook(op)
+            _bad_node(self, expr, Expr)
+        hook(expr)
 
-    def visit_stmt(self, op: Stmt) -> None:
+    def visit_stmt(self, stmt: Stmt) -> None:
         try:
-            hook = getattr(self, op._visit_name)
+            hook = getattr(self, stmt._visit_name)
         except AttributeError:
-            _bad_node(self, op, Stmt)
-        hook(op)
+            _bad_node(self, stmt, Stmt)
+        hook(stmt)
 
     # -- expressions ----------------------------------------------------------------
     def visit_var_like(self, op: E.Var) -> None:
@@ -103,6 +103,14 @@ class IRVisitor:
         if isinstance(t, TensorType):
             for dim in t.shape:
                 self.visit_expr(dim)
+        if isinstance(t, ShapedType) and t.memref is not None:
+            self.visit_mem_ref(t.memref)
+
+    def visit_mem_ref(self, op: MemRef) -> None:
+        """The expressions of a variable's memref: its address and byte offset."""
+        self.visit_expr(op.addr)
+        if op.base_ is not op:
+            self.visit_expr(op.byte_offset_)
 
     def visit_var(self, op: E.Var) -> None:
         self.visit_var_like(op)
@@ -276,35 +284,35 @@ class IRMutator:
             raise TypeError(f"IRMutator cannot mutate {type(node).__name__}")
 
     # -- entry points -------------------------------------------------------------
-    def visit_program(self, op: Program) -> Program:
-        with nesting_guard(op):
-            funcs = [self.visit_function(f) for f in op._functions.values()]
-        if _same(funcs, list(op._functions.values())):
-            return op
-        return Program(funcs, op.name, op.span)
+    def visit_program(self, program: Program) -> Program:
+        with nesting_guard(program):
+            funcs = [self.visit_function(f) for f in program._functions.values()]
+        if _same(funcs, list(program._functions.values())):
+            return program
+        return Program(funcs, program.name, program.span)
 
-    def visit_function(self, op: Function) -> Function:
-        with nesting_guard(op):
-            params = _def_vars(self, op.params, f"Function '{op.name}'", "params")
-            return_types = tuple([self.visit_type(t) for t in op.return_types])
-            body = self.visit_stmt(op.body)
-            attrs = self._mutate_attrs(op._attrs)
-        if (_same(params, op.params) and _same(return_types, op.return_types)
-                and body is op.body and attrs is op._attrs):
-            return op
-        return op.replace(params=params, return_types=return_types, body=body, _attrs=attrs)
+    def visit_function(self, func: Function) -> Function:
+        with nesting_guard(func):
+            params = _def_vars(self, func.params, f"Function '{func.name}'", "params")
+            return_types = tuple([self.visit_type(t) for t in func.return_types])
+            body = self.visit_stmt(func.body)
+            attrs = self._mutate_attrs(func._attrs)
+        if (_same(params, func.params) and _same(return_types, func.return_types)
+                and body is func.body and attrs is func._attrs):
+            return func
+        return func.replace(params=params, return_types=return_types, body=body, _attrs=attrs)
 
-    def visit_expr(self, op: Expr) -> Expr:
-        hook = self._hooks.get(type(op))
+    def visit_expr(self, expr: Expr) -> Expr:
+        hook = self._hooks.get(type(expr))
         if hook is None:
-            hook = self._resolve_hook(op, Expr)
-        return hook(self, op)
+            hook = self._resolve_hook(expr, Expr)
+        return hook(self, expr)
 
-    def visit_stmt(self, op: Stmt) -> Stmt:
-        hook = self._hooks.get(type(op))
+    def visit_stmt(self, stmt: Stmt) -> Stmt:
+        hook = self._hooks.get(type(stmt))
         if hook is None:
-            hook = self._resolve_hook(op, Stmt)
-        return hook(self, op)
+            hook = self._resolve_hook(stmt, Stmt)
+        return hook(self, stmt)
 
     def _resolve_hook(self, op: Any, base: type) -> Any:
         cls = type(self)
@@ -321,6 +329,11 @@ class IRMutator:
         if cls is ScalarType:
             return t
         if isinstance(t, ShapedType):
+            memref = t.memref
+            if memref is not None and type(memref.addr) is not E.ConstInt:
+                new_memref = self.visit_mem_ref(memref)
+                if new_memref is not memref:
+                    t = _with_memref(t, new_memref)
             if self._identity_const_int and t.static_shape:
                 return t  # a static shape (the common case) has nothing to rewrite
             shape = tuple([self.visit_expr(d) for d in t.shape])
@@ -336,6 +349,15 @@ class IRMutator:
             types = tuple([self.visit_type(x) for x in t.types])
             return t if _same(types, t.types) else TupleType(types)
         return t
+
+    def visit_mem_ref(self, op: MemRef) -> MemRef:
+        """A memref whose address expression is mutated (``op`` itself if it is unchanged;
+        the rebuilt one is a numbered buffer of the printed form).  ``visit_type`` asks it
+        for memrefs at a non-constant address only: a constant one has nothing to rewrite."""
+        addr = self.visit_expr(op.addr)
+        if addr is op.addr:
+            return op
+        return MemRef(op.memory_space, addr, op.size, op.id, op.span)
 
     def _mutate_attrs(self, attrs: dict) -> dict:
         return map_attrs(attrs, self.visit_expr) if attrs else attrs
@@ -554,10 +576,15 @@ def map_attrs(attrs: dict, rewrite: Callable[[Expr], Expr]) -> dict:
 
 def is_static_type(t: Type) -> bool:
     """A scalar, or a tensor / tile type whose dims are all constants: nothing in it
-    a mutator could rewrite."""
+    a mutator could rewrite (nor in its memref: no memref, or one at a constant address)."""
     cls = type(t)
-    return cls is ScalarType or ((cls is TensorType or cls is TileType)
-                                 and cast(ShapedType, t).static_shape)
+    if cls is ScalarType:
+        return True
+    if cls is not TensorType and cls is not TileType:
+        return False
+    shaped = cast(ShapedType, t)
+    return shaped.static_shape and (shaped.memref is None
+                                    or type(shaped.memref.addr) is E.ConstInt)
 
 
 def _same(new: Any, old: Any) -> bool:
@@ -578,3 +605,12 @@ def _def_vars(mutator: IRMutator, old: tuple, owner: str, field: str,
             raise TypeError(f"IRMutator: {owner} field '{field}' must hold {kind.__name__}s, "
                             f"but item {i} was mutated into a {type(var).__name__}")
     return new
+
+
+def _with_memref(t: ShapedType, memref: MemRef) -> ShapedType:
+    if isinstance(t, DistributedTensorType):
+        return DistributedTensorType(t.shape, t.dtype, memref, t.tensor_view, t.window_buffer)
+    if isinstance(t, TensorType):
+        return TensorType(t.shape, t.dtype, memref, t.tensor_view)
+    assert isinstance(t, TileType)
+    return TileType(t.shape, t.dtype, memref, t.tile_view, t.memory_space)

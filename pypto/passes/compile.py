@@ -15,13 +15,14 @@ runs the ranks on the CPU executor).
 
 from __future__ import annotations
 
+import importlib
 import os
 from dataclasses import dataclass
 from typing import Any
 
 from ..backend import BackendType
 from ..compile_profiling import CompileProfiler
-from ..ir.distributed_compiled_program import DistributedCompiledProgram
+from ..ir.distributed_compiled_program import PROGRAM_FILE, DistributedCompiledProgram
 from ..ir.enums import FunctionType, ParamDirection
 from ..ir.function import Function, Program
 from ..ir.serialize import deserialize_from_file, serialize_to_file
@@ -33,7 +34,6 @@ from .pipeline import get_default_verification_level
 
 __all__ = ["compile", "CompiledProgram", "ParamInfo", "extract_param_infos"]
 
-PROGRAM_FILE = "program.pir"
 
 
 @dataclass(frozen=True)
@@ -92,14 +92,23 @@ class CompiledProgram:
 
     def __init__(self, program: Program, output_dir: str | None, *,
                  backend_type: BackendType = BackendType.Ascend910B,
-                 platform: str | None = None) -> None:
+                 platform: str | None = None, _param_infos: Any = None,
+                 _output_indices: Any = None, _return_types: Any = None,
+                 _sub_chip_names: Any = None) -> None:
+        """The private keywords are PyPTO's: what its compiler already knows about the entry
+        (parameters, output positions, return types, sub-chip functions) instead of
+        reading it off ``program`` again."""
         if not isinstance(program, Program):
             raise TypeError(f"CompiledProgram expects an ir.Program, got {type(program).__name__}")
         self._program = program
         self._output_dir = output_dir
         self._backend_type = backend_type
         self._platform = platform
-        self._params = extract_param_infos(program)
+        self._params = (list(_param_infos) if _param_infos is not None
+                        else extract_param_infos(program))
+        self._outputs = None if _output_indices is None else [int(i) for i in _output_indices]
+        self._return_types = None if _return_types is None else list(_return_types)
+        self._sub_chip_names = [] if _sub_chip_names is None else list(_sub_chip_names)
 
     program = property(lambda self: self._program)
     output_dir = property(lambda self: self._output_dir)
@@ -113,12 +122,28 @@ class CompiledProgram:
     @property
     def output_indices(self) -> list[int]:
         """Indices of the entry's ``Out``/``InOut`` parameters."""
+        if self._outputs is not None:
+            return list(self._outputs)
         return [i for i, p in enumerate(self._params) if p.direction is not ParamDirection.In]
 
     @property
     def has_return(self) -> bool:
+        if self._return_types is not None:
+            return bool(self._return_types)
         entry = _entry(self._program)
         return bool(entry is not None and entry.return_types)
+
+    def validate_ir(self, tensors: Any, expected: Any, *, rtol: float = 0.05,
+                    atol: float = 0.05) -> bool:
+        """Check the compiled IR: re-run the verifiers, then run it on pypto's CPU executor
+        with copies of ``tensors`` (they are left as they are) and compare its outputs with
+        ``expected`` within ``rtol``/``atol``.  The outputs are the ``Out``/``InOut``
+        arguments in ``output_indices`` order, then the entry's returned values.  ``True``,
+        or ``ValueError`` naming the first output that differs."""
+        from .verifier_registry import verify_program
+        verify_program(self._program)
+        return _validate_outputs(self._program, self.output_indices, list(tensors),
+                                 list(expected), rtol, atol)
 
     @property
     def orchestration_names(self) -> list[str]:
@@ -139,6 +164,46 @@ class CompiledProgram:
     def __repr__(self) -> str:
         return (f"CompiledProgram({self._program.name!r}, output_dir={self._output_dir!r}, "
                 f"backend_type={self._backend_type.name})")
+
+
+def _validate_outputs(program: Program, outputs: list[int], tensors: list, expected: list,
+                      rtol: float, atol: float) -> bool:
+    import numpy as np
+    # The executor is a layer above the passes: reached by name, as the distributed result does.
+    executor = importlib.import_module("pypto.runtime.executor")
+    args = [_copy(t) for t in tensors]
+    result = executor.Executor(program).run(*args)
+    returned = [] if result is None else list(result) if isinstance(result, tuple) else [result]
+    produced = [args[i] for i in outputs] + returned
+    if len(produced) != len(expected):
+        raise ValueError(f"validate_ir: the program produces {len(produced)} output(s) "
+                         f"({len(outputs)} Out/InOut argument(s), {len(returned)} returned), "
+                         f"but {len(expected)} expected value(s) were given")
+    for i, (got, want) in enumerate(zip(produced, expected)):
+        got_a, want_a = _as_array(got), _as_array(want)
+        if got_a.shape != want_a.shape:
+            raise ValueError(f"validate_ir: output {i} has shape {got_a.shape}, expected "
+                             f"{want_a.shape}")
+        if not np.allclose(got_a, want_a, rtol=rtol, atol=atol, equal_nan=True):
+            worst = float(np.max(np.abs(got_a - want_a)))
+            raise ValueError(f"validate_ir: output {i} differs from the expected value "
+                             f"(largest difference {worst:g}, rtol={rtol}, atol={atol})")
+    return True
+
+
+def _copy(value: Any) -> Any:
+    clone = getattr(value, "clone", None) or getattr(value, "copy", None)  # torch / numpy
+    return clone() if callable(clone) else value
+
+
+def _as_array(value: Any) -> Any:
+    import numpy as np
+    if hasattr(value, "detach"):  # a torch tensor (bfloat16 has no NumPy twin)
+        value = value.detach().cpu()
+        value = value.float() if str(value.dtype) == "torch.bfloat16" else value
+        value = value.numpy()
+    return np.asarray(value, dtype=np.float64) if np.asarray(value).dtype != bool \
+        else np.asarray(value)
 
 
 def compile(program: Program, output_dir: str | None = None,  # noqa: A001 - PyPTO's name

@@ -113,6 +113,12 @@ def _enum_arg(owner: str, field: str, value: Any, enum_type: type[enum.Enum]) ->
     return value
 
 
+# PyPTO's default for ``disabled_diagnostics`` (a set holding UnusedControlFlowResult).
+# The constructor copies whatever set it is given, so the shared default is never changed;
+# ``None`` means the same default.
+_DEFAULT_DISABLED = default_disabled_diagnostics()
+
+
 class PassContext:
     """Instruments and pass configuration for every pass run inside ``with ctx:``.
 
@@ -124,7 +130,7 @@ class PassContext:
     def __init__(self, instruments: Iterable[PassInstrument],
                  verification_level: VerificationLevel = VerificationLevel.BASIC,
                  diagnostic_phase: DiagnosticPhase = DiagnosticPhase.PRE_PIPELINE,
-                 disabled_diagnostics: DiagnosticCheckSet | None = None,
+                 disabled_diagnostics: DiagnosticCheckSet | None = _DEFAULT_DISABLED,
                  memory_planner: MemoryPlanner = MemoryPlanner.PYPTO,
                  enable_pypto_l0c_double_buffer: bool = False,
                  runtime: RuntimeKind = RuntimeKind.TENSORMAP_AND_RINGBUFFER) -> None:

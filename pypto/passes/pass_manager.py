@@ -30,15 +30,16 @@ class PassDumpLevel(enum.Enum):
     EXPLICIT = 2
 
 
-def coerce_dump_level(dump_ir: Any) -> PassDumpLevel:
-    if isinstance(dump_ir, PassDumpLevel):
-        return dump_ir
-    if dump_ir is None or dump_ir is False:
+def coerce_dump_level(dump_passes: Any) -> PassDumpLevel:
+    """A dump switch (``run_passes(dump_ir=)``, ``compile(dump_passes=)``) as a level."""
+    if isinstance(dump_passes, PassDumpLevel):
+        return dump_passes
+    if dump_passes is None or dump_passes is False:
         return PassDumpLevel.NONE
-    if dump_ir is True:
+    if dump_passes is True:
         return PassDumpLevel.CONCISE
     raise TypeError(f"run_passes: 'dump_ir' expects a bool or PassDumpLevel, "
-                    f"got {type(dump_ir).__name__}")
+                    f"got {type(dump_passes).__name__}")
 
 
 class PassManager:

@@ -53,13 +53,34 @@ class DistributedRunHandle:
         self.config = config
         self._executor = Executor(compiled.program,
                                   world_size=compiled.distributed_config.world_size)
+        self._finished = False
+        self._result: Any = None
 
     def run(self, *args: Any, entry: Any = None) -> Any:
         """Run ``entry``; by default the one function that launches ranks (``device=``),
-        else the executor's default entry."""
+        else the executor's default entry.  The CPU run is synchronous: when it returns,
+        ``done`` is true and ``result()`` gives the value."""
         if entry is None:
             entry = launching_function(self.compiled.program)
-        return self._executor.run(*args, entry=entry)
+        self._finished = False
+        self._result = self._executor.run(*args, entry=entry)
+        self._finished = True
+        return self._result
+
+    @property
+    def done(self) -> bool:
+        """Whether a run has finished (PyPTO's dispatch handle polls its device)."""
+        return self._finished
+
+    def wait(self, timeout: float | None = None) -> None:
+        """Block until the run is done: a CPU run is done when ``run`` returns."""
+        if not self._finished:
+            raise RuntimeError("DistributedRunHandle.wait: nothing was run; call run(*args)")
+
+    def result(self, timeout: float | None = None) -> Any:
+        """The entry's result of the last run."""
+        self.wait(timeout)
+        return self._result
 
     def close(self) -> None:
         """Nothing to release on the CPU."""

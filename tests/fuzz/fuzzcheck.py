@@ -63,6 +63,14 @@ def _fail(stage: str, err: BaseException, text: str) -> FuzzFailure:
 
 def parse_outcome(text: str, filename: str = "<fuzz>") -> ir.Program | ir.Function | None:
     """The parsed program, or None after a clean diagnostic; FuzzFailure otherwise."""
+    parsed = parse_or_diagnostic(text, filename)
+    return None if isinstance(parsed, BaseException) else parsed
+
+
+def parse_or_diagnostic(text: str, filename: str = "<fuzz>"
+                        ) -> ir.Program | ir.Function | BaseException:
+    """The parsed program, or the clean diagnostic (returned, not raised); FuzzFailure
+    otherwise."""
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", SyntaxWarning)  # damaged literals: noise only
@@ -73,12 +81,12 @@ def parse_outcome(text: str, filename: str = "<fuzz>") -> ir.Program | ir.Functi
             raise _fail("parse (wrapped)", hidden, text) from err
         if err.span is None or not err.span.get("line", 0) >= 1:
             raise _fail("parse (diagnostic without a span)", err, text) from err
-        return None
-    except SyntaxError:
-        return None
+        return err
+    except SyntaxError as err:
+        return err
     except ValueError as err:
         if _STEP7.match(str(err)):
-            return None
+            return err
         raise _fail("parse", err, text) from err
     except BaseException as err:  # noqa: BLE001 - everything else is a bug
         raise _fail("parse", err, text) from err

@@ -62,7 +62,7 @@ def test_str_as_python_and_repr_use_the_printer():
 
 def test_rejects_non_ir_values_and_bad_prefixes():
     with pytest.raises(TypeError, match="python_print expects a Program, Function, Stmt, "
-                                        "Expr or Type, got int"):
+                                        "Expr, Type or MemRef, got int"):
         ir.python_print(42)
     with pytest.raises(ValueError, match="prefix must be a Python identifier, got 'a.b'"):
         ir.python_print(T64, prefix="a.b")

@@ -47,7 +47,7 @@ UNIFIED_NAMES = (
     "addc addsc subc subsc lrelu prelu rem rems sels tri batch_matmul matmul_bias gemv "
     "gemv_acc gemv_bias matmul_mx matmul_mx_acc matmul_mx_bias gatherb mgather mscatter "
     "tpush_to_aiv tpush_to_aic tpop_from_aic tpop_from_aiv tfree_to_aic tfree_to_aiv "
-    "aic_initialize_pipe aiv_initialize_pipe reserve_buffer import_peer_buffer dump_tag").split()
+    "aic_initialize_pipe aiv_initialize_pipe reserve_buffer import_peer_buffer dump_tag no_dep").split()
 
 
 def same(lhs, rhs):

@@ -86,3 +86,30 @@ def test_compile_with_a_distributed_config_gives_a_distributed_program():
     assert isinstance(compiled, DistributedCompiledProgram)
     assert compiled.distributed_config is config
     ir.assert_structural_equal(compiled.program, ir.compile(Scale).program)
+
+
+def test_distributed_from_dir_and_the_run_handle(tmp_path):
+    np = pytest.importorskip("numpy")
+    from pypto.ir.distributed_compiled_program import DistributedCompiledProgram, DistributedConfig
+    config = DistributedConfig(device_ids=[0])
+    compiled = ir.compile(Scale, str(tmp_path), dump_passes=False, distributed_config=config)
+    again = DistributedCompiledProgram.from_dir(str(tmp_path), distributed_config=config)
+    ir.assert_structural_equal(again.program, compiled.program)
+    assert again.output_dir == str(tmp_path) and again.distributed_config is config
+    with pytest.raises(FileNotFoundError, match="no program.pir in"):
+        DistributedCompiledProgram.from_dir(str(tmp_path / "missing"))
+    handle = again.prepare()
+    assert not handle.done
+    with pytest.raises(RuntimeError, match="nothing was run"):
+        handle.result()
+    a = np.ones((16, 16), np.float32)
+    out = np.zeros((16, 16), np.float32)
+    value = handle.run(a, out)
+    assert handle.done and handle.wait() is None and handle.result(timeout=1.0) is value
+    assert np.allclose(out, 2.0)
+
+
+def test_coerce_dump_level_takes_pypto_parameter_name():
+    from pypto.ir.pass_manager import PassDumpLevel, coerce_dump_level
+    assert coerce_dump_level(dump_passes=True) is PassDumpLevel.CONCISE
+    assert coerce_dump_level(None) is PassDumpLevel.NONE

@@ -82,3 +82,119 @@ def test_builder_module_names():
     assert builder.ProgramBuilder is builder.ProgramFrame
     assert builder.IfStmtBuilder is builder.IfFrame
     assert builder.WhileLoopBuilder is builder.WhileFrame
+
+
+def test_builder_results_outputs_and_pypto_parameter_orders():
+    ib = ir.IRBuilder()
+    with ib.program("p") as prog:
+        later = prog.declare_function("helper")
+        assert prog.get_global_var("helper") == later
+        with pytest.raises(ValueError, match="has no function 'nothing'"):
+            prog.get_global_var("nothing")
+        with ib.function("main") as f:
+            # PyPTO's order: (name, type, span, direction)
+            n = f.param("n", S, ir.Span.unknown(), ir.ParamDirection.In)
+            f.return_type(S)
+            with pytest.raises(ValueError, match="the function is still open"):
+                f.get_result()
+            with ib.for_loop("i", 0, n, 1) as loop:
+                acc = loop.iter_arg("acc", init_value=c(0))
+                ib.emit(ir.YieldStmt([acc + 1]))
+                loop.return_var("total")
+            with pytest.raises(IndexError, match="no output 1"):
+                loop.output(1)
+            total = loop.output()
+            assert loop.outputs() == [total] and isinstance(loop.get_result(), ir.ForStmt)
+            with ib.while_loop(None) as w:
+                k = w.iter_arg("k", total)
+                w.set_condition(k < 100)
+                ib.emit(ir.YieldStmt([k * 2]))
+                w.return_var("big")
+            assert w.get_result().condition is not None and w.output(0).name_hint == "big"
+            ib.return_stmt(w.output())
+        assert f.get_result().name == "main"
+        with ib.function("helper") as h:
+            ib.return_stmt(c(1))
+        assert h.get_result().name == "helper"
+    program = prog.get_result()
+    assert {fn.name for fn in program.functions.values()} == {"main", "helper"}
+    assert prog.get_global_var("helper").name == "helper"
+
+
+def test_core_begin_end_methods_build_what_the_with_api_builds():
+    def with_api():
+        ib = ir.IRBuilder()
+        with ib.program("p") as prog:
+            with ib.function("main", None, ir.FunctionType.Opaque) as f:
+                n = f.param("n", S)
+                f.return_type(S)
+                with ib.for_loop("i", 0, n, 1) as loop:
+                    acc = loop.iter_arg("acc", c(0))
+                    with ib.if_stmt(acc > 3) as branch:
+                        ib.emit(ir.YieldStmt([acc]))
+                        branch.else_()
+                        ib.emit(ir.YieldStmt([acc + 1]))
+                        picked = branch.return_var("picked", S)
+                    ib.emit(ir.YieldStmt([picked]))
+                    total = loop.return_var("total")
+                with ib.while_loop(None) as w:
+                    k = w.iter_arg("k", total)
+                    w.set_condition(k < 100)
+                    ib.emit(ir.YieldStmt([k * 2]))
+                    big = w.return_var("big")
+                ib.return_stmt(big)
+        return prog.result
+
+    def core_api():
+        ib = ir.IRBuilder()
+        ib.begin_program("p", ir.Span.unknown())
+        assert ib.in_program()
+        gvar = ib.declare_function("main")
+        ib.begin_function("main", ir.Span.unknown())
+        n = ib.func_arg("n", S, ir.Span.unknown())
+        ib.return_type(S)
+        assert ib.get_function_return_types(gvar) == [S]
+        i = ir.Var("i", S)
+        ib.begin_for_loop(i, c(0), n, c(1), ir.Span.unknown())
+        acc = ir.IterArg("acc", S, c(0))
+        ib.add_iter_arg(acc)
+        ib.begin_if(acc > 3, ir.Span.unknown())
+        ib.emit(ir.YieldStmt([acc]))
+        ib.begin_else(ir.Span.unknown())
+        ib.emit(ir.YieldStmt([acc + 1]))
+        picked = ir.Var("picked", S)
+        ib.add_if_return_var(picked)
+        ib.end_if(ir.Span.unknown())
+        ib.emit(ir.YieldStmt([picked]))
+        total = ir.Var("total", S)
+        ib.add_return_var(total)
+        ib.end_for_loop(ir.Span.unknown())
+        ib.begin_while_loop(None, ir.Span.unknown())
+        k = ir.IterArg("k", S, total)
+        ib.add_while_iter_arg(k)
+        ib.set_while_loop_condition(k < 100)
+        ib.emit(ir.YieldStmt([k * 2]))
+        big = ir.Var("big", S)
+        ib.add_while_return_var(big)
+        ib.end_while_loop(ir.Span.unknown())
+        ib.return_([big], ir.Span.unknown())
+        func = ib.end_function(ir.Span.unknown())
+        assert ib.get_function_return_types("main") == [S] and func.name == "main"
+        return ib.end_program(ir.Span.unknown())
+
+    ir.assert_structural_equal(core_api(), with_api(), enable_auto_mapping=True)
+
+
+def test_core_methods_refuse_mismatched_ends():
+    ib = ir.IRBuilder()
+    ib.begin_function("f", ir.Span.unknown())
+    ib.begin_if(ir.ConstBool(True), ir.Span.unknown())
+    with pytest.raises(ValueError, match="end_for_loop: the innermost open construct is if"):
+        ib.end_for_loop(ir.Span.unknown())
+    with pytest.raises(ValueError, match="no open for loop"):
+        ib.add_iter_arg(ir.IterArg("a", S, c(0)))
+    with pytest.raises(TypeError, match="expected an IterArg, got Var"):
+        ib.begin_for_loop("i", 0, 4, 1)
+        ib.add_iter_arg(ir.Var("a", S))
+    with pytest.raises(ValueError, match="no open program"):
+        ib.declare_function("g")

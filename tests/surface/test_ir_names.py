@@ -12,7 +12,7 @@ import pypto.language as pl
 from pypto import ir, passes
 from pypto.ir import tensor_view_semantics as tvs
 from pypto.ir.op._pad_value import normalize_pad_value
-from pypto.ir.ops.effects import get_op_arg_effect
+get_op_arg_effect = ir.get_op_arg_effect
 
 IDX = ir.DataType.INDEX
 

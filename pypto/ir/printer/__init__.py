@@ -16,7 +16,7 @@ from typing import Any, Callable
 from ..depth import nesting_guard
 from ..function import Function, Program
 from ..node import Expr, GlobalVar, Op, Stmt
-from ..types import Type
+from ..types import MemRef, Type
 from .exprs import ExprPrinter
 from .functions import render_function, render_program
 from .names import VarScan, assign_names
@@ -96,9 +96,13 @@ def _render(node: Any, prefix: str, concise: bool, explicit: bool) -> str:
         return ExprPrinter(prefix, explicit_layout=explicit).type(node)
     if isinstance(node, GlobalVar):
         return node.name
+    if isinstance(node, MemRef):
+        out: list[str] = []
+        ExprPrinter(prefix, explicit_layout=explicit)._memref(node, out)
+        return "".join(out)
     if isinstance(node, Op):
         return op_callee_text(node.name, prefix)
-    raise TypeError(f"python_print expects a Program, Function, Stmt, Expr or Type, "
+    raise TypeError(f"python_print expects a Program, Function, Stmt, Expr, Type or MemRef, "
                     f"got {type(node).__name__}")
 
 

@@ -159,6 +159,7 @@ __all__ = [
     'reserve_buffer',
     'import_peer_buffer',
     'dump_tag',
+    'no_dep',
     'tensor',
     'tile',
     'system',

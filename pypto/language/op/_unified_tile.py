@@ -13,7 +13,7 @@ __all__ = [
     "matmul_mx_acc", "matmul_mx_bias", "gatherb", "mgather", "mscatter", "tpush_to_aiv",
     "tpush_to_aic", "tpop_from_aic", "tpop_from_aiv", "tfree_to_aic", "tfree_to_aiv",
     "aic_initialize_pipe", "aiv_initialize_pipe", "reserve_buffer", "import_peer_buffer",
-    "dump_tag",
+    "dump_tag", "no_dep",
 ]
 
 addc, addsc, subc, subsc = tile_ops.addc, tile_ops.addsc, tile_ops.subc, tile_ops.subsc
@@ -35,3 +35,6 @@ reserve_buffer, import_peer_buffer = system_ops.reserve_buffer, system_ops.impor
 # pl.dump_tag is pl.tensor.dump_tag: a tag for the device runtime's tensor dumps; PyPTO
 # registers no op for it, and pypto keeps no dump state (the value is the tensor itself).
 dump_tag = tensor_ops.dump_tag
+# pl.no_dep is pl.tensor.no_dep: a marker the parser turns into the pl.at region's
+# no_dep_args; as Python it is the tensor itself.
+no_dep = tensor_ops.no_dep

@@ -35,9 +35,20 @@ def dump_tag(tensor, *, span=None):
     return tensor
 
 
+def no_dep(tensor, *, span=None):
+    """``pl.no_dep(t)`` in a ``pl.at`` body: ``t``, listed in the region's ``no_dep_args``
+    (the parser records it; PyPTO's wrapper creates no op).  Run as Python it is ``t``."""
+    if not (isinstance(tensor, Expr) and type(tensor.type).__name__ in
+            ("TensorType", "DistributedTensorType")):
+        kind = type(tensor.type).__name__ if isinstance(tensor, Expr) else type(tensor).__name__
+        raise TypeError(f"pl.no_dep: 'tensor' must be a Tensor, got {kind}")
+    return tensor
+
+
 __all__ = fill_namespace(globals(), "tensor", {
     "gather": _composite.gather, "scatter": _composite.scatter,
-    "scatter_update": scatter_update, "mrgsort": _composite.mrgsort, "dump_tag": dump_tag})
+    "scatter_update": scatter_update, "mrgsort": _composite.mrgsort, "dump_tag": dump_tag,
+    "no_dep": no_dep})
 
 # PyPTO's module-level names besides the wrappers
 _ = (DataType, AtomicType, MemorySpace, PadValue, TensorLayout, Expr, Scalar, Tensor, PtrType,

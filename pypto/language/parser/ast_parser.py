@@ -3,6 +3,11 @@
 
 from __future__ import annotations
 
+from ... import ir  # noqa: F401 - PyPTO's module-level names of this path
+from ...ir import op as ir_op  # noqa: F401
+from ...ir.builder import IRBuilder  # noqa: F401
+from ...ir.printer import python_print  # noqa: F401
+
 import ast
 from typing import Any, Optional, Sequence
 

@@ -188,6 +188,9 @@ def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.C
         from ..op import NAMESPACES
         prefix = ""
     op_name = f"{prefix}{namespace}.{name[:-1] if name.endswith('_') else name}"
+    if op_name == "tensor.no_dep":  # a marker, not an op
+        from .scopes import mark_no_dep
+        return mark_no_dep(p, node, "pl.tensor.no_dep")
     fn = NAMESPACES[namespace].PARSER_ENTRIES.get(name)
     if fn is None:
         raise InvalidOperationError(f"Unknown operation '{family}.{namespace}.{name}': "
@@ -251,6 +254,9 @@ def _call_pl(p: "FunctionParser", chain: list[str], node: ast.Call) -> Any:
     name = chain[1]
     if name == "const":
         return _const(p, node)
+    if name == "no_dep":
+        from .scopes import mark_no_dep
+        return mark_no_dep(p, node, "pl.no_dep")
     if name in ("submit", "spmd_submit"):
         raise ParserSyntaxError(f"pl.{name}(...) must be assigned: out, tid = pl.{name}(...)",
                                 p.span(node), hint="A submit yields the kernel's results and "

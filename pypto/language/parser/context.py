@@ -121,6 +121,7 @@ class RegionFrame:
     # The highest pl.at level allowed inside (None: any); kernels cannot launch kernels.
     inner_limit: Any = None  # Level | None
     kernel: bool = False  # the body runs in one kernel (pl.at at CORE_GROUP or below, spmd body)
+    no_dep: list = field(default_factory=list)  # tensors marked pl.no_dep(t) in a pl.at body
 
     @property
     def outlined(self) -> bool:

@@ -3,6 +3,10 @@
 
 from __future__ import annotations
 
+from ... import ir  # noqa: F401 - PyPTO's module-level names of this path
+from ...compile_profiling import CompileProfiler, get_active_profiler  # noqa: F401
+from .ast_parser import ASTParser  # noqa: F401
+
 from ..decorators import InlineFunction, function, inline, program
 from .diagnostics import BUG_CLASS_EXCEPTIONS, ParserError, ParserSyntaxError
 from .diagnostics import concise_error_message

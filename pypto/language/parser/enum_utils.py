@@ -4,6 +4,8 @@ name -> value tables and one reader."""
 
 from __future__ import annotations
 
+from ... import ir  # noqa: F401 - PyPTO's module-level name of this path
+
 import ast
 from typing import Any, Mapping
 

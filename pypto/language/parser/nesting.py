@@ -14,6 +14,7 @@ from __future__ import annotations
 import ast
 import io
 import tokenize
+from types import MappingProxyType
 from typing import Any, Callable
 
 from ...ir.depth import MAX_EXPR_NESTING, MAX_STMT_NESTING
@@ -27,9 +28,10 @@ _COMPOUND = (ast.For, ast.AsyncFor, ast.While, ast.If, ast.With, ast.AsyncWith, 
 _BODIES = ("body", "orelse", "finalbody", "handlers")
 
 
-def _short(node: ast.AST) -> bool:
-    """Written on one line in at most ``MAX_EXPR_NESTING`` characters: not too deep
-    (``a<b<c<...`` and ``a and b and ...`` take more than a character per level too)."""
+def _short(node: ast.AST, above: int = 0) -> bool:
+    """Written on one line in at most ``MAX_EXPR_NESTING - above`` characters: not too
+    deep even ``above`` levels down (``a<b<c<...`` and ``a and b and ...`` take more
+    than a character per level too)."""
     # Not every header part has a position (``ast.arguments``, ``ast.withitem`` ...).
     end_line = getattr(node, "end_lineno", None)
     end_col = getattr(node, "end_col_offset", None)
@@ -37,7 +39,7 @@ def _short(node: ast.AST) -> bool:
         return False
     line: int = getattr(node, "lineno")
     col: int = getattr(node, "col_offset")
-    return end_line == line and end_col - col <= MAX_EXPR_NESTING
+    return end_line == line and end_col - col <= MAX_EXPR_NESTING - above
 
 
 def _expr_depth(root: ast.AST) -> tuple[int, ast.AST]:
@@ -64,15 +66,51 @@ def _levels(node: ast.AST) -> int:
     return 1
 
 
-def _header_exprs(stmt: ast.stmt) -> list[ast.AST]:
-    """The expression parts of a statement (not its nested statement lists)."""
-    out: list[ast.AST] = []
-    for name, value in ast.iter_fields(stmt):
-        if name in _BODIES:
+def _fields_outside_bodies(cls: type) -> tuple[str, ...]:
+    return tuple(name for name in cls._fields if name not in _BODIES)  # type: ignore[attr-defined]
+
+
+# Read-only after import: every statement class's fields that are not statement lists.
+_EXPR_FIELDS = MappingProxyType({cls: _fields_outside_bodies(cls)
+                                 for cls in ast.stmt.__subclasses__()})
+
+
+def _expr_fields(cls: type) -> tuple[str, ...]:
+    fields = _EXPR_FIELDS.get(cls)
+    return fields if fields is not None else _fields_outside_bodies(cls)
+
+
+def _header_exprs(stmt: ast.stmt) -> list[list[tuple[ast.AST, int]]]:
+    """The expression parts of a statement (not its nested statement lists), in groups
+    judged as one expression: each part with the levels above it in its group."""
+    out: list[list[tuple[ast.AST, int]]] = []
+    for name in _expr_fields(type(stmt)):
+        value = getattr(stmt, name, None)
+        for item in value if isinstance(value, list) else (value,):
+            if item.__class__ is ast.arguments:
+                out.append(_parameter_exprs(item))
+            elif isinstance(item, ast.AST) and not isinstance(item, ast.stmt):
+                out.append([(item, 0)])
+    return out
+
+
+def _parameter_exprs(args: ast.arguments) -> list[tuple[ast.AST, int]]:
+    """A parameter list as one expression, without walking the list itself (a long
+    signature of short annotations needs no walk): each annotation sits two levels
+    down (list, parameter), each default one; in the order a walk of the whole list
+    meets them (last first), which decides between equally deep ones."""
+    out: list[tuple[ast.AST, int]] = []
+    defaults = [d for d in args.kw_defaults if d is not None]
+    for arg in [*reversed(args.defaults), args.kwarg, *reversed(defaults),
+                *reversed(args.kwonlyargs), args.vararg, *reversed(args.args),
+                *reversed(args.posonlyargs)]:
+        if arg is None:
             continue
-        items = value if isinstance(value, list) else [value]
-        out.extend(item for item in items
-                   if isinstance(item, ast.AST) and not isinstance(item, ast.stmt))
+        if arg.__class__ is ast.arg:
+            if arg.annotation is not None:
+                out.append((arg.annotation, 2))
+        else:
+            out.append((arg, 1))
     return out
 
 
@@ -86,10 +124,13 @@ def check_source_nesting(tree: ast.AST, span_of: Callable[[ast.AST], Span]) -> N
                 f"statements nested {level} levels deep; pypto accepts at most "
                 f"{MAX_STMT_NESTING}", span_of(stmt),
                 hint="move the inner levels into a function of their own")
-        for expr in _header_exprs(stmt) if isinstance(stmt, ast.stmt) else ():
-            if _short(expr):
-                continue
-            depth, where = _expr_depth(expr)
+        for group in _header_exprs(stmt) if isinstance(stmt, ast.stmt) else ():
+            depth, where = 0, stmt
+            for expr, above in group:
+                if not _short(expr, above):
+                    found, node = _expr_depth(expr)
+                    if found + above > depth:
+                        depth, where = found + above, node
             if depth > MAX_EXPR_NESTING:
                 raise ParserSyntaxError(
                     f"an expression nested {depth} levels deep; pypto accepts at most "

@@ -301,8 +301,15 @@ def parse_program_entity(cls: type, closure: dict[str, Any], strict_ssa: bool = 
 
 
 def parse_program_definition(info: SourceInfo, node: ast.ClassDef, closure: Closure,
-                             strict_ssa: bool = False, name: str | None = None) -> Program:
-    """A ``@pl.program`` class (decorated, or in DSL text) -> ``ir.Program``."""
+                             strict_ssa: bool = False, name: str | None = None,
+                             method_bodies: Callable[[ast.FunctionDef],
+                                                     tuple[SourceInfo, ast.FunctionDef]]
+                             | None = None) -> Program:
+    """A ``@pl.program`` class (decorated, or in DSL text) -> ``ir.Program``.
+
+    ``method_bodies`` (DSL text read in pieces, ``text_chunks``): the methods of ``node``
+    are headers, and this gives each one's whole ``def`` and the info its positions
+    refer to; the def is dropped once its function is built."""
     program_name = name or node.name
 
     def run() -> Program:
@@ -327,9 +334,12 @@ def parse_program_definition(info: SourceInfo, node: ast.ClassDef, closure: Clos
         parsed: dict[str, Function] = {}
         for method in _dependency_order(methods, info.source.splitlines()):
             try:
-                options = options_from_ast(info, method, strict_ssa)
-                parser = FunctionParser(info, closure, context, options)
-                func = parser.parse_function(method)
+                method_info, method_def = (info, method) if method_bodies is None \
+                    else method_bodies(method)
+                options = options_from_ast(method_info, method_def, strict_ssa)
+                parser = FunctionParser(method_info, closure, context, options)
+                func = parser.parse_function(method_def)
+                del method_def, parser
             except ParserError as err:  # go on with the other methods (recovery)
                 context.failed.add(method.name)
                 record_error(context.errors, err)

@@ -270,14 +270,47 @@ def _at(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem)
     # may not sit inside it: graph x distributed is out of scope, 03 §16).
     device_task = level_to_linqu_level(level) < level_to_linqu_level(Level.CHIP)
     _check_at_nesting(p, level, node)
-    body = _body(p, node, RegionFrame("at", f"pl.at(level=pl.Level.{level.name})", span,
-                                      device_task,
-                                      inner_limit=level.value - 1 if device_task else None,
-                                      kernel=level.value <= _KERNEL_LEVEL))
+    frame = RegionFrame("at", f"pl.at(level=pl.Level.{level.name})", span, device_task,
+                        inner_limit=level.value - 1 if device_task else None,
+                        kernel=level.value <= _KERNEL_LEVEL)
+    body = _body(p, node, frame)
+    attrs = _with_no_dep(attrs, frame.no_dep)
     if level is Level.CORE_GROUP:
         p.emit(Sc.InCoreScopeStmt(split, name_hint, body=body, span=span, attrs=attrs))
     else:
         p.emit(Sc.HierarchyScopeStmt(level, role, name_hint, body=body, span=span, attrs=attrs))
+
+
+def _with_no_dep(attrs: dict[str, Any], marked: list[E.Var]) -> dict[str, Any]:
+    """``attrs`` with the tensors the body marked ``pl.no_dep(t)`` added to its
+    ``no_dep_args`` (once each, after the listed ones), in canonical key order."""
+    if not marked:
+        return attrs
+    listed = list(attrs.get("arg_direction_overrides_vars", ()))
+    for var in marked:
+        if not any(var is seen for seen in listed):
+            listed.append(var)
+    merged = {**attrs, "arg_direction_overrides_vars": listed}
+    return {**{k: merged[k] for k in Sc.SCOPE_ATTR_KEYS if k in merged},
+            **{k: v for k, v in merged.items() if k not in Sc.SCOPE_ATTR_KEYS}}
+
+
+def mark_no_dep(p: "FunctionParser", node: ast.Call, construct: str) -> Expr:
+    """``pl.no_dep(t)`` in a ``pl.at`` body: ``t`` itself, and ``t`` joins the region's
+    ``no_dep_args`` (its accesses add no dependency edge to the outlined task)."""
+    if len(node.args) != 1 or node.keywords:
+        raise ParserSyntaxError(f"{construct}() takes exactly one tensor argument", p.span(node))
+    value = p.parse_expr(node.args[0])
+    if not (isinstance(value, E.Var) and isinstance(value.type, T.TensorType)):
+        raise ParserTypeError(f"{construct}() expects a tensor variable, got "
+                              f"'{ast.unparse(node.args[0])}'", p.span(node.args[0]))
+    frame = next((f for f in reversed(p.regions) if f.construct == "at"), None)
+    if frame is None:
+        raise ParserSyntaxError(f"{construct}(t) is only meaningful inside a "
+                                "'with pl.at(...)' region", p.span(node),
+                                hint="It adds t to the region's no_dep_args")
+    frame.no_dep.append(value)
+    return value
 
 
 # -- pl.cluster -------------------------------------------------------------------------------

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from ... import ir  # noqa: F401 - PyPTO's module-level name of this path
+
 import ast
 from typing import Any, Sequence
 

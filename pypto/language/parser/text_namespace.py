@@ -30,7 +30,8 @@ from .diagnostics import (ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError)
 from .recovery import DependentError, FailedEntity
 
-__all__ = ["TextClosure", "DSL_MODULES", "dsl_module", "not_allowed", "is_constant_value"]
+__all__ = ["TextClosure", "DSL_MODULES", "dsl_module", "not_allowed", "is_constant_value",
+           "annotation_names"]
 
 # Importable in DSL text, with the name the printer binds each to.
 DSL_MODULES: dict[str, str] = {
@@ -98,13 +99,15 @@ def is_constant_value(value: Any) -> bool:
 class TextClosure(Closure):
     """The names DSL text can see, and the evaluator of its value expressions."""
 
-    __slots__ = ("span_of", "_tree", "_dim_names")
+    __slots__ = ("span_of", "_annotation_names", "_dim_names")
 
-    def __init__(self, bindings: dict[str, Any], tree: ast.Module,
+    def __init__(self, bindings: dict[str, Any], annotation_names: Callable[[], frozenset[str]],
                  span_of: Callable[[ast.AST], Span]) -> None:
+        """``annotation_names()``: every plain name in a type annotation of the text
+        (``annotation_names``), asked for only when a body reads an unknown name."""
         super().__init__(bindings)
         self.span_of = span_of
-        self._tree = tree
+        self._annotation_names = annotation_names
         self._dim_names: frozenset[str] | None = None
 
     def lookup(self, name: str) -> Any:
@@ -118,7 +121,7 @@ class TextClosure(Closure):
     def with_inline(self, inline_closure: Mapping[str, Any]) -> "Closure":
         merged = dict(inline_closure)
         merged.update(self.mapping)
-        return TextClosure(merged, self._tree, self.span_of)
+        return TextClosure(merged, self._annotation_names, self.span_of)
 
     def undeclared_dim(self, name: str, known: Mapping[str, Any]) -> bool:
         """A Function printed alone has no ``M = pl.dynamic("M")`` header: a name that
@@ -126,7 +129,7 @@ class TextClosure(Closure):
         if name in known:
             return True
         if self._dim_names is None:
-            self._dim_names = _annotation_names(self._tree)
+            self._dim_names = self._annotation_names()
         return name in self._dim_names
 
     # -- attribute chains ------------------------------------------------------------
@@ -317,7 +320,7 @@ def _is_dsl_namespace(module: types.ModuleType) -> bool:
     return False
 
 
-def _annotation_names(tree: ast.Module) -> frozenset[str]:
+def annotation_names(tree: ast.Module) -> frozenset[str]:
     """Every plain name used inside a type annotation of the text."""
     names: set[str] = set()
     for node in ast.walk(tree):

@@ -11,6 +11,8 @@ namespace (``text_namespace.py``).  Anything else is refused at its line.
 
 from __future__ import annotations
 
+from ... import ir  # noqa: F401 - PyPTO's module-level name of this path
+
 import ast
 import warnings
 from typing import Any, Callable, cast
@@ -26,7 +28,9 @@ from .program_parser import (options_from_ast, parse_function_definition,
                              parse_program_definition, record_error)
 from .recovery import FailedEntity, collected_error, stored_names
 from .source import SourceInfo
-from .text_namespace import DSL_MODULES, TextClosure, dsl_module, is_constant_value, not_allowed
+from .text_chunks import CHUNK_MIN_CHARS, split_text
+from .text_namespace import (DSL_MODULES, TextClosure, annotation_names, dsl_module,
+                             is_constant_value, not_allowed)
 # PyPTO's module-level names of this path
 from .diagnostics import BUG_CLASS_EXCEPTIONS  # noqa: E402,F401
 from .enum_utils import FUNCTION_TYPE_MAP, LEVEL_MAP, ROLE_MAP  # noqa: E402,F401
@@ -43,9 +47,30 @@ def parse(code: str, filename: str = "<string>", source_map: Any = None) -> Func
 
     ``source_map`` (``@pl.jit``) maps positions in ``code`` back to the user's files.
     """
+    return parse_text(code, filename, source_map)
+
+
+def parse_text(code: str, filename: str = "<string>", source_map: Any = None,
+               chunk_min_chars: int = CHUNK_MIN_CHARS) -> Function | Program:
+    """``parse``; text of ``chunk_min_chars`` or more is read a definition at a time
+    (``text_chunks``: the whole syntax tree of long text never exists at once)."""
     if not isinstance(code, str):
         raise TypeError(f"pl.parse expects the program text as str, got {type(code).__name__}")
     info = SourceInfo.from_text(code, filename)
+    chunked = split_text(code, info, chunk_min_chars) if source_map is None else None
+    if chunked is not None:
+        reader = _TextReader(info, _whole_text_needed)
+        reader.method_bodies = chunked.bodies
+        try:
+            for stmt, stmt_info in chunked.statements:
+                reader.info = stmt_info
+                reader.statement(stmt)
+                if reader.errors:
+                    raise _WholeTextNeeded()
+            return reader.single_result()
+        except Exception:  # noqa: BLE001 - the whole-text reading below reports it exactly
+            pass
+        del chunked, reader
     try:
         tree = pyast.parse(code, filename)
     except RecursionError:  # Python's parser ran out of stack: never raise the limit
@@ -56,7 +81,7 @@ def parse(code: str, filename: str = "<string>", source_map: Any = None) -> Func
                              source_lines=info.file_lines) from None
     if source_map is not None:
         info = source_map.wrap(info)
-    reader = _TextReader(tree, info)
+    reader = _TextReader(info, lambda: annotation_names(tree))
     for stmt in tree.body:
         reader.statement(stmt)
     first = collected_error(reader.errors)
@@ -67,17 +92,28 @@ def parse(code: str, filename: str = "<string>", source_map: Any = None) -> Func
     return reader.single_result()
 
 
+class _WholeTextNeeded(Exception):
+    """Read in pieces, the text needs its whole tree (a name from any annotation), or it
+    has an error: the whole-text reading decides."""
+
+
+def _whole_text_needed() -> frozenset[str]:
+    raise _WholeTextNeeded()
+
+
 class _TextReader:
     """Reads the module level of one DSL text, in order, binding what it defines."""
 
-    def __init__(self, tree: ast.Module, info: SourceInfo) -> None:
-        self.info = info
+    def __init__(self, info: SourceInfo, annotation_names: Callable[[], frozenset[str]]) -> None:
+        self.info = info  # of the statement being read (read in pieces: of its piece)
         self.filename = info.filename
         # `pl` and `pld` need no import line (a Function printed alone has none); `ir`
         # comes with its own, which the printer never writes.
         self.bindings: dict[str, Any] = {"pl": dsl_module("pypto.language"),
                                          "pld": dsl_module("pypto.language.distributed")}
-        self.closure = TextClosure(self.bindings, tree, info.span)
+        self.closure = TextClosure(self.bindings, annotation_names, self.span)
+        self.method_bodies: Callable[[ast.FunctionDef], tuple[SourceInfo, ast.FunctionDef]] \
+            | None = None  # read in pieces: a method's whole def, by its header
         self.results: list[Function | Program] = []
         self.errors: list[ParserError] = []
 
@@ -163,7 +199,8 @@ class _TextReader:
                                   self.span(item), hint="A @pl.program class in DSL text "
                                   "holds @pl.function methods (and a docstring)")
         self._define(node, lambda: parse_program_definition(self.info, node, self.closure,
-                                                            strict_ssa))
+                                                            strict_ssa,
+                                                            method_bodies=self.method_bodies))
 
     def _is_inline(self, node: ast.FunctionDef) -> bool:
         deco = node.decorator_list[0] if len(node.decorator_list) == 1 else None

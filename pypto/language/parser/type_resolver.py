@@ -8,6 +8,8 @@ dims of the program; ``TypeResolver`` supplies them from its arguments.
 
 from __future__ import annotations
 
+from ... import ir  # noqa: F401 - PyPTO's module-level name of this path
+
 import ast
 from typing import Any, Callable, Optional
 

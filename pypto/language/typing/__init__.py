@@ -9,6 +9,8 @@ for bare tensor parameters, and wrap IR expressions built at Python level
 
 from __future__ import annotations
 
+from typing import Any
+
 from ...ir.dtype import DataType
 from ...ir.node import Expr
 # typing.array / ptr / prefetch_handle re-export pypto/language/array_types.py, which
@@ -29,5 +31,21 @@ TaskId = Scalar[DataType.TASK_ID]
 # The distributed annotations subclass this metaclass (pld.DistributedTensor).
 _AnnotationMeta = AnnotationMeta
 
+# PyPTO's names of this package that live in array_types (which imports this package):
+# looked up there on first access.
+_FROM_ARRAY_TYPES = ("Array", "AsyncEvent", "AsyncSession", "PrefetchAsyncContext", "Ptr")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _FROM_ARRAY_TYPES:
+        from .. import array_types
+        return getattr(array_types, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_FROM_ARRAY_TYPES))
+
 __all__ = ["Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId", "DynVar", "dynamic",
-           "MemRef", "RUNTIME", "RuntimeScalarMarker", "predicate_to_expr", "AnnotationRecord"]
+           "MemRef", "RUNTIME", "RuntimeScalarMarker", "predicate_to_expr", "AnnotationRecord",
+           *_FROM_ARRAY_TYPES]

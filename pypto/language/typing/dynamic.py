@@ -10,6 +10,7 @@ from ...ir.expr import Var  # noqa: E402,F401
 from ...ir.node import Expr  # noqa: E402,F401
 from ...ir.span import Span  # noqa: E402,F401
 from ...ir.types import ScalarType  # noqa: E402,F401
+from .scalar import Scalar  # noqa: E402,F401
 
 __all__ = ["DynVar", "dynamic"]
 
@@ -85,11 +86,19 @@ class DynVar(_DimArithmetic):
 
     __slots__ = ("name", "_var")
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """``DynVar("M")`` / ``DynVar(name="M")``, or ``DynVar(expr=v)`` for an existing
+        INDEX variable ``v`` (its name; ``unwrap()`` gives ``v`` itself)."""
+        name, expr = _dyn_var_args(args, kwargs)
+        if expr is not None:
+            if not (isinstance(expr, Var) and isinstance(expr.type, ScalarType)):
+                raise TypeError(f"pl.DynVar(expr=...) expects a scalar ir.Var, "
+                                f"got {type(expr).__name__}")
+            name = expr.name_hint if name is None else name
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"pl.dynamic() needs an identifier name, got {name!r}")
         self.name = name
-        self._var: Var | None = None
+        self._var: Var | None = expr
 
     def unwrap(self) -> Any:
         """The ``ir.Var(name, Scalar[INDEX])`` this dim stands for when IR is built at
@@ -108,6 +117,16 @@ class DynVar(_DimArithmetic):
 
     def __hash__(self) -> int:
         return hash(("DynVar", self.name))
+
+
+def _dyn_var_args(args: tuple, kwargs: dict) -> tuple[Any, Any]:
+    """``(name, expr)`` from ``DynVar``'s PyPTO-style ``(*args, **kwargs)``."""
+    unknown = set(kwargs) - {"name", "expr"}
+    if unknown or len(args) > 1 or args and "name" in kwargs:
+        raise TypeError("pl.DynVar takes a name (positional or name=) and optionally expr=; "
+                        f"got {len(args)} positional and keywords {sorted(kwargs)}")
+    name = args[0] if args else kwargs.get("name")
+    return name, kwargs.get("expr")
 
 
 def dynamic(name: str) -> DynVar:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ...ir.types import MemRef
 # PyPTO's module-level names of this path
+from ...ir.array_types import PtrType  # noqa: E402,F401
 from ...ir.enums import MemorySpace  # noqa: E402,F401
 from ...ir.expr import Var  # noqa: E402,F401
 from ...ir.node import Expr  # noqa: E402,F401

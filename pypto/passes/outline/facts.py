@@ -20,6 +20,7 @@ from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops import call_write_targets
 from ...ir.ops.registry import Effect
+from ...ir.types import TupleType
 from ...ir.walk import stmt_children
 from .walk import attr_exprs
 from ..diagnostic import PassError, PassErrorCode
@@ -70,6 +71,8 @@ class BodyFacts:
         self.store_targets: dict[E.Var, None] = {}  # tile.store targets, first-store order
         self.alias: dict[E.Var, E.Var] = {}          # v = <builtin write>(.., t): v names t
         self.lineage: dict[E.Var, E.Var] = {}        # value -> the Var it is another name for
+        # per tuple-valued call result: the argument Var each element is (or None)
+        self.tuple_sources: dict[E.Var, list[E.Var | None]] = {}
         with nesting_guard(body):
             self._stmt(body)
 
@@ -81,6 +84,7 @@ class BodyFacts:
         facts._program = program
         facts.alias = {}
         facts.lineage = {}
+        facts.tuple_sources = {}
         with nesting_guard(body):
             facts._lineage_stmt(body)
         return facts
@@ -268,16 +272,26 @@ class BodyFacts:
                     self.lineage[var] = target
                     self.alias[var] = self.alias.get(target, target)
                 return
-            returned = self._returned_param(value)
-            source_arg = value.args[returned] \
-                if returned is not None and returned < len(value.args) else None
-            if isinstance(source_arg, E.Var):
-                self.lineage[var] = source_arg
+            if isinstance(var.type, TupleType):
+                # ``ret = k(t, acc); acc1 = ret[1]``: which results are which arguments
+                self.tuple_sources[var] = [self._argument_returned(value, i)
+                                for i in range(len(var.type.types))]
+                return
+            source = self._argument_returned(value, 0)
+            if source is not None:
+                self.lineage[var] = source
         elif isinstance(value, E.TupleGetItemExpr) and isinstance(value.tuple, E.Var):
-            source = self._tuple_sources.get(value.tuple) if hasattr(self, "_tuple_sources") \
+            found = self.tuple_sources.get(value.tuple)
+            source = found[value.index] if found is not None and value.index < len(found) \
                 else None
-            if source is not None and value.index < len(source) and source[value.index]:
-                self.lineage[var] = source[value.index]
+            if source is not None:
+                self.lineage[var] = source
+
+    def _argument_returned(self, call: E.Call, position: int) -> E.Var | None:
+        returned = self._returned_param(call, position)
+        arg = call.args[returned] if returned is not None and returned < len(call.args) \
+            else None
+        return arg if isinstance(arg, E.Var) else None
 
     def _returned_param(self, call: E.Call, position: int = 0) -> int | None:
         callee = self._callee(call)

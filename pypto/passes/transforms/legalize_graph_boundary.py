@@ -28,13 +28,17 @@ from ...ir import stmt as St
 from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function, Program, is_incore_type, is_wrapper_type
 from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.span import Span
 from ...ir.types import ScalarType, ShapedType
 from ...ir.visitor import IRMutator
 from ...ir.depth import nesting_guard
 from ...ir.walk import CONST_TYPES, LEAF_TYPES, arith_leaves, def_sites, iter_stmts
 from ..diagnostic import PassError, PassErrorCode, errors_of
 from ..outline.outliner import Renamer
-from ..verifiers.graph_boundary import check_call_site, check_graph_body, graph_call_sites
+from ..names import base_name
+from ..verifiers.graph_boundary import (PARAM_DIRECTION, RETURNS_NON_PARAM, check_call_site,
+                                        check_graph_body, graph_call_sites)
+from .graph_blame import escaping_read, first_use
 
 __all__ = ["transform"]
 
@@ -309,8 +313,10 @@ def _check(program: Program, sites_per_function: list[list]) -> None:
     already built (``sites_per_function`` follows the program's function order)."""
     diagnostics: list = []
     functions = program._functions
+    owners: list[tuple[int, Function]] = []  # (its first diagnostic's index, Graph)
     for func in functions.values():
         if func.func_type is FunctionType.Graph:
+            owners.append((len(diagnostics), func))
             check_graph_body(program, func, diagnostics)
     for func, sites in zip(functions.values(), sites_per_function):
         for call, stmt, _ in sites:
@@ -319,5 +325,56 @@ def _check(program: Program, sites_per_function: list[list]) -> None:
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        raise PassError(f"{first.message}{more}", first.span, code=PassErrorCode.GRAPH_BOUNDARY,
+        message, span = first.message, first.span
+        graph = _owner(owners, diagnostics.index(first))
+        if graph is not None:
+            blamed = _blame(program, graph, first.error_code,
+                            list(zip(functions.values(), sites_per_function)))
+            if blamed is not None:
+                message, span = blamed
+        raise PassError(f"{message}{more}", span, code=PassErrorCode.GRAPH_BOUNDARY,
                         pass_name="LegalizeGraphBoundary")
+
+
+def _blame(program: Program, graph: Function, code: int, sites: list
+           ) -> tuple[str, Span] | None:
+    """The message and span of the user's statement behind ``graph``'s first error of
+    ``code``, when one statement is to blame (``graph_blame``)."""
+    where = f"pl.graph region '{graph.name}'"
+    if code == RETURNS_NON_PARAM:
+        found = escaping_read(program, graph, sites)
+        if found is not None:
+            name, read = found
+            return (f"'{name}' is defined inside {where} and read after it; a graph "
+                    "returns only the tensors passed into it (written in place), so "
+                    "compute the value outside the region or write it into a tensor",
+                    read.span)
+    if code == PARAM_DIRECTION:
+        param = _first_bad_direction(graph)
+        use = first_use(program, graph, param) if param is not None else None
+        if param is not None and use is not None:
+            return (f"{where} writes tensor '{base_name(param.name_hint)}' without reading "
+                    "it, which would make it a write-only (Out) parameter of the graph; a "
+                    "graph's tensors must be InOut: read it in the region before writing "
+                    "it", use.span)
+    return None
+
+
+def _first_bad_direction(graph: Function) -> E.Var | None:
+    """The param the direction rule reports first, when it is an Out tensor."""
+    for param, direction in zip(graph.params, graph.param_directions):
+        if isinstance(param.type, ShapedType) and direction is ParamDirection.Out:
+            return param
+        if isinstance(param.type, ScalarType) and direction is not ParamDirection.In:
+            return None
+    return None
+
+
+def _owner(owners: list[tuple[int, Function]], index: int) -> Function | None:
+    """The Graph whose body check reported diagnostic ``index`` (a body-check code)."""
+    found = None
+    for start, graph in owners:
+        if start > index:
+            break
+        found = graph
+    return found

@@ -28,9 +28,12 @@ from ..verifier_registry import PropertyVerifier
 from .walk import error, functions_of, stmt_exprs
 
 __all__ = ["GraphBoundaryLegalizedVerifier", "constant_trip_count", "graph_call_sites",
-           "check_graph_body", "check_call_site"]
+           "check_graph_body", "check_call_site", "PARAM_DIRECTION", "RETURNS_NON_PARAM"]
 
 RULE = "GraphBoundaryLegalized"
+# Codes LegalizeGraphBoundary traces back to the user's statement (graph_blame).
+PARAM_DIRECTION = 2    # an Out tensor parameter (or a scalar one that is not In)
+RETURNS_NON_PARAM = 3  # returns a value that is not one of its parameters
 MAX_TENSOR_PARAMS, MAX_SCALAR_PARAMS, MAX_TASKS = 128, 64, 1024
 
 
@@ -101,10 +104,12 @@ class _GraphBodyCheck:
                            f"{MAX_SCALAR_PARAMS})", func)
         for param, direction in zip(func.params, func.param_directions):
             if param in self.tensor_params and direction is ParamDirection.Out:
-                self.report(2, f"has Out tensor parameter '{param.name_hint}' (use InOut)", func)
+                self.report(PARAM_DIRECTION,
+                            f"has Out tensor parameter '{param.name_hint}' (use InOut)", func)
             if param in self.scalar_params and direction is not ParamDirection.In:
-                self.report(2, f"has {direction.name} scalar parameter '{param.name_hint}' "
-                               "(scalar parameters must be In)", func)
+                self.report(PARAM_DIRECTION,
+                            f"has {direction.name} scalar parameter '{param.name_hint}' "
+                            "(scalar parameters must be In)", func)
 
     def check_stmt(self, stmt: Stmt, multiplier: int, control: str | None) -> None:
         if isinstance(stmt, St.AssignStmt):
@@ -113,7 +118,8 @@ class _GraphBodyCheck:
             for value in stmt.value:
                 if not (isinstance(value, E.Var) and value in self.params):
                     shown = value.name_hint if isinstance(value, E.Var) else type(value).__name__
-                    self.report(3, f"returns '{shown}', which is not one of its parameters", stmt)
+                    self.report(RETURNS_NON_PARAM,
+                                f"returns '{shown}', which is not one of its parameters", stmt)
         for root in stmt_exprs(stmt):
             for node in calls_in(root):
                 if isinstance(node, E.Call) and not isinstance(node.op, GlobalVar) \

@@ -3,8 +3,10 @@ scope/decorator convergence, combined regions, and LegalizeGraphBoundary Step A.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
+import pypto
 import pypto.language as pl
 from pypto import ir, passes
 from pypto.ir.walk import iter_stmts
@@ -195,6 +197,97 @@ class P:
     with passes.PassContext([]):
         with pytest.raises(ValueError, match=message):
             passes.legalize_graph_boundary()(program)
+
+
+# Lines 1-8 of the programs below: `main(x, acc)` of an Orchestration program.
+_MAIN = """import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 16], pl.FP32],
+             acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+"""
+_ESCAPE = _MAIN + """        with pl.graph("g1"):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0, 0], [16, 16])
+                a = pl.load(acc, [0, 0], [16, 16])
+                acc = pl.store(pl.add(t, a), [0, 0], acc)
+        with pl.at(level=pl.Level.CORE_GROUP):
+            a2 = pl.load(acc, [0, 0], [16, 16])
+            acc = pl.store(pl.mul(t, a2), [0, 0], acc)
+        return acc
+"""
+
+
+def test_a_value_escaping_a_graph_region_is_reported_where_it_is_read():
+    # The tile 't' is defined inside the region and read two lines after it (line 16):
+    # that read is the user's mistake, not the region's `with` line (9), where the
+    # outlined Graph function returning a non-parameter used to be reported.
+    program = pl.parse(_ESCAPE, filename="escape.py")
+    with pytest.raises(passes.PassError) as info:
+        default_pipeline(program)
+    err = info.value
+    assert err.pass_name == "LegalizeGraphBoundary"
+    assert (err.span.begin_line, err.span.begin_column) == (16, 28)  # pl.mul(t, a2)
+    assert str(err).startswith(
+        "LegalizeGraphBoundary: 't' is defined inside pl.graph region 'g1' and read after "
+        "it; a graph returns only the tensors passed into it")
+
+
+def test_a_tile_passed_between_kernels_inside_a_graph_region_compiles():
+    # The first kernel returns (t, acc); the Graph function's result is 'acc' through
+    # that tuple.  The lineage through a tuple-valued call used to stop, so the graph
+    # was refused as returning a non-parameter.
+    text = _ESCAPE.replace("""        with pl.at(level=pl.Level.CORE_GROUP):
+            a2""", """            with pl.at(level=pl.Level.CORE_GROUP):
+                a2""").replace("""            acc = pl.store(pl.mul(t, a2), [0, 0], acc)
+        return""", """                acc = pl.store(pl.mul(t, a2), [0, 0], acc)
+        return""")
+    program = pl.parse(text)
+    compiled = default_pipeline(program)
+    graph = compiled.get_function("g1")
+    assert graph.body.stmts[-1].value[0] is graph.params[1]  # returns its 'acc' param
+    x = np.arange(256, dtype=np.float32).reshape(16, 16) / 256
+    results = []
+    for version in (program, compiled):
+        acc = np.full((16, 16), 0.5, np.float32)
+        pypto.run(version, x, acc)
+        results.append(acc)
+    assert np.array_equal(results[0], results[1])
+    assert np.array_equal(results[1], (x + 0.5) * x)
+
+
+def test_a_tensor_a_graph_region_only_writes_is_reported_at_the_write():
+    # 'c' is stored into (line 13) but never loaded inside the region: the Graph
+    # function would take it Out.  The store is the statement to change.
+    text = _MAIN + """        for j, (c,) in pl.range(3, init_values=(acc,)):
+            with pl.graph("g1"):
+                with pl.at(level=pl.Level.CORE_GROUP):
+                    t = pl.load(x, [0, 0], [16, 16])
+                    c = pl.store(pl.exp(t), [0, 0], c)
+            r = pl.yield_(c)
+        return r
+"""
+    with pytest.raises(passes.PassError) as info:
+        default_pipeline(pl.parse(text, filename="out.py"))
+    assert info.value.span.begin_line == 13
+    assert "pl.graph region 'g1' writes tensor 'c' without reading it" in str(info.value)
+
+
+def test_a_graph_returning_a_non_parameter_without_a_read_keeps_its_span():
+    # Hand-built: the Graph function itself returns a local, no caller reads it.
+    x = ir.Var("x", ir.TensorType([64], ir.DataType.FP32))
+    y = ir.Var("y", x.type)
+    span = ir.Span("hand.py", 4, 5)
+    graph = ir.Function("g", [(x, ir.ParamDirection.InOut)], [x.type], ir.SeqStmts([
+        ir.AssignStmt(y, ir.create_op_call("tensor.add", [x, x])),
+        ir.ReturnStmt([y], span)]), span, type=ir.FunctionType.Graph)
+    with pytest.raises(passes.PassError, match="Graph function 'g' returns 'y', which is not "
+                                               "one of its parameters") as info:
+        passes.legalize_graph_boundary()(ir.Program([graph], "P"))
+    assert info.value.span.begin_line == 4
 
 
 def test_program_without_graphs_is_returned_unchanged():

@@ -8,6 +8,7 @@ expression of that type (``unwrap()`` gives it back), like the other handles
 
 from __future__ import annotations
 
+from ....ir.node import Expr  # noqa: F401 - PyPTO's module-level name of this path
 from ...array_types import _Handle
 
 __all__ = ["CommCtx"]

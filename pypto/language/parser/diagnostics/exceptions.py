@@ -6,6 +6,8 @@ parser errors as source snippets (§14.5); see ``parser.display`` and :mod:`.ren
 
 from __future__ import annotations
 
+from .... import ir  # noqa: F401 - PyPTO's module-level name of this path
+
 import re
 from typing import Any, Iterable, Mapping, Optional, Union
 

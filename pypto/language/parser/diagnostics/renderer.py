@@ -240,3 +240,16 @@ def _caret_label(message: str) -> str:
     end = _SENTENCE_END.search(first_line)
     sentence = (first_line[:end.start()] if end else first_line).strip()
     return sentence if len(sentence) < _MAX_CARET_LABEL else ""
+
+
+def __getattr__(name: str) -> Any:
+    """PyPTO's module-level error names of this path, from ``exceptions`` (which imports
+    this module, so they are looked up on first access)."""
+    if name in ("ParserError", "SSAViolationError"):
+        from . import exceptions
+        return getattr(exceptions, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | {"ParserError", "SSAViolationError"})
