@@ -35,6 +35,14 @@ class FunctionType(IREnum):
     Graph = 8
 
 
+# Bodies that are one automatic scope unless ``auto_scope=False``: a hand-placed AUTO
+# ``pl.scope()`` in them needs it off (PyPTO's parser rule, Graph included; Inline
+# bodies are spliced into such functions).  Parser, InlineFunctions and the outliners
+# read it.
+AUTO_SCOPED_FUNCTION_TYPES = frozenset((FunctionType.Opaque, FunctionType.Orchestration,
+                                        FunctionType.Graph, FunctionType.Inline))
+
+
 class ScopeKind(IREnum):
     InCore = 0
     Cluster = 2

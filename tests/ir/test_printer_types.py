@@ -41,10 +41,18 @@ def test_dims_var_typed_constant_and_composite():
 
 
 def test_tensor_layout_only_view_uses_the_layout_shorthand():
-    for layout in (ir.TensorLayout.ND, ir.TensorLayout.NZ, ir.TensorLayout.MX_A_ZZ):
+    for layout in (ir.TensorLayout.NZ, ir.TensorLayout.MX_A_ZZ):
         view = ir.TensorView(layout=layout)
         assert ir.python_print(ir.TensorType([64, 128], DT.FP32, tensor_view=view)) == \
             f"pl.Tensor[[64, 128], pl.FP32, pl.{layout.name}]"
+
+
+def test_tensor_nd_view_prints_in_full():
+    # `pl.ND` as an annotation slot reads as no view (as in PyPTO), so a default view
+    # is spelt out to read back.
+    view = ir.TensorView(layout=ir.TensorLayout.ND)
+    assert ir.python_print(ir.TensorType([8], DT.FP32, tensor_view=view)) == \
+        "pl.Tensor[[8], pl.FP32, pl.TensorView()]"
 
 
 def test_tensor_dn_view_uses_the_view_form():

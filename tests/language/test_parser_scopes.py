@@ -451,3 +451,25 @@ def f(x: pl.Tensor[[4], pl.FP32]):
     with {header}:  # @rt
         pass
 """, ParserSyntaxError, fragment, "rt", token)
+
+
+def test_hand_placed_scope_in_a_graph_function_needs_auto_scope_off():
+    """As PyPTO (conformance 1646): a Graph function is an orchestration body too."""
+    expect_text_error("""\
+import pypto.language as pl
+@pl.function(type=pl.FunctionType.Graph, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+def g(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+    with pl.scope():  # @scope
+        y = pl.add(x, x)
+    return y
+""", ParserSyntaxError, "a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)",
+                      "scope", "with pl.scope():")
+    text = """\
+import pypto.language as pl
+@pl.function(type=pl.FunctionType.Graph, level=pl.Level.CHIP, role=pl.Role.Orchestrator, auto_scope=False)
+def g(x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+    with pl.scope():
+        y = pl.add(x, x)
+    return y
+"""
+    assert stmts(pl.parse(text))[0].scope_kind is ir.ScopeKind.Runtime

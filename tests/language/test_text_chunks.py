@@ -22,7 +22,7 @@ WHOLE = 10 ** 12  # chunk_min_chars that keeps every text whole
 
 
 def _fields(obj, out: list, seen: set) -> None:
-    """Every field of the IR below ``obj``, spans included (unique ids left out: two
+    """Every field of the IR below ``obj``, spans included (unique ids of Vars and MemRefs left out: two
     parses number their variables apart)."""
     if isinstance(obj, Span):
         out.append(repr(obj))
@@ -41,7 +41,7 @@ def _fields(obj, out: list, seen: set) -> None:
         out.append(type(obj).__name__)
         for cls in type(obj).__mro__:
             for slot in cls.__dict__.get("__slots__", ()):
-                if slot != "unique_id" and hasattr(obj, slot):
+                if slot not in ("unique_id", "_uid") and hasattr(obj, slot):
                     _fields(getattr(obj, slot), out, seen)
     else:
         out.append(repr(obj))

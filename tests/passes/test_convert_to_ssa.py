@@ -332,9 +332,12 @@ def test_value_not_read_after_the_loop_stays_local():
     clean(after)
 
 
-# -- pruned SSA: a carry or phi no read reaches is not made ------------------------------
+# -- carries and phis as PyPTO makes them; only dead escapes are pruned ----------------
 
-def test_value_redefined_before_any_read_is_not_carried():
+def test_value_redefined_before_any_read_is_still_carried_0328():
+    """PyPTO carries every value the loop re-assigns that exists before it, read later
+    or not (conformance 0328); the carry's init is the value before the loop."""
+
     @pl.program
     class Before:
         @pl.function
@@ -350,14 +353,66 @@ def test_value_redefined_before_any_read_is_not_carried():
         @pl.function
         def main(self, x: T, n: IDX) -> T:
             t0 = x
-            for i in pl.range(n):
+            for i, (t1,) in pl.range(n, init_values=(t0,)):
+                t2 = pl.exp(x)
+                u = pl.add(t2, t2)
+                t3 = pl.yield_(t2)
+            return x
+
+    after = ssa(Before)
+    ir.assert_structural_equal(after, Expected)
+    clean(after)
+
+
+def test_unread_carry_of_an_unroll_loop_is_not_made():
+    """An Unroll loop cannot carry values: a carry no read needs is left out, so the
+    loop is not refused."""
+
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: T) -> T:
+            t = x
+            for i in pl.unroll(2):
+                t = pl.exp(x)
+                u = pl.add(t, t)
+            return x
+
+    @pl.program
+    class Expected:
+        @pl.function
+        def main(self, x: T) -> T:
+            t0 = x
+            for i in pl.unroll(2):
                 t1 = pl.exp(x)
                 u = pl.add(t1, t1)
             return x
 
     after = ssa(Before)
     ir.assert_structural_equal(after, Expected)
-    assert not after["main"].body.stmts[1].iter_args
+    clean(after)
+
+
+def test_break_after_updating_an_unread_carry_is_accepted():
+    """The carry of ``t`` hands on a value no read needs: dropping its update at the
+    ``break`` changes nothing, so it is not refused (a carry some read needs is:
+    ``test_a_jump_after_an_update_of_a_carried_value_is_refused``)."""
+
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            t = x
+            for i in pl.range(n):
+                t = pl.exp(x)
+                if i > 2:
+                    break
+                u = pl.add(t, t)
+            return x
+
+    after = ssa(Before)
+    loop = after["main"].body.stmts[1]
+    assert [a.name_hint for a in loop.iter_args] == ["t__iter_v1"]
     clean(after)
 
 
@@ -440,7 +495,10 @@ def test_carry_read_only_by_a_later_carry_that_is_read_stays_alive():
     clean(after)
 
 
-def test_value_changed_in_a_branch_but_not_read_after_the_if_gets_no_phi():
+def test_value_changed_in_a_branch_gets_a_phi_also_when_not_read_after_the_if_0415():
+    """As PyPTO: a value whose version differs between the branches is merged, read
+    after the if or not (conformance 0415)."""
+
     @pl.program
     class Before:
         @pl.function
@@ -453,10 +511,22 @@ def test_value_changed_in_a_branch_but_not_read_after_the_if_gets_no_phi():
                 t = pl.mul(x, x)
             return x
 
+    @pl.program
+    class Expected:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            t0 = x
+            if n > 2:
+                t1 = pl.exp(x)
+                y = pl.add(t1, t1)
+                t3 = pl.yield_(t1)
+            else:
+                t2 = pl.mul(x, x)
+                t3 = pl.yield_(t2)
+            return x
+
     after = ssa(Before)
-    branch = after["main"].body.stmts[1]
-    assert branch.return_vars == ()
-    assert not isinstance(ir.flatten_to_stmts(branch.then_body)[-1], ir.YieldStmt)
+    ir.assert_structural_equal(after, Expected)
     clean(after)
 
 

@@ -229,12 +229,14 @@ def test_statement_call_is_spliced_and_its_return_dropped():
     ir.assert_structural_equal(after, Expected)
 
 
-def test_discarded_call_result_is_still_evaluated():
+def test_discarded_arithmetic_result_is_dropped_0254():
+    """As PyPTO (conformance 0254): computing the dropped value does nothing else."""
+
     @pl.program
     class Before:
         @pl.function(type=pl.FunctionType.Inline)
         def twice(self, a: T) -> T:
-            return pl.add(a, a)
+            return pl.add(pl.mul(a, a), a)
 
         @pl.function
         def main(self, x: T) -> T:
@@ -245,8 +247,47 @@ def test_discarded_call_result_is_still_evaluated():
     class Expected:
         @pl.function
         def main(self, x: T) -> T:
-            pl.add(x, x)
             return x
+
+    ir.assert_structural_equal(inline(Before), Expected)
+
+
+def test_discarded_result_with_an_effect_is_still_evaluated():
+    """A store (it writes ``out``) or a call of a program function still has to run."""
+
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Inline)
+        def put(self, a: T, out: pl.InOut[T]) -> T:
+            t = pl.load(a, [0], [64])
+            return pl.store(t, [0], out)
+
+        @pl.function(type=pl.FunctionType.Inline)
+        def via(self, a: T) -> T:
+            return self.helper(a)
+
+        @pl.function
+        def helper(self, a: T) -> T:
+            return pl.add(a, a)
+
+        @pl.function
+        def main(self, x: T, out: pl.InOut[T]) -> T:
+            self.put(x, out)
+            self.via(x)
+            return out
+
+    @pl.program
+    class Expected:
+        @pl.function
+        def helper(self, a: T) -> T:
+            return pl.add(a, a)
+
+        @pl.function
+        def main(self, x: T, out: pl.InOut[T]) -> T:
+            t = pl.load(x, [0], [64])
+            pl.store(t, [0], out)
+            self.helper(x)
+            return out
 
     ir.assert_structural_equal(inline(Before), Expected)
 

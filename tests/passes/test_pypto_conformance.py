@@ -269,3 +269,64 @@ def test_rebinding_an_iter_arg_inside_a_branch_keeps_the_iter_arg_0828():
     ssa_loop = ssa["main"].body.stmts[0]
     phi = ssa_loop.body.stmts[0].return_vars[0]
     assert ssa_loop.body.stmts[-1].value[0] is phi  # the merged value is carried
+
+
+# -- matched at the parse stage -----------------------------------------------------------------
+
+def test_default_layout_annotation_is_a_plain_tensor_0007():
+    """``pl.ND`` is the default layout: PyPTO reads the annotation as no view at all."""
+    with_layout = pl.parse("""
+import pypto.language as pl
+@pl.program
+class f:
+    @pl.function
+    def f(self, x: pl.Tensor[[4, 4], pl.FP32, pl.ND]):
+        return
+""")
+    plain = pl.parse("""
+import pypto.language as pl
+@pl.program
+class f:
+    @pl.function
+    def f(self, x: pl.Tensor[[4, 4], pl.FP32]):
+        return
+""")
+    ir.assert_structural_equal(with_layout, plain)
+
+
+def test_mutually_recursive_methods_parse_in_class_order_0246():
+    """The later method's call of the earlier one is typed, and a ``pl.UnknownType``
+    annotation takes the call's type, as PyPTO reads it."""
+    text = """
+import pypto.language as pl
+@pl.program
+class P:
+    @pl.function
+    def a(self, x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+        y: pl.Tensor[[4], pl.FP32] = self.b(x)
+        return y
+    @pl.function
+    def b(self, x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+        z: %s = self.a(x)
+        return z
+"""
+    ir.assert_structural_equal(pl.parse(text % "pl.UnknownType"),
+                               pl.parse(text % "pl.Tensor[[4], pl.FP32]"))
+
+
+def test_name_bound_to_a_dynamic_dim_in_an_orchestration_body_is_the_dim_0277():
+    """PyPTO's parser binds no statement for ``a = M`` at the top of an Orchestration
+    body: ``a`` is the dim itself (OutlineIncoreScopes folds ``pl.dim`` alike)."""
+    text = """
+import pypto.language as pl
+M = pl.dynamic("M")
+@pl.program
+class orch:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def orch(self, x: pl.Tensor[[M, 8], pl.FP32]) -> pl.Scalar[pl.INDEX]:
+        %s
+        c: pl.Scalar[pl.INDEX] = pl.tensor.dim(x, 1)
+        return %s + c
+"""
+    ir.assert_structural_equal(pl.parse(text % ("a: pl.Scalar[pl.INDEX] = M", "a")),
+                               pl.parse(text % ("", "M")))

@@ -410,10 +410,10 @@ class ExprPrinter:
 
     def _tensor_view(self, view: TensorView, out: list[str]) -> None:
         # A layout-only view uses the layout shorthand, except DN, which the parser
-        # rejects as a tensor layout annotation.
+        # rejects as a tensor layout annotation, and ND, which reads as no view.
         explicit = self.explicit_layout
-        if not view.stride and not view.valid_shape and view.layout is not TensorLayout.DN \
-                and view.pad is PadValue.null and not explicit:
+        if not view.stride and not view.valid_shape and view.pad is PadValue.null \
+                and view.layout not in (TensorLayout.DN, TensorLayout.ND) and not explicit:
             out.append(f"{self.prefix}.{view.layout.name}")
             return
         parts: list[str] = []

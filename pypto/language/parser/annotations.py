@@ -324,7 +324,8 @@ def tensor_type(p: AnnotationContext, shape: list, dtype: DataType,
             if value is TensorLayout.DN:
                 raise ParserTypeError("pl.DN is not a valid tensor layout", p.span(where),
                                       hint="Use pl.ND or pl.NZ for tensors")
-            view = T.TensorView(layout=value)
+            # ``pl.ND`` is the default layout: no view at all, as in PyPTO.
+            view = None if value is TensorLayout.ND else T.TensorView(layout=value)
         elif isinstance(value, T.TensorView):
             view = value
         elif isinstance(value, T.MemRef):

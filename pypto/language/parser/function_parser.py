@@ -345,21 +345,15 @@ class FunctionParser:
         return docstring + body[index:]
 
     def _verbatim_body(self, node: ast.FunctionDef) -> tuple[Stmt, bool]:
-        """A HOST-level SubWorker: keep the body text; ``...`` means runtime-bound."""
+        """A HOST-level SubWorker: keep the body's statements as written, without their
+        comments (as PyPTO keeps them); ``...`` means runtime-bound."""
         body = node.body
         if len(body) == 1 and isinstance(body[0], ast.Expr) \
                 and isinstance(body[0].value, ast.Constant) and body[0].value.value is Ellipsis:
             return SeqStmts([], self.span(node)), True
         lines = self.info.source.splitlines()
         first, last = body[0].lineno, body[-1].end_lineno or body[-1].lineno
-        # Full-line comments between the signature and the first statement are body text too.
-        header_end = max([node.lineno] + [n.end_lineno or n.lineno for n in ast.walk(node.args)
-                                          if isinstance(n, (ast.arg, ast.expr))]
-                         + ([node.returns.end_lineno or node.lineno] if node.returns else []))
-        leading = bisect.bisect_right(self._comment_lines, header_end)
-        if leading < len(self._comment_lines) and self._comment_lines[leading] < first:
-            first = self._comment_lines[leading]
-        text = "\n".join(lines[first - 1:last])
+        text = _without_comments("\n".join(lines[first - 1:last]))
         import textwrap
         return InlineStmt(textwrap.dedent(text), span=self.span(body[0])), False
 
@@ -377,6 +371,31 @@ class FunctionParser:
             if region.outlined:
                 return region
         return None
+
+
+def _without_comments(text: str) -> str:
+    """``text`` (complete statements) without its ``#`` comments: a comment-only line
+    goes, a trailing comment is cut with the blanks before it.  The tokenizer tells a
+    comment from a ``#`` inside a string."""
+    import io
+    import tokenize
+    cuts: dict[int, int] = {}  # 0-based line -> column where its comment starts
+    try:
+        for token in tokenize.generate_tokens(io.StringIO(text).readline):
+            if token.type == tokenize.COMMENT:
+                cuts[token.start[0] - 1] = token.start[1]
+    except (tokenize.TokenError, SyntaxError):
+        return text  # the statements parsed, so this is not expected; keep the text
+    if not cuts:
+        return text
+    kept: list[str] = []
+    for number, line in enumerate(text.split("\n")):
+        column = cuts.get(number)
+        if column is None:
+            kept.append(line)
+        elif line[:column].strip():
+            kept.append(line[:column].rstrip())
+    return "\n".join(kept)
 
 
 def _is_docstring(node: ast.stmt) -> bool:

@@ -249,30 +249,51 @@ def _callees(node: ast.FunctionDef, names: set[str], lines: list[str]) -> list[s
 
 def _dependency_order(methods: list[ast.FunctionDef],
                       source_lines: list[str]) -> list[ast.FunctionDef]:
-    """Callees before callers (so call results are typed); class order otherwise."""
-    by_name = {m.name: m for m in methods}
-    names = set(by_name)
-    edges = {m.name: _callees(m, names, source_lines) for m in methods}
+    """Callees before callers (so call results are typed); methods that call each other
+    (a cycle of calls) in class order, as PyPTO parses them.
+
+    Tarjan's strongly connected components, iteratively: a component is complete
+    after every component it calls, so they come out callees first.
+    """
+    position = {m.name: i for i, m in enumerate(methods)}
+    edges = {m.name: _callees(m, set(position), source_lines) for m in methods}
     order: list[ast.FunctionDef] = []
-    state: dict[str, int] = {}  # 1 = in progress, 2 = done
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    on_stack: set[str] = set()
+    stack: list[str] = []
     for root in methods:
-        stack = [(root.name, iter(edges[root.name]))]
-        if state.get(root.name):
+        if root.name in index:
             continue
-        state[root.name] = 1
-        while stack:
-            name, children = stack[-1]
-            advanced = False
-            for child in children:
-                if not state.get(child):
-                    state[child] = 1
-                    stack.append((child, iter(edges[child])))
-                    advanced = True
-                    break
-            if not advanced:
-                stack.pop()
-                state[name] = 2
-                order.append(by_name[name])
+        work = [(root.name, iter(edges[root.name]))]
+        index[root.name] = low[root.name] = len(index)
+        stack.append(root.name)
+        on_stack.add(root.name)
+        while work:
+            name, children = work[-1]
+            child = next(children, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(edges[child])))
+                elif child in on_stack:
+                    low[name] = min(low[name], index[child])
+                continue
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[name])
+            if low[name] == index[name]:
+                component: list[str] = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == name:
+                        break
+                order.extend(methods[i] for i in sorted(position[m] for m in component))
     return order
 
 

@@ -17,7 +17,8 @@ from ...ir import scope as Sc
 from ...ir import stmt as S
 from ...ir import types as T
 from ...ir.dtype import DataType
-from ...ir.enums import FunctionType, Level, Role, ScopeMode, SplitMode, level_to_linqu_level
+from ...ir.enums import (AUTO_SCOPED_FUNCTION_TYPES, FunctionType, Level, Role, ScopeMode,
+                         SplitMode, level_to_linqu_level)
 from ...ir.node import Expr
 from ...ir.span import Span
 from ...ir.scalar_types import scalar_type
@@ -647,16 +648,12 @@ def _runtime_scope(manual_default: bool) -> Callable:
     return handler
 
 
-# Inline bodies are spliced into such functions, so they keep the rule.
-_AUTO_SCOPED_FUNCS = (FunctionType.Opaque, FunctionType.Orchestration, FunctionType.Inline)
-
-
 def _check_auto_scope_allowed(p: "FunctionParser", node: ast.With) -> None:
     """PyPTO: an orchestration body is already one automatic scope, so an AUTO scope placed
     by hand needs the function's own one switched off (``auto_scope=False``)."""
     if any(region.kernel for region in p.regions):
         return  # kernel code, not the orchestration body that auto-scoping wraps
-    if p.options.func_type in _AUTO_SCOPED_FUNCS and p.options.attrs.get("auto_scope", True):
+    if p.options.func_type in AUTO_SCOPED_FUNCTION_TYPES and p.options.attrs.get("auto_scope", True):
         raise ParserSyntaxError(
             "a hand-placed AUTO 'with pl.scope()' requires @pl.function(auto_scope=False)",
             p.span(node), hint="Add auto_scope=False to the decorator (@pl.jit(auto_scope=False) "

@@ -10,7 +10,7 @@ from ...ir import expr as E
 from ...ir import stmt as S
 from ...ir import types as T
 from ...ir.dtype import DataType
-from ...ir.enums import ForKind
+from ...ir.enums import ForKind, FunctionType
 from ...ir.node import Expr
 from ...ir.span import Span
 from ...ir.type_match import return_mismatch
@@ -37,9 +37,12 @@ def _reconcile(p: "FunctionParser", name: str, value: Expr, annotation: T.Type |
 
 def reconcile_types(name: str, annotation: T.Type, inferred: T.Type, span: Span) -> T.Type:
     """``name: annotation = <value of type inferred>``: the type the name gets, or a
-    ``ParserTypeError`` when they disagree (same shape and dtype: the more informative)."""
+    ``ParserTypeError`` when they disagree (same shape and dtype: the more informative).
+    ``pl.UnknownType`` says nothing: the value's type stands, as in PyPTO."""
     if isinstance(inferred, T.UnknownType) or inferred == annotation:
         return annotation
+    if isinstance(annotation, T.UnknownType):
+        return inferred
     if isinstance(inferred, T.ShapedType) and isinstance(annotation, T.ShapedType) \
             and type(inferred) is type(annotation) and inferred.dtype is annotation.dtype \
             and T.TensorType([*inferred.shape], inferred.dtype) == \
@@ -81,6 +84,10 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
         raise ParserTypeError(f"Cannot assign a {type(value).__name__} to '{name}'", span)
     value = _retype_index_const(value, annotation, span)
     existing = p.names.lookup(name)
+    if existing is None and isinstance(value, E.Var) and _aliases_dyn_dim(p, value, annotation):
+        p.names.bind_new(name, value, span)
+        p.bindings.bound(name, False)
+        return value
     if existing is not None and p.options.strict_ssa:
         raise SSAViolationError(f"Variable '{name}' is assigned more than once (strict_ssa)",
                                 span, previous_span=p.names.first_span(name),
@@ -125,6 +132,15 @@ def _rebinds_carry_in_its_body(p: "FunctionParser", existing: E.Var) -> bool:
 
 def _is_dyn_dim(p: "FunctionParser", var: E.Var) -> bool:
     return p.program.dyn_vars.get(var.name_hint) is var
+
+
+def _aliases_dyn_dim(p: "FunctionParser", value: E.Var, annotation: T.Type | None) -> bool:
+    """``n = M`` (``n = pl.dim(x, 0)`` folds to it) at the top of an Orchestration body
+    names the dynamic dim itself: no statement, later reads of ``n`` are ``M``, as
+    PyPTO's parser does (conformance 0277; OutlineIncoreScopes folds dims alike)."""
+    return (p.options.func_type is FunctionType.Orchestration and _is_dyn_dim(p, value)
+            and p.bindings.depth == 0 and not p.loops and not p.regions
+            and (annotation is None or annotation == value.type))
 
 
 def bind_tuple(p: "FunctionParser", targets: list[ast.expr], value: Expr, node: ast.AST) -> None:

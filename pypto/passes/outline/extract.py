@@ -17,7 +17,7 @@ from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.dtype import DataType
-from ...ir.enums import FunctionType, ParamDirection
+from ...ir.enums import AUTO_SCOPED_FUNCTION_TYPES, FunctionType, ParamDirection
 from ...ir.function import Function
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops import deduce_call_return_type
@@ -143,9 +143,6 @@ class _BodyRewriter(IRMutator):
         return St.SeqStmts.flatten([new, self._binding(target, new.var, op.span)], op.span)
 
 
-_AUTO_SCOPED = (FunctionType.Opaque, FunctionType.Orchestration)
-
-
 def _direct_definitions(body: Stmt) -> set[E.Var]:
     stmts = body.stmts if isinstance(body, St.SeqStmts) else (body,)
     out: set[E.Var] = set()
@@ -247,7 +244,7 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
         stmts.append(St.ReturnStmt(returned, scope.span))
     func_type, level, role = config.signature(scope)
     attrs = config.function_attrs(scope)
-    if func_type in _AUTO_SCOPED and state.func._attrs.get("auto_scope") is False:
+    if func_type in AUTO_SCOPED_FUNCTION_TYPES and state.func._attrs.get("auto_scope") is False:
         # A piece of a function without automatic scoping (its hand-placed pl.scope()
         # regions rely on that) is not auto-scoped either.
         attrs = {**attrs, "auto_scope": False}

@@ -21,14 +21,17 @@ order:
 Loop bodies and if branches open a frame of the version map; what a frame
 defines is dropped when it closes unless carried out by a return var or phi.
 
-The index proposes carries from definitions and last reads, which over-approximates
-liveness: a value redefined before any use (``band`` loaded afresh in each of two
-loops) would still be carried, and a value first defined in a loop would get an
-init with no source.  So the conversion records, per added iter_arg / return var /
-phi ("slot"), the versions it forwards, and the versions real code reads; a slot
-is live iff a real read reaches it through those forwarding edges.  When some
-slot is dead the function is converted once more without it (dead slots never
-feed a live one, so the second result is the first minus the dead slots).
+Carries and phis follow the spec's rule, as PyPTO's do: a value the loop re-assigns
+is carried, a value whose version differs between the branches is merged, whether or
+not a later read needs it (harmless: the carried value has a source before the loop).
+Escapes are where that over-approximation hurts: a value first defined in a loop and
+redefined before any later read (``band`` loaded afresh in each of two loops) would
+get an init with no source.  So the conversion records, per added iter_arg / return
+var / phi ("slot"), the versions it forwards, and the versions real code reads; a slot
+is live iff a real read reaches it through those forwarding edges.  A dead escape,
+and a dead carry of a ``pl.unroll`` loop (which cannot carry values), is pruned: the
+function is converted once more without them.  A dead carry never makes a ``break``
+or ``continue`` refused (``check_jumps``).
 
 HOST-level SubWorker functions (verbatim source bodies) are returned unchanged.
 Complexity: one index walk (``ssa_index``) plus at most two conversion walks and
@@ -78,7 +81,7 @@ class _Converter:
                  dead: frozenset = frozenset()) -> None:
         self.func = func
         self.index: SSAIndex = build_index(func) if index is None else index
-        self.dead: frozenset = dead  # slots found dead by an earlier conversion
+        self.dead: frozenset = dead  # slots pruned after an earlier conversion
         # Liveness bookkeeping: versions read by real code, and per slot the
         # versions it forwards (seed, yielded values).
         self.roots: set[E.Var] = set()
@@ -191,6 +194,12 @@ class _Converter:
         for version in versions:
             self.slot_of[version] = key
         self.forwards.setdefault(key, []).extend(forwarded)
+
+    def prunable(self, dead: frozenset) -> frozenset:
+        """The dead slots to leave out: escapes, and the carries of Unroll loops."""
+        return frozenset(key for key in dead
+                         if key in self._escape_order
+                         or (type(key[0]) is St.ForStmt and key[0].kind is ForKind.Unroll))
 
     def dead_slots(self) -> frozenset:
         """Slots no real read reaches (a worklist over the forwarding edges)."""
@@ -320,8 +329,7 @@ class _Converter:
             if id(var) in own_ids or (dead and (loop, var) in dead):
                 continue
             if self.versions.lookup(var) is not None:
-                if index.may_need_carry(var, loop):
-                    carried.append(var)
+                carried.append(var)
             elif may_escape and index.needed_after(var, loop):
                 escaping.append(var)
         return self._sorted(carried), self._sorted(escaping)
@@ -453,15 +461,18 @@ class _Converter:
             buffer_of = self._buffer_of
             for var, arg in carries:
                 current = self.versions.lookup(var)
-                if current is not arg and (current is None or buffer_of.get(current) is not arg) \
-                        and not self.jump_updates:
+                if current is not arg and (current is None or buffer_of.get(current) is not arg):
                     self.jump_updates.append((stmt, loop, var))
         return stmt
 
-    def check_jumps(self) -> None:
-        if not self.jump_updates:
+    def check_jumps(self, dead: frozenset) -> None:
+        """Refuse the first jump that drops an update of a carry some read needs
+        (``dead``: the slots no read reaches)."""
+        found = next(((stmt, loop, var) for stmt, loop, var in self.jump_updates
+                      if (loop, var) not in dead), None)
+        if found is None:
             return
-        stmt, loop, var = self.jump_updates[0]
+        stmt, loop, var = found
         word = "break" if isinstance(stmt, St.BreakStmt) else "continue"
         name = var.name_hint
         raise self._fail(
@@ -516,9 +527,8 @@ class _Converter:
         found = self.index.candidates.get(stmt)
         candidates: list[E.Var] = []
         if found:
-            may_need, dead = self.index.may_need_merge, self.dead
-            candidates = [v for v in found
-                          if may_need(v, stmt) and not (dead and (stmt, v) in dead)]
+            dead = self.dead
+            candidates = [v for v in found if not (dead and (stmt, v) in dead)]
         before = [self.versions.lookup(v) for v in candidates]
         then_body, then_versions = self._branch(stmt.then_body, candidates)
         if stmt.else_body is not None:
@@ -587,11 +597,12 @@ def transform(func: Function) -> Function:
         converter = _Converter(func)
         converted = converter.run()
         dead = converter.dead_slots()
-        if dead:  # every slot of the second conversion is live
-            converter = _Converter(func, converter.index, dead)
+        pruned = converter.prunable(dead)
+        if pruned:
+            converter = _Converter(func, converter.index, pruned)
             converted = converter.run()
         converter.check_unroll()
-        converter.check_jumps()
+        converter.check_jumps(dead)
         converter.check_escapes()
         if _named_as_converted(func, converter.index) \
                 and structural_equal(converted, func, enable_auto_mapping=True):

@@ -6,10 +6,12 @@ into its statement-level call sites, then drop all Inline functions.
 3. Inline functions are expanded callee-first, so each body is expanded exactly
    once; every other function is then rewritten against the expanded bodies.
 4. Recognised call sites: ``lhs = f(args)``, ``f(args)`` and ``return f(args)``,
-   wherever the statement sits.  An ``auto_scope=False`` callee whose body places an
-   AUTO ``pl.scope()`` by hand cannot be spliced into the automatic scope of an
-   auto-scoped caller (outside its kernel regions): the parser's AUTO-scope rule would
-   refuse the result, so the pass refuses the call (``PassError`` P102).  A call inside another expression and a
+   wherever the statement sits.  ``f(args)`` drops the returned value unless
+   computing it has an effect (a store, a call of a function ...).  An
+   ``auto_scope=False`` callee whose body places an AUTO ``pl.scope()`` by hand
+   cannot be spliced into the automatic scope of an auto-scoped caller (outside its
+   kernel regions): the parser's AUTO-scope rule would refuse the result, so the pass
+   refuses the call (``PassError`` P102).  A call inside another expression and a
    ``pl.submit`` of an Inline function are left alone (the
    InlineFunctionsEliminated verifier reports them).
 
@@ -30,13 +32,15 @@ from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.depth import nesting_guard
-from ...ir.enums import FunctionType, Level
+from ...ir.enums import AUTO_SCOPED_FUNCTION_TYPES, FunctionType, Level
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.ops.effects import op_has_declared_arg_effects
+from ...ir.ops.registry import DEVICE_ONLY, OpDef
 from ...ir.scope import SCOPE_ATTR_KEYS
 from ...ir.utils import collect_def_vars, deep_clone, flatten_to_stmts
 from ...ir.visitor import IRMutator, IRVisitor
-from ...ir.walk import stmt_children
+from ...ir.walk import iter_exprs, stmt_children
 from ..diagnostic import PassError, PassErrorCode
 from .inline_retype import RetypeClone, Retyping
 
@@ -134,12 +138,9 @@ def _expansion_order(inline: dict[str, Function]) -> list[str]:
 
 # -- the AUTO-scope rule -------------------------------------------------------------------
 
-# Bodies that are one automatic scope unless ``auto_scope=False`` (the parser's rule).
-_AUTO_SCOPED_FUNCS = (FunctionType.Opaque, FunctionType.Orchestration, FunctionType.Inline)
-
-
 def _auto_scoped(func: Function) -> bool:
-    return func.func_type in _AUTO_SCOPED_FUNCS and func.attrs.get("auto_scope", True) is not False
+    return func.func_type in AUTO_SCOPED_FUNCTION_TYPES \
+        and func.attrs.get("auto_scope", True) is not False
 
 
 def _is_kernel_scope(stmt: Stmt) -> bool:
@@ -360,8 +361,10 @@ class _Splicer(IRMutator):
         if template is None:
             return super().visit_eval_stmt(op)
         stmts, values = self._splice(template, cast(E.Call, op.expr))  # (_template_of)
-        # A discarded result that is itself a call (e.g. a store) still has to run.
-        stmts.extend(St.EvalStmt(v, op.span) for v in values or () if isinstance(v, E.Call))
+        # A discarded result is dropped, as PyPTO drops it, unless computing it does
+        # something (a store, a pop, a call of a function): then it still has to run.
+        stmts.extend(St.EvalStmt(v, op.span) for v in values or ()
+                     if isinstance(v, E.Call) and not _pure(v))
         return St.SeqStmts.flatten(stmts, op.span)
 
     def visit_return_stmt(self, op: St.ReturnStmt) -> Stmt:
@@ -387,6 +390,20 @@ class _Splicer(IRMutator):
         if values is not None:
             return E.MakeTuple(values, op.span)
         return super().visit_var(op)
+
+
+def _pure(expr: Expr) -> bool:
+    """Whether ``expr`` only computes a value: every call in it is a tensor arithmetic op
+    (``compute``) that writes none of its operands and has a CPU meaning."""
+    for node in iter_exprs(expr):
+        if isinstance(node, E.Call):
+            op = node.op
+            if not isinstance(op, OpDef) or not op.compute or op.semantics is DEVICE_ONLY \
+                    or op_has_declared_arg_effects(op.name):
+                return False
+        elif isinstance(node, E.Submit):
+            return False
+    return True
 
 
 def _statements_to_calls(body: Stmt, templates: dict[str, _Template]) -> set[int]:

@@ -23,14 +23,12 @@ into iter_args and phis, not to (statements x nesting depth):
   to an iter_arg there, it exists throughout that loop's body).
 
 The conversion filters candidates against its live version map, so a candidate
-that turns out to need nothing costs O(1).  It also drops the candidates no read
-can reach (``may_need_merge`` / ``may_need_carry``: a bisection in the Var's read
-positions), which leaves the liveness check of the conversion little to prune.
+that turns out to need nothing costs O(1).  Carries and phis are made whether or not
+a read needs them (as PyPTO does); only escapes are checked against the reads here.
 """
 
 from __future__ import annotations
 
-from bisect import bisect_left
 from typing import Any, Callable, Iterator
 
 from ...ir import expr as E
@@ -97,9 +95,6 @@ class SSAIndex:
         # Nearest ancestor-or-self loop that is not inside any scope (the loops a
         # value may escape from: a loop inside a scope never promotes a value).
         self.escape_loop: dict[Stmt, Stmt | None] = {}
-        # Outermost loop strictly enclosing the compound: a value merged inside it may
-        # be read again, through the back edge, before the compound.
-        self.loop_root: dict[Stmt, Stmt | None] = {}
         self.defs: dict[E.Var, list[tuple[int, Stmt | None]]] = {}
         self.reads: dict[E.Var, list[int]] = {}  # ascending positions, each once
         self.candidates: dict[Stmt, dict[E.Var, None]] = {}
@@ -110,29 +105,6 @@ class SSAIndex:
 
     def needed_after(self, var: E.Var, compound: Stmt) -> bool:
         return self.last_read(var) >= self.boundary[compound]
-
-    def read_between(self, var: E.Var, low: int, high: int | None = None) -> bool:
-        """Whether ``var`` is read at a position in ``[low, high)``."""
-        positions = self.reads.get(var)
-        if not positions:
-            return False
-        at = bisect_left(positions, low)
-        return at < len(positions) and (high is None or positions[at] < high)
-
-    def may_need_merge(self, var: E.Var, compound: Stmt) -> bool:
-        """Whether a read may see the value ``compound`` merges (an if phi, a loop's
-        return var): one after it, or one before it in an enclosing loop."""
-        if self.last_read(var) >= self.boundary[compound]:
-            return True
-        root = self.loop_root[compound]
-        return root is not None and self.read_between(var, self.enter[root],
-                                                       self.enter[compound])
-
-    def may_need_carry(self, var: E.Var, loop: Stmt) -> bool:
-        """Whether a read may see a value ``loop`` carries: in its body, or where
-        its return var may be read (``may_need_merge``)."""
-        root = self.loop_root[loop] or loop
-        return self.last_read(var) >= self.enter[root]
 
     def first_def_pos(self, var: E.Var) -> int:
         found = self.defs.get(var)
@@ -210,12 +182,6 @@ class _Indexer:
         index.enter[stmt] = self.pos
         index.parent[stmt] = anchor
         index.under_scope[stmt] = scoped
-        if anchor is None:
-            index.loop_root[stmt] = None
-        else:
-            root = index.loop_root[anchor]
-            is_loop = isinstance(anchor, (St.ForStmt, St.WhileStmt))
-            index.loop_root[stmt] = root if root is not None else (anchor if is_loop else None)
         outer = index.escape_loop.get(anchor) if anchor is not None else None
         is_free_loop = not scoped and not isinstance(stmt, St.IfStmt)
         index.escape_loop[stmt] = stmt if is_free_loop else outer

@@ -276,3 +276,24 @@ def test_region_inside_a_graph_function_is_outlined_and_keeps_types():
 def test_outlining_twice_finds_nothing_the_second_time():
     once = outline(SeedBefore)
     assert outline(once) is once
+
+
+def test_a_graph_of_a_function_without_auto_scope_keeps_auto_scope_off():
+    """PyPTO applies the AUTO-scope rule to Graph functions too (conformance 1646): a
+    Graph function holding a hand-placed ``pl.scope()`` is printed with
+    ``auto_scope=False``, so its text reads back (in PyPTO as well)."""
+
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Orchestration, auto_scope=False)
+        def entry(self, x: T, out: pl.InOut[T]) -> T:
+            with pl.graph("g"):
+                with pl.scope():
+                    with pl.at(level=pl.Level.CORE_GROUP):
+                        t = pl.load(x, [0], [64])
+                        pl.store(t, [0], out)
+            return out
+
+    after = outline(Before)
+    assert after["g"].attrs == {"auto_scope": False}
+    ir.assert_structural_equal(pl.parse(ir.python_print(after)), after)
