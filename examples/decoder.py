@@ -17,14 +17,18 @@ What the default pipeline does with it:
 
 Run it:  pypto compile examples/decoder.py
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 from __future__ import annotations
+
+from typing import TypeAlias
 
 import pypto.language as pl
 
 TOKENS, HIDDEN, LAYERS = 16, 64, 4
 STACKED = LAYERS * HIDDEN  # a name: type checkers read dims that are names or literals
-Act = pl.Tensor[[TOKENS, HIDDEN], pl.FP32]
-Weights = pl.Tensor[[STACKED, HIDDEN], pl.FP32]  # every layer's matrix, stacked
+Act: TypeAlias = pl.Tensor[[TOKENS, HIDDEN], pl.FP32]
+Weights: TypeAlias = pl.Tensor[[STACKED, HIDDEN], pl.FP32]  # every layer's matrix, stacked
 
 
 @pl.program
@@ -32,7 +36,7 @@ class Decoder:
     # ``out`` is InOut, not Out: a Graph function may not take a write-only tensor
     # (LegalizeGraphBoundary), and the region passes its scratch buffer straight here.
     @pl.function(type=pl.FunctionType.InCore)
-    def rms_norm(x: Act, out: pl.InOut[Act]) -> Act:
+    def rms_norm(self, x: Act, out: pl.InOut[Act]) -> Act:
         t = pl.load(x, [0, 0], [TOKENS, HIDDEN])
         scratch = pl.create_tile([TOKENS, HIDDEN], pl.FP32)
         mean_square = pl.row_sum(pl.mul(t, t), scratch)
@@ -41,7 +45,7 @@ class Decoder:
         return result
 
     @pl.function(type=pl.FunctionType.InCore)
-    def linear_residual(x: Act, w: Weights, row: pl.Scalar[pl.INDEX],
+    def linear_residual(self, x: Act, w: Weights, row: pl.Scalar[pl.INDEX],
                         h: pl.InOut[Act]) -> Act:
         # h += x @ w[row : row + HIDDEN, :]
         a = pl.load(x, [0, 0], [TOKENS, HIDDEN], target_memory=pl.Mem.Mat)

@@ -15,14 +15,18 @@ leaves a call in the loop:
 
 Run it:  pypto compile examples/graph_layers.py
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 from __future__ import annotations
+
+from typing import TypeAlias
 
 import pypto.language as pl
 
 ROWS, COLS, LAYERS = 8, 16, 4
 STACKED = LAYERS * ROWS  # a name: type checkers read dims that are names or literals
-Weights = pl.Tensor[[STACKED, COLS], pl.FP32]
-Band = pl.Tensor[[ROWS, COLS], pl.FP32]
+Weights: TypeAlias = pl.Tensor[[STACKED, COLS], pl.FP32]
+Band: TypeAlias = pl.Tensor[[ROWS, COLS], pl.FP32]
 
 
 @pl.program

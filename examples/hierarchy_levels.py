@@ -9,13 +9,17 @@ InCore function.
 
 Run it:  pypto compile examples/hierarchy_levels.py
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 from __future__ import annotations
+
+from typing import TypeAlias
 
 import pypto.language as pl
 
 N = 256
-Vector = pl.Tensor[[N], pl.FP32]
+Vector: TypeAlias = pl.Tensor[[N], pl.FP32]
 
 
 @pl.program

@@ -12,12 +12,16 @@ Two programs live in this file, so pick one with ``--entry``:
   one, so the names chain: ``main_global_orch_0`` calls
   ``main_global_orch_0_host_orch_0``.
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 from __future__ import annotations
 
+from typing import TypeAlias
+
 import pypto.language as pl
 
-Vector = pl.Tensor[[64], pl.FP32]
+Vector: TypeAlias = pl.Tensor[[64], pl.FP32]
 
 
 @pl.program

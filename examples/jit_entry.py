@@ -11,6 +11,8 @@ and emits both into one generated ``@pl.program`` (``_jit_scaled_add``).
 
 Run it:  pypto compile examples/jit_entry.py
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 from __future__ import annotations
 

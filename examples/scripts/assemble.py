@@ -4,6 +4,8 @@ half of the output, a pl.slice view of it.
 
     python examples/scripts/assemble.py [--numpy]
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 import numpy as np
 

@@ -5,6 +5,8 @@ the number of devices of RunConfig.distributed_config.
 
     python examples/scripts/distributed_ranks.py [--numpy]
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 import numpy as np
 

@@ -4,8 +4,9 @@ valid rows.  The second call, at another row count, reuses the compiled program.
 
     python examples/scripts/dynamic_valid_shapes.py [--numpy]
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
-import numpy as np
 
 import pypto.language as pl
 from pypto.runtime import RunConfig

@@ -3,6 +3,8 @@ once per 16-row block by the orchestrator.
 
     python examples/scripts/elementwise.py [--numpy]
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 import numpy as np
 

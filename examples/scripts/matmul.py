@@ -3,8 +3,9 @@ pl.matmul_acc, one InCore kernel per 32x32 output tile.
 
     python examples/scripts/matmul.py [--numpy]
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
-import numpy as np
 
 import pypto.language as pl
 from pypto.runtime import RunConfig

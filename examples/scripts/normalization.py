@@ -2,6 +2,8 @@
 
     python examples/scripts/normalization.py [--numpy]
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 import numpy as np
 

@@ -8,6 +8,8 @@ plain matmul.
 
     python examples/scripts/paged_attention.py [--numpy]
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 from typing import Any
 
@@ -64,7 +66,7 @@ def paged_attention(query: pl.Tensor, key_cache_t: pl.Tensor, value_cache: pl.Te
 
 def golden(query: Any, key_cache_t: Any, value_cache: Any, table: Any) -> Any:
     q, k_t, v = numpy_of(query), numpy_of(key_cache_t), numpy_of(value_cache)
-    rows = []
+    rows: list[Any] = []
     for seq in range(SEQS):
         blocks = [int(b) for b in numpy_of(table)[seq]]
         keys = np.concatenate([k_t[:, b * BS:(b + 1) * BS] for b in blocks], axis=1)

@@ -4,6 +4,8 @@ independent producers fill a scratch tensor; the consumer waits for both
 
     python examples/scripts/task_graph.py [--numpy]
 """
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 import numpy as np
 

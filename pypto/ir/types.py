@@ -122,7 +122,7 @@ def shape_of(owner: str, shape: Iterable[Any]) -> tuple:
         raise TypeError(f"{owner}: field 'shape' expects a list of int or Expr, "
                         f"got {type(shape).__name__}")
     from .expr import ConstInt  # once per shape, not per dim (an import in a function costs)
-    out = []
+    out: list[Expr] = []
     for i, dim in enumerate(shape):
         kind = type(dim)
         if kind is int and dim >= 0:

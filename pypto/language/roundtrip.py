@@ -51,8 +51,9 @@ def _has_unknown_type(program: Program) -> bool:
             if any(isinstance(x, UnknownType) for x in _types_in(t)):
                 return True
     for node in _nodes(program):
-        t = getattr(node, "type", None)
-        if isinstance(t, Type) and any(isinstance(x, UnknownType) for x in _types_in(t)):
+        node_type = getattr(node, "type", None)
+        if isinstance(node_type, Type) \
+                and any(isinstance(x, UnknownType) for x in _types_in(node_type)):
             return True
     return False
 

@@ -10,7 +10,7 @@ themselves (docs/guide/differences.md), so they change no result.
 from __future__ import annotations
 
 import enum
-from typing import Iterable
+from typing import Iterable, Iterator
 
 __all__ = ["DiagnosticCheck", "DiagnosticPhase", "DiagnosticCheckSet", "MemoryPlanner",
            "get_default_diagnostic_phase", "default_disabled_diagnostics"]
@@ -73,7 +73,7 @@ class DiagnosticCheckSet:
     def __contains__(self, check: object) -> bool:
         return check in self._checks
 
-    def __iter__(self):  # noqa: ANN204
+    def __iter__(self) -> Iterator[DiagnosticCheck]:
         return iter(self.to_list())
 
     def __len__(self) -> int:
@@ -82,7 +82,7 @@ class DiagnosticCheckSet:
     def __eq__(self, other: object) -> bool:
         return isinstance(other, DiagnosticCheckSet) and other._checks == self._checks
 
-    __hash__ = None  # type: ignore[assignment]  (mutable)
+    __hash__ = None  # type: ignore[assignment]  # unhashable: the set is mutable
 
     def __repr__(self) -> str:
         return "{" + ", ".join(c.name for c in self.to_list()) + "}"

@@ -141,13 +141,13 @@ class Pass:
             notify_failure(instruments, self, program, err)
             raise
         except (NestingError, RecursionError) as exc:  # past the nesting limits
-            err = nesting_refusal(exc, program, self._name)
-            notify_failure(instruments, self, program, err)
-            raise err from None
+            refusal = nesting_refusal(exc, program, self._name)
+            notify_failure(instruments, self, program, refusal)
+            raise refusal from None
         except ValueError as exc:  # a refusal raised without its class: name the pass
-            err = PassError(str(exc), pass_name=self._name)
-            notify_failure(instruments, self, program, err)
-            raise err from exc
+            refusal = PassError(str(exc), pass_name=self._name)
+            notify_failure(instruments, self, program, refusal)
+            raise refusal from exc
         except Exception as exc:
             notify_failure(instruments, self, program, exc)
             raise

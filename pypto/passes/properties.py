@@ -96,7 +96,7 @@ class IRPropertySet:
     """
 
     __slots__ = ("_mask",)
-    __hash__ = None  # type: ignore[assignment]
+    __hash__ = None  # type: ignore[assignment]  # unhashable: the set is mutable
 
     def __init__(self, props: Iterable[IRProperty] = ()) -> None:
         if isinstance(props, IRProperty):

@@ -19,11 +19,14 @@ import difflib
 import importlib
 import inspect
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ..errors import InternalError
 from .pass_base import Pass, PassKind
 from .properties import IRProperty as P
+
+if TYPE_CHECKING:  # (build_pipeline imports it when called)
+    from .pipeline import PassPipeline
 
 __all__ = ["PassSpec", "PASS_SPECS", "get_pass_spec", "list_passes", "create_pass",
            "build_pipeline", "make_factory", "default_pipeline_specs"]
@@ -197,7 +200,7 @@ def create_pass(name: str, *args: Any, **kwargs: Any) -> Pass:
     return get_pass_spec(name).create(*args, **kwargs)
 
 
-def build_pipeline(text: str):
+def build_pipeline(text: str) -> "PassPipeline":
     """``"convert-to-ssa,outline-graph-scopes"`` -> a ``PassPipeline`` (for the CLI)."""
     from .pipeline import PassPipeline
     if not isinstance(text, str):
@@ -215,7 +218,7 @@ def make_factory(spec: PassSpec) -> Callable[..., Pass]:
                        + (f"\n\nParameters: {', '.join(spec.parameters)}."
                           if spec.parameters else ""))
     factory.__module__ = "pypto.passes"
-    factory.__signature__ = inspect.Signature(  # type: ignore[attr-defined]
+    factory.__signature__ = inspect.Signature(  # type: ignore[attr-defined]  # read by inspect
         [inspect.Parameter(name, inspect.Parameter.POSITIONAL_OR_KEYWORD, default=None)
          for name in spec.parameters], return_annotation=Pass)
     return factory

@@ -119,7 +119,8 @@ class PropertyVerifierRegistry:
         return cls._verifiers.get(prop)
 
     @classmethod
-    def verify(cls, properties: IRPropertySet, program: Program) -> list[Diagnostic]:
+    def verify(cls, properties: IRPropertySet | IRProperty,
+               program: Program) -> list[Diagnostic]:
         """Run the verifiers of ``props``; return every diagnostic, property by property
         in enum order.  Verifiers that are statement checks (``verifiers.checks``) share
         one walk of the program; each keeps its own diagnostics, so the result is the

@@ -264,8 +264,8 @@ def test_pass_precondition_error_names_the_missing_pass():
         "",
         "Error: [SSAVerify] Variable 'normed' is assigned more than once (3 times), violating "
         "SSA form (in function 'decode')"]
-    assert "  --> examples/decoder.py:61:17" in lines
-    assert "61 |                 normed = self.rms_norm(h, normed)" in lines
+    assert "  --> examples/decoder.py:65:17" in lines
+    assert "65 |                 normed = self.rms_norm(h, normed)" in lines
     assert lines[-1] == "found 3 errors"
     assert "Traceback" not in result.err
 
@@ -280,7 +280,7 @@ def test_precondition_check_yields_to_an_enclosing_verification_instrument(capsy
     assert result.code == 1
     assert result.err.startswith("Error: [SSAVerify] Variable 'normed' is assigned more than "
                                  "once (3 times), violating SSA form (in function 'decode')\n"
-                                 "  --> examples/decoder.py:61:17\n")
+                                 "  --> examples/decoder.py:65:17\n")
     assert "   = note: found by verification (before OutlineGraphScopes)\n" in result.err
 
 

@@ -181,6 +181,17 @@ def test_unsupported_annotation():
             return
 
 
+def test_view_call_refuses_keyword_unpacking():
+    expect_text_error("""\
+        import pypto.language as pl
+        D = {"stride": [1, 4]}
+        @pl.function
+        def f(x: pl.Tensor[[4, 4], pl.FP32, pl.TensorView(**D)]):  # @unpack
+            return
+        """, ParserTypeError, "Invalid TensorView: argument unpacking (**) is not supported",
+        "unpack", "pl.TensorView(")
+
+
 # -- directions -------------------------------------------------------------------------------
 
 def test_inout_and_out_parameters():

@@ -72,6 +72,9 @@ def test_func_attr_inside_a_loop():
     ("pl.func_attr({'k': x})", "pl.func_attr values must be literals or enum members, got 'x'",
      "x}"),
     ("pl.func_attr({'k': 1}, {'j': 2})", "pl.func_attr takes one dict literal", "pl.func_attr"),
+    # a negated non-number was Python's own TypeError, reported on the whole function
+    ("pl.func_attr({'k': -'s'})", "pl.func_attr values must be literals or enum members, "
+     "got '-'s''", "-'s'"),
 ])
 def test_func_attr_rejections(call, fragment, token):
     expect_text_error(f"""\

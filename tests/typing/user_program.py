@@ -1,19 +1,23 @@
 """A user program type-checked by tests/typing/test_type_check.py (mypy --strict with
 the pypto plugin): pl.* ops, ir nodes and the decorators."""
+# pl.Tensor[[64], pl.FP32] takes dims and a dtype, not types: docs/guide/typing.md
+# pyright: reportInvalidTypeArguments=false
 
 from __future__ import annotations
+
+from typing import TypeAlias
 
 import pypto.language as pl
 from pypto import ir
 
 ROWS, COLS = 16, 32
-Block = pl.Tensor[[ROWS, COLS], pl.FP32]
+Block: TypeAlias = pl.Tensor[[ROWS, COLS], pl.FP32]
 
 
 @pl.program
 class Scale:
     @pl.function(type=pl.FunctionType.InCore)
-    def kernel(x: Block, factor: pl.Scalar[pl.FP32], out: pl.Out[Block]) -> Block:
+    def kernel(self, x: Block, factor: pl.Scalar[pl.FP32], out: pl.Out[Block]) -> Block:
         t = pl.load(x, [0, 0], [ROWS, COLS])
         scaled = pl.mul(t, factor)
         result = pl.store(pl.exp(scaled), [0, 0], out)
@@ -21,7 +25,7 @@ class Scale:
 
     @pl.function(type=pl.FunctionType.Orchestration)
     def main(self, x: Block, out: pl.Out[Block]) -> Block:
-        for i in pl.range(2):
+        for _ in pl.range(2):
             out = self.kernel(x, 2.0, out)
         return out
 

@@ -24,7 +24,7 @@ from .typing import CommCtx, DistributedTensor
 class WindowBuffer(metaclass=_AnnotationMeta):
     """``pld.WindowBuffer``: the annotation of a window buffer (``pld.alloc_window_buffer``)."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: object, **kwargs: object) -> None:
         raise TypeError("pld.WindowBuffer is an annotation; make one with "
                         "pld.alloc_window_buffer(size, name=...)")
 

@@ -7,7 +7,7 @@ evaluates only leaves (dims, dtypes, layouts) against the closure.
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol, Sequence
 
 from . import pyast
 from ...ir import expr as E
@@ -19,15 +19,36 @@ from ...ir.dtype import DataType
 from ...ir.enums import MemorySpace, ParamDirection, TensorLayout
 from ...ir.node import Expr
 from ...ir.scalar_types import scalar_type
+from ...ir.span import Span
 from ..typing import DynVar
-from .closure import MISSING
+from .closure import MISSING, Closure
 from .diagnostics import ParserTypeError
-
-if TYPE_CHECKING:
-    from .function_parser import FunctionParser
 
 __all__ = ["parse_annotation", "parse_param_annotation", "parse_return_annotation",
            "parse_dtype", "attr_chain"]
+
+class _NameLookup(Protocol):
+    def lookup(self, name: str) -> Any: ...
+
+
+class _DynDims(Protocol):
+    def dyn_var(self, dyn: DynVar, span: Span | None = None) -> Any: ...
+
+
+class AnnotationContext(Protocol):
+    """What reading an annotation needs of its parser: a ``FunctionParser``, or a
+    ``TypeResolver`` outside a function parse."""
+
+    @property
+    def closure(self) -> Closure: ...
+    @property
+    def names(self) -> _NameLookup: ...
+    @property
+    def program(self) -> _DynDims: ...
+    def span(self, node: ast.AST) -> Span: ...
+    def read_name(self, name: str, node: ast.AST) -> Any: ...
+    def parse_expr(self, node: ast.expr) -> Any: ...
+
 
 _DTYPE_NAMES = frozenset(dt.name for dt in DataType.all())
 _TYPE_HEADS = ("Tensor", "Tile", "Scalar", "Tuple", "InOut", "Out", "TaskId", "UnknownType",
@@ -64,7 +85,7 @@ def _head(node: ast.expr) -> str | None:
     return None
 
 
-def _string_annotation(p: "FunctionParser", node: ast.expr) -> ast.expr:
+def _string_annotation(p: AnnotationContext, node: ast.expr) -> ast.expr:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         try:
             parsed = pyast.parse(node.value, mode="eval").body
@@ -76,15 +97,11 @@ def _string_annotation(p: "FunctionParser", node: ast.expr) -> ast.expr:
 
 def _relocate(parsed: ast.expr, anchor: ast.expr) -> ast.expr:
     for sub in ast.walk(parsed):
-        if hasattr(sub, "lineno"):
-            sub.lineno = anchor.lineno  # type: ignore[attr-defined]
-            sub.col_offset = anchor.col_offset  # type: ignore[attr-defined]
-            sub.end_lineno = anchor.end_lineno  # type: ignore[attr-defined]
-            sub.end_col_offset = anchor.end_col_offset  # type: ignore[attr-defined]
+        ast.copy_location(sub, anchor)  # (only the nodes that have a position)
     return parsed
 
 
-def parse_param_annotation(p: "FunctionParser", node: ast.expr,
+def parse_param_annotation(p: AnnotationContext, node: ast.expr,
                            allow_bare: bool = False) -> tuple[T.Type, ParamDirection]:
     """A parameter annotation: a type, optionally wrapped in ``pl.InOut``/``pl.Out``."""
     node = _string_annotation(p, node)
@@ -102,7 +119,7 @@ def parse_param_annotation(p: "FunctionParser", node: ast.expr,
     return parse_annotation(p, node, allow_bare=allow_bare), ParamDirection.In
 
 
-def parse_return_annotation(p: "FunctionParser", node: ast.expr | None) -> list[T.Type]:
+def parse_return_annotation(p: AnnotationContext, node: ast.expr | None) -> list[T.Type]:
     """``-> T`` (one), ``-> tuple[T1, T2]`` (several), ``-> pl.Tuple[...]`` (one tuple)."""
     if node is None or (isinstance(node, ast.Constant) and node.value is None):
         return []
@@ -114,7 +131,7 @@ def parse_return_annotation(p: "FunctionParser", node: ast.expr | None) -> list[
     return [parse_annotation(p, node)]
 
 
-def parse_annotation(p: "FunctionParser", node: ast.expr, allow_bare: bool = False) -> T.Type:
+def parse_annotation(p: AnnotationContext, node: ast.expr, allow_bare: bool = False) -> T.Type:
     node = _string_annotation(p, node)
     span = p.span(node)
     record = _alias_record(p, node)
@@ -165,7 +182,7 @@ def parse_annotation(p: "FunctionParser", node: ast.expr, allow_bare: bool = Fal
                                "pl.Scalar[dtype] or pl.Tuple[...]")
 
 
-def _array(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.Type:
+def _array(p: AnnotationContext, node: ast.Subscript, items: list[ast.expr]) -> T.Type:
     """``pl.Array[extent, dtype]``: the extent a constant int."""
     span = p.span(node)
     if len(items) != 2:
@@ -184,7 +201,7 @@ def _is_dtype_node(node: ast.expr) -> bool:
     return chain is not None and chain[-1] in _DTYPE_NAMES
 
 
-def parse_dtype(p: "FunctionParser", node: ast.expr) -> DataType:
+def parse_dtype(p: AnnotationContext, node: ast.expr) -> DataType:
     """``pl.FP32``, ``X.FP32``, ``FP32`` or a closure variable holding a DataType."""
     chain = attr_chain(node)
     if chain is not None and chain[-1] in _DTYPE_NAMES and (len(chain) > 1
@@ -197,7 +214,7 @@ def parse_dtype(p: "FunctionParser", node: ast.expr) -> DataType:
                           p.span(node))
 
 
-def parse_shape(p: "FunctionParser", node: ast.expr) -> list[Any]:
+def parse_shape(p: AnnotationContext, node: ast.expr) -> list[Any]:
     """A shape: list/tuple literal or a closure value; ints, DynVars, DSL scalars, exprs."""
     if isinstance(node, (ast.List, ast.Tuple)):
         return [_dim(p, elt) for elt in node.elts]
@@ -208,7 +225,7 @@ def parse_shape(p: "FunctionParser", node: ast.expr) -> list[Any]:
     return [_dim_value(p, v, node) for v in value]
 
 
-def _dim(p: "FunctionParser", node: ast.expr) -> Any:
+def _dim(p: AnnotationContext, node: ast.expr) -> Any:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     if isinstance(node, ast.Name):
@@ -222,7 +239,7 @@ def _dim(p: "FunctionParser", node: ast.expr) -> Any:
 _MAX_DIM = (1 << 63) - 1
 
 
-def _dim_value(p: "FunctionParser", value: Any, node: ast.expr) -> Any:
+def _dim_value(p: AnnotationContext, value: Any, node: ast.expr) -> Any:
     if isinstance(value, bool):
         raise ParserTypeError(f"A shape dimension cannot be a bool ('{ast.unparse(node)}')",
                               p.span(node))
@@ -247,14 +264,14 @@ def _dim_value(p: "FunctionParser", value: Any, node: ast.expr) -> Any:
                           f"({type(value).__name__})", p.span(node))
 
 
-def _enum_slot(p: "FunctionParser", node: ast.expr) -> Any:
+def _enum_slot(p: AnnotationContext, node: ast.expr) -> Any:
     """A layout / memory-space / MemRef / view slot, evaluated against the closure."""
     if isinstance(node, ast.Call):
         return _view_call(p, node)
     return p.closure.evaluate(node, p.span(node))
 
 
-def _view_call(p: "FunctionParser", node: ast.Call) -> Any:
+def _view_call(p: AnnotationContext, node: ast.Call) -> Any:
     """``pl.TensorView(stride=[...], ...)`` etc.: list arguments hold dims (may be dynamic)."""
     ctor = p.closure.evaluate(node.func, p.span(node))
     if ctor not in (T.TensorView, T.TileView, T.MemRef):
@@ -270,13 +287,17 @@ def _view_call(p: "FunctionParser", node: ast.Call) -> Any:
             return _dim(p, value)
         result = p.closure.evaluate(value, p.span(value), in_shape=True)
         return _dim_value(p, result, value) if isinstance(result, DynVar) else result
+    if any(k.arg is None for k in node.keywords):
+        raise ParserTypeError(f"Invalid {ctor.__name__}: argument unpacking (**) is not "
+                              "supported", p.span(node))
     try:
-        return ctor(*[arg(a) for a in node.args], **{k.arg: arg(k.value) for k in node.keywords})
+        return ctor(*[arg(a) for a in node.args],
+                    **{k.arg: arg(k.value) for k in node.keywords if k.arg is not None})
     except (TypeError, ValueError) as exc:
         raise ParserTypeError(f"Invalid {ctor.__name__}: {exc}", p.span(node)) from None
 
 
-def _tensor(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr],
+def _tensor(p: AnnotationContext, node: ast.Subscript, items: list[ast.expr],
             distributed: bool = False) -> T.Type:
     what = "pld.DistributedTensor" if distributed else "pl.Tensor"
     if not 2 <= len(items) <= 4:
@@ -287,15 +308,15 @@ def _tensor(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr],
     return DistributedTensorType(t.shape, t.dtype, t.memref, t.tensor_view) if distributed else t
 
 
-def _tile(p: "FunctionParser", node: ast.Subscript, items: list[ast.expr]) -> T.Type:
+def _tile(p: AnnotationContext, node: ast.Subscript, items: list[ast.expr]) -> T.Type:
     if not 2 <= len(items) <= 5:
         raise ParserTypeError(f"pl.Tile[...] takes 2 to 5 items, got {len(items)}", p.span(node))
     slots = [(_enum_slot(p, item), item) for item in items[2:]]
     return tile_type(p, parse_shape(p, items[0]), parse_dtype(p, items[1]), slots, node)
 
 
-def tensor_type(p: "FunctionParser", shape: list, dtype: DataType,
-                slots: list[tuple[Any, ast.AST]]) -> T.Type:
+def tensor_type(p: AnnotationContext, shape: list, dtype: DataType,
+                slots: Sequence[tuple[Any, ast.AST]]) -> T.TensorType:
     """A TensorType from its shape, dtype and extra slots (layout / view / memref)."""
     view = memref = None
     for value, where in slots:
@@ -316,8 +337,8 @@ def tensor_type(p: "FunctionParser", shape: list, dtype: DataType,
     return T.TensorType(shape, dtype, memref, view)
 
 
-def tile_type(p: "FunctionParser", shape: list, dtype: DataType,
-              slots: list[tuple[Any, ast.AST]], node: ast.AST) -> T.Type:
+def tile_type(p: AnnotationContext, shape: list, dtype: DataType,
+              slots: Sequence[tuple[Any, ast.AST]], node: ast.AST) -> T.TileType:
     """A TileType from its shape, dtype and extra slots (memory space / memref / view)."""
     memref = view = space = None
     for value, where in slots:
@@ -343,7 +364,7 @@ def _slot_text(value: Any, where: ast.AST) -> str:
 
 # -- type aliases: `T = pl.Tensor[[64], pl.FP32]` in the closure, `x: T` in a signature --------
 
-def _alias_record(p: "FunctionParser", node: ast.expr) -> Any:
+def _alias_record(p: AnnotationContext, node: ast.expr) -> Any:
     """The AnnotationRecord a plain name annotation refers to, if it is an alias."""
     if not isinstance(node, (ast.Name, ast.Attribute)) or _head(node) is not None:
         return None
@@ -359,7 +380,7 @@ def _alias_record(p: "FunctionParser", node: ast.expr) -> Any:
     return value if isinstance(value, AnnotationRecord) else None
 
 
-def _record_type(p: "FunctionParser", record: Any, node: ast.expr,
+def _record_type(p: AnnotationContext, record: Any, node: ast.expr,
                  allow_direction: bool) -> tuple[T.Type, ParamDirection]:
     """Convert an evaluated annotation (``pl.Tensor[[64], pl.FP32]``) to an IR type."""
     from ..typing import AnnotationRecord

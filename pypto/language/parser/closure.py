@@ -15,7 +15,7 @@ from __future__ import annotations
 import ast
 import builtins
 import operator
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, cast
 
 from . import pyast
 from ...ir import expr as E
@@ -55,6 +55,7 @@ _BINOPS: dict[type, Callable[[Any, Any], Any]] = {
 # Folding ``9 ** 9 ** 9`` would hang the parser and exhaust memory; no dtype holds
 # more than 64 bits, so an integer constant past this many bits is refused instead.
 MAX_CONSTANT_BITS = 4096
+_INDEX_RANGE = cast("tuple[int, int]", int_range(DataType.INDEX))  # INDEX is an integer dtype
 
 
 def fold_binop(op: type, left: Any, right: Any) -> Any:
@@ -240,7 +241,7 @@ def python_to_ir(value: Any, span: Span, dyn_var: Callable[[DynVar], E.Var],
     if isinstance(value, bool):
         return E.ConstBool(value, span)
     if isinstance(value, int):
-        lo, hi = int_range(DataType.INDEX)  # type: ignore[misc]
+        lo, hi = _INDEX_RANGE
         if not lo <= value <= hi:
             raise ParserTypeError(f"The {what} is an integer that does not fit index "
                                   f"({lo} .. {hi})", span)

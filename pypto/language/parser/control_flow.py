@@ -9,7 +9,7 @@ the body leak out; ConvertToSSA builds the iter_args later) and explicit carry
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Literal, cast, overload
 
 from ...ir import expr as E
 from ...ir import stmt as S
@@ -83,8 +83,10 @@ def _bound(p: "FunctionParser", node: ast.expr, what: str) -> Expr:
 
 
 def _loop_var_dtype(bounds: list[Expr]) -> DataType:
-    typed = [b.type.dtype for b in bounds
-             if not (isinstance(b, E.ConstInt) and b.dtype is _INDEX) and b.type.dtype is not _INDEX]
+    # (``_bound`` checked each bound is an integer scalar)
+    typed = [dtype for b in bounds
+             if not (isinstance(b, E.ConstInt) and b.dtype is _INDEX)
+             and (dtype := cast(T.ScalarType, b.type).dtype) is not _INDEX]
     if not typed:
         return _INDEX
     for dtype in typed:
@@ -94,7 +96,7 @@ def _loop_var_dtype(bounds: list[Expr]) -> DataType:
 
 
 def _range_loop(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
-    name = attr_chain(call.func)[1]  # type: ignore[index]
+    name = cast("list[str]", attr_chain(call.func))[1]  # (the caller matched pl.<kind>)
     kind = _KINDS[name]
     span = p.span(node)
     if not 1 <= len(call.args) <= 3:
@@ -158,6 +160,14 @@ def _init_values(p: "FunctionParser", init_node: ast.expr) -> list[Expr]:
     return [p.parse_expr(v) for v in init_node.elts]
 
 
+@overload
+def _carry_targets(p: "FunctionParser", target: ast.expr, count: int,
+                   loop_target: Literal[True]) -> tuple[ast.Name, list[ast.Name]]: ...
+@overload
+def _carry_targets(p: "FunctionParser", target: ast.expr, count: int,
+                   loop_target: Literal[False]) -> tuple[None, list[ast.Name]]: ...
+
+
 def _carry_targets(p: "FunctionParser", target: ast.expr, count: int,
                    loop_target: bool) -> tuple[ast.Name | None, list[ast.Name]]:
     """``i, (a, b)`` (range) or ``(a, b)`` (while_) -> loop var and carried names."""
@@ -175,14 +185,15 @@ def _carry_targets(p: "FunctionParser", target: ast.expr, count: int,
                                     "`for (a, b) in pl.while_(init_values=(a0, b0)):`",
                                     p.span(target))
         loop_var, carried = None, target
-    names = list(carried.elts)  # type: ignore[union-attr]
-    for name in names:
+    names: list[ast.Name] = []
+    for name in carried.elts:
         if not isinstance(name, ast.Name):
             raise ParserSyntaxError("Carried loop values must be plain names", p.span(name))
+        names.append(name)
     if len(names) != count:
         raise ParserSyntaxError(f"Mismatch: {len(names)} iter_args but {count} init_values",
                                 p.span(target))
-    return loop_var, names  # type: ignore[return-value]
+    return loop_var, names
 
 
 def _build_for(p: "FunctionParser", node: ast.For, kind: ForKind, start: Expr, stop: Expr,
@@ -218,14 +229,15 @@ def _build_for(p: "FunctionParser", node: ast.For, kind: ForKind, start: Expr, s
 
 def _runs_at_least_once(start: Expr, stop: Expr, step: Expr) -> bool:
     """Constant bounds with at least one iteration: the body surely runs."""
-    if not all(isinstance(b, E.ConstInt) for b in (start, stop, step)) or step.value == 0:  # type: ignore[attr-defined]
+    if not (isinstance(start, E.ConstInt) and isinstance(stop, E.ConstInt)
+            and isinstance(step, E.ConstInt)) or step.value == 0:
         return False
-    return len(range(start.value, stop.value, step.value)) > 0  # type: ignore[attr-defined]
+    return len(range(start.value, stop.value, step.value)) > 0
 
 
 def _loop_body(p: "FunctionParser", node: ast.For | ast.While, kind: ForKind | None,
                iter_args: list[E.IterArg], what: str,
-               prologue: Callable[[], None] | None = None,
+               prologue: Callable[[], list[ast.stmt]] | None = None,
                runs: bool = False) -> tuple[S.Stmt, list]:
     """Parse a loop body; for an explicit carry, check its trailing yield.
 
@@ -298,10 +310,10 @@ def _while_loop(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
 
     def take_condition() -> list[ast.stmt]:
         first = node.body[0]
-        if not _is_cond(first):
+        cond_call = _cond_call(first)
+        if cond_call is None:
             raise ParserSyntaxError("The first statement of a pl.while_ loop must be "
                                     "pl.cond(<condition>)", p.span(first))
-        cond_call = first.value  # type: ignore[attr-defined]
         if len(cond_call.args) != 1 or cond_call.keywords:
             raise ParserSyntaxError("pl.cond() takes exactly one condition", p.span(first))
         value = p.parse_expr(cond_call.args[0])
@@ -323,11 +335,11 @@ def _while_loop(p: "FunctionParser", node: ast.For, call: ast.Call) -> None:
     p.emit(S.WhileStmt(condition[0], iter_args, body, return_vars, span))
 
 
-def _is_cond(node: ast.stmt) -> bool:
+def _cond_call(node: ast.stmt) -> ast.Call | None:
+    """The ``pl.cond(...)`` call ``node`` is, else None."""
     if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)):
-        return False
-    chain = attr_chain(node.value.func)
-    return chain == ["pl", "cond"]
+        return None
+    return node.value if attr_chain(node.value.func) == ["pl", "cond"] else None
 
 
 def _while(p: "FunctionParser", node: ast.While) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import enum
 import sys
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ...ir.dtype import DataType
 from ...ir.enums import ArgDirection, SplitMode
@@ -40,7 +40,8 @@ def _literal(p: "FunctionParser", node: ast.expr, key: str) -> Any:
     if isinstance(node, (ast.List, ast.Tuple)):
         return _list(p, node, key)
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub) \
-            and isinstance(node.operand, ast.Constant):
+            and isinstance(node.operand, ast.Constant) \
+            and isinstance(node.operand.value, (int, float)):  # ``-"s"`` is refused below
         return -node.operand.value
     chain = attr_chain(node)
     if chain is not None and p.closure.lookup(chain[0]) is not MISSING:
@@ -55,7 +56,7 @@ def _list(p: "FunctionParser", node: ast.List | ast.Tuple, key: str) -> list:
     """As in PyPTO, a list holds one kind of item: ints or ``pl.adir.<name>`` directions.
     (PyPTO's third kind, DSL variables, is refused: no pass renames a function's
     attributes with its parameters, so they would dangle after ConvertToSSA.)"""
-    items = []
+    items: list[Any] = []
     for item in node.elts:
         if isinstance(item, ast.Name) and p.is_dsl_name(item.id):
             raise ParserSyntaxError(
@@ -76,7 +77,7 @@ def _list(p: "FunctionParser", node: ast.List | ast.Tuple, key: str) -> list:
 
 
 def parse_func_attr(p: "FunctionParser", node: ast.stmt) -> None:
-    call = node.value  # type: ignore[attr-defined]
+    call = cast(ast.Call, cast(ast.Expr, node).value)  # (is_func_attr(node) holds)
     if len(call.args) != 1 or call.keywords or not isinstance(call.args[0], ast.Dict):
         raise ParserSyntaxError('pl.func_attr takes one dict literal: pl.func_attr({"key": value})',
                                 p.span(call))

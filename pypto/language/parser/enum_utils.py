@@ -48,6 +48,6 @@ def extract_enum_value(value: ast.expr, enum_map: Mapping[str, Any], enum_name: 
     return enum_map[name]
 
 
-def _span(node: ast.AST) -> Any:
+def _span(node: ast.expr) -> Any:
     line = getattr(node, "lineno", None)
     return None if line is None else {"line": line, "column": node.col_offset + 1}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...ir import builders as B
 from ...ir import expr as E
@@ -306,7 +306,7 @@ def _call(p: "FunctionParser", node: ast.Call) -> Any:
     return parse_call(p, node)
 
 
-def _unsupported_named(kind: str):
+def _unsupported_named(kind: str) -> Callable[["FunctionParser", ast.expr], Any]:
     def handler(p: "FunctionParser", node: ast.expr) -> Any:
         raise UnsupportedFeatureError(f"Unsupported expression type: {kind}", p.span(node),
                                       hint="DSL bodies support names, constants, arithmetic, "

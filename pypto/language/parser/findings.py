@@ -31,7 +31,8 @@ __all__ = ["Finding", "findings_of", "finding_of_diagnostic", "render_findings",
 
 # Parser error class -> (code, PyPTO ErrorCode name), read off diagnostics.error_codes.
 PARSER_CODES: dict[type, tuple[str, str]] = {
-    cls: (get_error_code(cls).value, get_error_code(cls).name) for cls in coded_classes()}
+    cls: (code.value, code.name) for cls in coded_classes()
+    if (code := get_error_code(cls)) is not None}
 # Problems of the Python file itself, before any DSL is parsed.
 PYTHON_SYNTAX_ERROR = "E400"  # the file is not valid Python
 PYTHON_EXCEPTION = "E401"     # the file's own module code raised
@@ -92,6 +93,7 @@ class Finding:
 
 def parser_error_code(err: ParserError) -> str:
     code = get_error_code(type(err)) or get_error_code(ParserSyntaxError)
+    assert code is not None, "ParserSyntaxError has a code"
     return code.value
 
 

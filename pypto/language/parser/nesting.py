@@ -32,11 +32,14 @@ def _short(node: ast.AST, above: int = 0) -> bool:
     """Written on one line in at most ``MAX_EXPR_NESTING - above`` characters: not too
     deep even ``above`` levels down (``a<b<c<...`` and ``a and b and ...`` take more
     than a character per level too)."""
+    # Not every header part has a position (``ast.arguments``, ``ast.withitem`` ...).
     end_line = getattr(node, "end_lineno", None)
     end_col = getattr(node, "end_col_offset", None)
     if end_line is None or end_col is None:
         return False
-    return end_line == node.lineno and end_col - node.col_offset <= MAX_EXPR_NESTING - above
+    line: int = getattr(node, "lineno")
+    col: int = getattr(node, "col_offset")
+    return end_line == line and end_col - col <= MAX_EXPR_NESTING - above
 
 
 def _expr_depth(root: ast.AST) -> tuple[int, ast.AST]:

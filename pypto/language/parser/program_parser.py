@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
-from typing import Any, Callable
+from typing import Any, Callable, TypeVar
 
 from . import pyast
 from ...errors import InternalError
@@ -66,7 +66,10 @@ def raise_with_source(err: ParserError, info: SourceInfo) -> None:
     raise err
 
 
-def find_def(info: SourceInfo, name: str, kind: type) -> Any:
+_Def = TypeVar("_Def", ast.FunctionDef, ast.ClassDef)
+
+
+def find_def(info: SourceInfo, name: str, kind: type[_Def]) -> _Def:
     try:
         module = pyast.parse(info.source)
     except SyntaxError as exc:
@@ -181,7 +184,7 @@ def record_error(errors: list, err: ParserError) -> None:
     for found in (err, *getattr(err, "also", ())):
         if not isinstance(found, DependentError) and not any(e is found for e in errors):
             errors.append(found)
-    err.also = ()  # type: ignore[attr-defined]
+    err.also = ()
 
 
 def _guarded(info: SourceInfo, action: Callable[[], Any]) -> Any:
@@ -377,10 +380,10 @@ def parse_program_definition(info: SourceInfo, node: ast.ClassDef, closure: Clos
                 raise ParserSyntaxError(f"Conflicting external functions: '{name}' is also a "
                                         "method of this program", info.span(node))
             functions.append(external)
-        first = node.decorator_list[0] if node.decorator_list else node
+        start: ast.expr | ast.ClassDef = node.decorator_list[0] if node.decorator_list else node
         # The decorator expression starts after its '@'; the class keyword sits at the
         # indentation, which is where the '@' is.
-        span = Span(info.filename, first.lineno + info.line_offset,
+        span = Span(info.filename, start.lineno + info.line_offset,
                     node.col_offset + 1 + info.col_offset)
         return Program(functions, program_name, span)
     return _guarded(info, run)

@@ -61,7 +61,7 @@ def collected_error(errors: list[ParserError], start: int = 0) -> Optional[Parse
         return None
     first = errors[start]
     rest = [e for e in errors[start + 1:] if e is not first]
-    first.also = tuple(_flatten(rest))  # type: ignore[attr-defined]
+    first.also = tuple(_flatten(rest))
     return first
 
 
@@ -69,7 +69,7 @@ def _flatten(errors: list[ParserError]) -> Iterator[ParserError]:
     for err in errors:
         yield err
         yield from getattr(err, "also", ())
-        err.also = ()  # type: ignore[attr-defined]
+        err.also = ()
 
 
 # -- whole files -----------------------------------------------------------------------
@@ -118,7 +118,7 @@ def record_entity_error(name: str, err: ParserError) -> Optional[FailedEntity]:
     if not isinstance(err, DependentError):
         errors.append(err)
     errors.extend(e for e in getattr(err, "also", ()) if not isinstance(e, DependentError))
-    err.also = ()  # type: ignore[attr-defined]
+    err.also = ()
     return FailedEntity(name, err)
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import ast
 import warnings
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ...ir import expr as E
 from ...ir import scope as Sc
@@ -88,18 +88,19 @@ def _optimizations(p: "FunctionParser", node: ast.expr) -> tuple[SplitMode, int 
         raise ParserSyntaxError("optimizations= must be a list", p.span(node))
     split, slot_num = SplitMode.NONE, None
     for item in node.elts:
-        chain = attr_chain(item.func) if isinstance(item, ast.Call) else None
-        kws = {kw.arg: kw.value for kw in item.keywords} if chain else {}  # type: ignore
-        if (chain == ["pl", "split"] and len(item.args) == 1  # type: ignore[union-attr]
+        call = item if isinstance(item, ast.Call) else None
+        chain = attr_chain(call.func) if call is not None else None
+        kws = {kw.arg: kw.value for kw in call.keywords} if call is not None and chain else {}
+        if (call is not None and chain == ["pl", "split"] and len(call.args) == 1
                 and set(kws) <= {"slot_num"}):
-            split = read_enum(item.args[0], SplitMode, p.span)  # type: ignore[union-attr]
+            split = read_enum(call.args[0], SplitMode, p.span)
             if kws:  # PyPTO's deprecated spelling of pl.cross_core_slot(slot_num=N)
                 span = p.span(item)  # the warning points at the user's line
                 warnings.warn_explicit(SPLIT_SLOT_NUM_DEPRECATION, DeprecationWarning,
                                        span.filename or "<string>", max(span.begin_line, 1))
                 slot_num = _slot_num(p, item, kws,
                                      "pl.split(mode, slot_num=N) takes a positive int N")
-        elif chain == ["pl", "cross_core_slot"] and not item.args:  # type: ignore[union-attr]
+        elif call is not None and chain == ["pl", "cross_core_slot"] and not call.args:
             slot_num = _slot_num(p, item, kws,
                                  "pl.cross_core_slot() takes slot_num=<positive int>")
         else:
@@ -111,22 +112,20 @@ def _optimizations(p: "FunctionParser", node: ast.expr) -> tuple[SplitMode, int 
 
 def _slot_num(p: "FunctionParser", item: ast.expr, kws: dict, message: str) -> int:
     value = kws.get("slot_num")
-    if set(kws) != {"slot_num"} or not (isinstance(value, ast.Constant)
-                                        and type(value.value) is int and value.value > 0):
-        raise ParserSyntaxError(message, p.span(item))
-    return value.value  # type: ignore[union-attr]
+    if set(kws) == {"slot_num"} and isinstance(value, ast.Constant) \
+            and type(value.value) is int and value.value > 0:
+        return value.value
+    raise ParserSyntaxError(message, p.span(item))
 
 
 def _dispatch_attrs(p: "FunctionParser", args: _Args, construct: str) -> dict[str, Any]:
     """deps / no_dep_args / dumps / allow_early_resolve / predicate, canonical order."""
     attrs: dict[str, Any] = {}
-    if args.get("deps") is not None:
-        attrs["manual_dep_edges"] = _var_list(p, args.get("deps"), "deps")  # type: ignore[arg-type]
-    if args.get("no_dep_args") is not None:
-        attrs["arg_direction_overrides_vars"] = _var_list(p, args.get("no_dep_args"),  # type: ignore
-                                                          "no_dep_args")
-    if args.get("dumps") is not None:
-        attrs["dump_vars"] = _var_list(p, args.get("dumps"), "dumps")  # type: ignore[arg-type]
+    for key, attr in (("deps", "manual_dep_edges"), ("no_dep_args", "arg_direction_overrides_vars"),
+                      ("dumps", "dump_vars")):
+        value = args.get(key)
+        if value is not None:
+            attrs[attr] = _var_list(p, value, key)
     return attrs
 
 
@@ -216,7 +215,7 @@ def _check_at_nesting(p: "FunctionParser", level: Level, node: ast.With) -> None
                                 p.span(node), hint=hint, note=_starts(region))
 
 
-def _check_launch_nesting(p: "FunctionParser", construct: str, node: ast.stmt) -> None:
+def _check_launch_nesting(p: "FunctionParser", construct: str, node: ast.AST) -> None:
     """pl.cluster / pl.spmd launch kernels: not from inside a kernel."""
     for region in (*p.enclosing_regions(), _function_frame(p)):
         if region is not None and region.kernel:
@@ -241,19 +240,20 @@ _AT_KEYWORDS = ("name_hint", "optimizations", "deps", "no_dep_args", "dumps",
 
 def _at(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withitem) -> None:
     args = _Args(p, call, "at", ("level", "role"), _AT_KEYWORDS)
-    if args.get("level") is None:
+    level_node = args.get("level")
+    if level_node is None:
         raise ParserSyntaxError("pl.at() requires a level argument", p.span(call),
                                 hint="e.g. with pl.at(level=pl.Level.CORE_GROUP):")
-    level = read_enum(args.get("level"), Level, p.span)  # type: ignore[arg-type]
+    level = read_enum(level_node, Level, p.span)
     role_node = args.get("role")
     role = None if role_node is None else read_enum(role_node, Role, p.span)
     optimizations = args.get("optimizations")
     if optimizations is not None and level is not Level.CORE_GROUP:
         raise ParserSyntaxError("optimizations= is only supported with "
                                 "level=pl.Level.CORE_GROUP", p.span(optimizations))
-    if role is not None and level is Level.CORE_GROUP:
+    if role_node is not None and role is not None and level is Level.CORE_GROUP:
         raise ParserSyntaxError("role= is not supported with level=pl.Level.CORE_GROUP",
-                                p.span(role_node))  # type: ignore[arg-type]
+                                p.span(role_node))
     if role is Role.SubWorker and level_to_linqu_level(level) >= 3:
         raise ParserSyntaxError(
             "Inline 'with pl.at(level>=HOST, role=pl.Role.SubWorker)' is not supported",
@@ -352,10 +352,10 @@ def _spmd_options(p: "FunctionParser", call: ast.Call) -> tuple[_Args, Expr, boo
     sync_start = False if sync_node is None else read_bool(sync_node, "sync_start=", p.span)
     if any(region.construct == "cluster" for region in p.regions):
         for key in ("deps", "allow_early_resolve", "predicate"):
-            if args.get(key) is not None:
+            given = args.get(key)
+            if given is not None:
                 raise ParserSyntaxError(f"pl.spmd() inside pl.cluster() does not take {key}=; "
-                                        "the cluster is dispatched as one task",
-                                        p.span(args.get(key)))  # type: ignore[arg-type]
+                                        "the cluster is dispatched as one task", p.span(given))
     return args, core_num, sync_start, _name_hint(p, args)
 
 
@@ -428,8 +428,8 @@ def _spmd(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withite
                                     "that dispatches a kernel takes none", p.span(optimizations))
         body = _body(p, node, frame)
     elif carrier is not None:
-        carrier_call = carrier.items[0].context_expr
-        has_own = any(kw.arg == "optimizations" for kw in carrier_call.keywords)  # type: ignore
+        carrier_call = cast(ast.Call, carrier.items[0].context_expr)  # (_explicit_carrier)
+        has_own = any(kw.arg == "optimizations" for kw in carrier_call.keywords)
         if optimizations is not None:
             if has_own:
                 raise ParserSyntaxError("optimizations= specified twice (on pl.spmd() and on "
@@ -464,9 +464,10 @@ def _index_loop_body(p: "FunctionParser", node: ast.For, frame: RegionFrame, ind
     p.blocks.append(stmts)
     p.regions.append(frame)
     try:
-        if bind_underscore or node.target.id != "_":  # type: ignore[attr-defined]
-            index = create_op_call(index_op, [], span=p.span(node.target))
-            assign_name(p, node.target.id, index, node.target)  # type: ignore[attr-defined]
+        target = cast(ast.Name, node.target)  # both callers checked it is a single name
+        if bind_underscore or target.id != "_":
+            index = create_op_call(index_op, [], span=p.span(target))
+            assign_name(p, target.id, index, target)
         stmts.append(p.parse_block(node.body, node.lineno))
     finally:
         p.regions.pop()
@@ -685,7 +686,7 @@ def _with(p: "FunctionParser", node: ast.With) -> None:
     handler = None
     if chain is not None and len(chain) == 2 and chain[0] == "pl":
         handler = SCOPE_HANDLERS.get(chain[1])
-    if handler is None:
+    if handler is None or chain is None:
         raise UnsupportedFeatureError(
             f"Unsupported context manager in with statement: '{ast.unparse(call)}'",
             p.span(call), hint="Use pl.at(...), pl.cluster(), pl.spmd(n), pl.graph(\"name\"), "

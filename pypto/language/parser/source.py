@@ -82,9 +82,10 @@ class SourceInfo:
         end_byte = getattr(node, "end_col_offset", None)
         shift = self._uniform_shift
         if shift is not None and end_line is not None and end_byte is not None:
-            return Span(self.filename, line + offset, node.col_offset + shift,  # type: ignore
+            # (a node with a line has a column; attribute access keeps this hot path cheap)
+            return Span(self.filename, line + offset, node.col_offset + shift,  # type: ignore[attr-defined]
                         end_line + offset, end_byte + shift)
-        begin_column = self._file_column(line, node.col_offset)  # type: ignore[attr-defined]
+        begin_column = self._file_column(line, node.col_offset)  # type: ignore[attr-defined]  # (as above)
         if end_line is None:
             return Span(self.filename, line + offset, begin_column)
         end_column = -1 if end_byte is None else self._file_column(end_line, end_byte)
@@ -341,7 +342,7 @@ class _ModuleIndex:
             tree = pyast.parse(text, filename)
         self.lines = lines
         self.info = SourceInfo(filename, text, 0, 0, [line.rstrip("\r\n") for line in lines])
-        self.functions: dict[int, ast.AST] = {}
+        self.functions: dict[int, ast.FunctionDef | ast.AsyncFunctionDef] = {}
         self.classes: dict[str, list[ast.ClassDef]] = {}
         for node in iter_definitions(tree):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
@@ -387,7 +388,8 @@ def _block_fields(cls: type) -> tuple[str, ...]:
 
 def seed_module_ast(filename: str, tree: ast.Module) -> None:
     """Let ``pl.parse`` share the AST it already built for a registered text."""
-    lines = linecache.cache.get(filename, (None, None, None))[2]
+    entry = linecache.cache.get(filename)  # a lazy entry is a 1-tuple: no lines yet
+    lines = entry[2] if entry is not None and len(entry) == 4 else None
     if lines:
         _MODULE_INDEX[filename] = _ModuleIndex(filename, lines, tree)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import ast
 import inspect
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Callable, TypeGuard
 
 from ...ir import expr as E
 from ...ir import stmt as S
@@ -43,10 +43,10 @@ def reconcile_types(name: str, annotation: T.Type, inferred: T.Type, span: Span)
         return annotation
     if isinstance(annotation, T.UnknownType):
         return inferred
-    if isinstance(inferred, T.ShapedType) and type(inferred) is type(annotation) \
-            and inferred.dtype is annotation.dtype \
+    if isinstance(inferred, T.ShapedType) and isinstance(annotation, T.ShapedType) \
+            and type(inferred) is type(annotation) and inferred.dtype is annotation.dtype \
             and T.TensorType([*inferred.shape], inferred.dtype) == \
-            T.TensorType([*annotation.shape], annotation.dtype):  # type: ignore[union-attr]
+            T.TensorType([*annotation.shape], annotation.dtype):
         return _more_informative(inferred, annotation)
     raise ParserTypeError(
         f"Type annotation of '{name}' ({annotation}) does not match the value's type ({inferred})",
@@ -59,8 +59,8 @@ def _more_informative(inferred: T.ShapedType, annotation: T.ShapedType) -> T.Typ
         extra = int(t.memref is not None)
         if isinstance(t, T.TileType):
             extra += int(t.memory_space is not None) + int(t.tile_view is not None)
-        else:
-            extra += int(t.tensor_view is not None)  # type: ignore[union-attr]
+        elif isinstance(t, T.TensorType):
+            extra += int(t.tensor_view is not None)
         return extra
     return annotation if info(annotation) >= info(inferred) else inferred
 
@@ -170,7 +170,7 @@ def _target_name(p: "FunctionParser", target: ast.expr) -> str:
 
 # -- yields -----------------------------------------------------------------------------
 
-def is_yield_call(node: ast.expr) -> bool:
+def is_yield_call(node: object) -> TypeGuard[ast.Call]:
     """Any call whose callee ends in ``.yield_`` is a yield."""
     return (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
             and node.func.attr == "yield_")
@@ -218,14 +218,14 @@ def _assign_to(p: "FunctionParser", target: ast.expr, value_node: ast.expr, node
                annotation: T.Type | None) -> None:
     if is_yield_call(value_node):
         targets = list(target.elts) if isinstance(target, ast.Tuple) else [target]
-        emit_yield(p, value_node, targets, annotation, node)  # type: ignore[arg-type]
+        emit_yield(p, value_node, targets, annotation, node)
         return
     if isinstance(target, ast.Subscript):
         _subscript_store(p, target, value_node, node)
         return
     if _is_submit(value_node):
         from .calls import parse_submit
-        value = parse_submit(p, value_node)  # type: ignore[arg-type]
+        value = parse_submit(p, value_node)
     else:
         value = p.parse_expr(value_node)
     if isinstance(target, ast.Name):
@@ -236,7 +236,7 @@ def _assign_to(p: "FunctionParser", target: ast.expr, value_node: ast.expr, node
         _target_name(p, target)
 
 
-def _is_submit(node: ast.expr) -> bool:
+def _is_submit(node: ast.expr) -> TypeGuard[ast.Call]:
     if not isinstance(node, ast.Call):
         return False
     chain = attr_chain(node.func)
@@ -345,7 +345,7 @@ def _expr_stmt(p: "FunctionParser", node: ast.Expr) -> None:
             raise ParserSyntaxError(
                 "A loop with init_values requires an assignment-form pl.yield_ "
                 "(e.g. `acc_out = pl.yield_(acc)`)", p.span(value))
-        emit_yield(p, value, None, None, node)  # type: ignore[arg-type]
+        emit_yield(p, value, None, None, node)
         return
     if isinstance(value, ast.Call):
         from .directives import STATEMENT_DIRECTIVES, directive_name
@@ -363,7 +363,7 @@ def _expr_stmt(p: "FunctionParser", node: ast.Expr) -> None:
     p.emit(S.EvalStmt(expr, p.span(node)))
 
 
-def _loop_control(kind: str):
+def _loop_control(kind: str) -> Callable[["FunctionParser", ast.stmt], None]:
     def handler(p: "FunctionParser", node: ast.stmt) -> None:
         loop = p.innermost_loop()
         span = p.span(node)

@@ -163,10 +163,9 @@ class TextClosure(Closure):
             raise ParserSyntaxError("Expression nested too deeply", span) from None
 
     def _value(self, node: ast.expr, in_shape: bool) -> Any:
-        kind = type(node)
-        if kind is ast.Constant:
+        if isinstance(node, ast.Constant):
             return node.value
-        if kind is ast.Name:
+        if isinstance(node, ast.Name):
             value = self.lookup(node.id)
             if value is not MISSING:
                 return value
@@ -175,31 +174,31 @@ class TextClosure(Closure):
             if in_shape and not node.id.startswith("__"):
                 return DynVar(node.id)  # an undeclared dynamic dim
             raise UndefinedVariableError(f"Undefined variable '{node.id}'", self.span_of(node))
-        if kind is ast.Attribute:
+        if isinstance(node, ast.Attribute):
             base = self._value(node.value, False)
             value = self.attribute(base, node.attr, node, self.span_of(node))
             if value is MISSING:
                 raise ParserTypeError(f"'{_text(node.value)}' has no attribute '{node.attr}'",
                                       self.span_of(node))
             return value
-        if kind is ast.List:
+        if isinstance(node, ast.List):
             return [self._value(item, in_shape) for item in node.elts]
-        if kind is ast.Tuple:
+        if isinstance(node, ast.Tuple):
             return tuple(self._value(item, in_shape) for item in node.elts)
-        if kind is ast.Dict:
+        if isinstance(node, ast.Dict):
             return self._dict(node)
-        if kind is ast.Subscript:
+        if isinstance(node, ast.Subscript):
             return self._type_alias(node)
-        if kind is ast.BinOp:
+        if isinstance(node, ast.BinOp):
             return self._arithmetic(node, type(node.op), self._value(node.left, False),
                                     self._value(node.right, False))
-        if kind is ast.UnaryOp:
+        if isinstance(node, ast.UnaryOp):
             return self._unary(node, self._value(node.operand, False))
-        if kind is ast.Compare:
+        if isinstance(node, ast.Compare):
             return self._compare(node)
-        if kind is ast.BoolOp:
+        if isinstance(node, ast.BoolOp):
             return self._boolop(node)
-        if kind is ast.Call:
+        if isinstance(node, ast.Call):
             return self._construct(node, in_shape)
         raise not_allowed(_describe(node), self.span_of(node))
 
@@ -295,7 +294,8 @@ class TextClosure(Closure):
                 or any(kw.arg is None for kw in node.keywords):
             raise not_allowed("Argument unpacking", self.span_of(node))
         args = [self._value(arg, in_shape) for arg in node.args]
-        kwargs = {kw.arg: self._value(kw.value, in_shape) for kw in node.keywords}
+        kwargs = {kw.arg: self._value(kw.value, in_shape) for kw in node.keywords
+                  if kw.arg is not None}  # (``**`` unpacking is refused above)
         try:
             return func(*args, **kwargs)
         except (TypeError, ValueError) as exc:

@@ -15,7 +15,7 @@ from ... import ir  # noqa: F401 - PyPTO's module-level name of this path
 
 import ast
 import warnings
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from . import pyast
 from ...ir.function import Function, Program
@@ -165,7 +165,7 @@ class _TextReader:
                               hint="Module-level names in DSL text hold constants: numbers, "
                                    "strings, dtypes, enum members, pl.dynamic dims")
         for target in stmt.targets:
-            self.bindings[target.id] = value  # type: ignore[attr-defined]
+            self.bindings[cast(ast.Name, target).id] = value  # (each checked a Name above)
 
     def _expression(self, stmt: ast.Expr) -> None:
         if not isinstance(stmt.value, ast.Constant):  # a docstring or `...` is inert

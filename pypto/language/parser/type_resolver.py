@@ -17,7 +17,8 @@ from ...ir import types as T
 from ...ir.dtype import DataType
 from ...ir.enums import ParamDirection, TensorLayout
 from ...ir.span import Span
-from . import annotations as _annotations
+# (``from . import annotations`` would read to mypy as the ``__future__`` feature)
+from .annotations import _enum_slot, parse_annotation, parse_dtype, parse_param_annotation
 from .diagnostics import ParserTypeError
 from .expr_evaluator import ExprEvaluator
 from .statements import reconcile_types
@@ -81,14 +82,14 @@ class TypeResolver:
     def resolve_type(self, type_node: ast.expr) -> T.Type:
         """A value annotation (``pl.Tensor[...]``, ``pl.Tile[...]``, ``pl.Scalar[...]``,
         ``pl.Tuple[...]``) as an IR type."""
-        return _annotations.parse_annotation(self, type_node)
+        return parse_annotation(self, type_node)
 
     def resolve_param_type(self, type_node: ast.expr) -> tuple[T.Type, ParamDirection]:
         """A parameter annotation: its type and direction (``pl.InOut[...]`` ...)."""
-        return _annotations.parse_param_annotation(self, type_node)
+        return parse_param_annotation(self, type_node)
 
     def resolve_dtype(self, dtype_node: ast.expr) -> DataType:
-        return _annotations.parse_dtype(self, dtype_node)
+        return parse_dtype(self, dtype_node)
 
     def resolve_layout(self, layout_node: ast.expr, dn_allowed: bool = True) -> TensorLayout:
         value = self.closure.evaluate(layout_node, self.span(layout_node))
@@ -100,7 +101,7 @@ class TypeResolver:
         return value
 
     def resolve_memref(self, node: ast.expr) -> T.MemRef:
-        value = _annotations._enum_slot(self, node)
+        value = _enum_slot(self, node)
         if not isinstance(value, T.MemRef):
             raise ParserTypeError(f"Expected pl.MemRef(...), got '{ast.unparse(node)}'",
                                   self.span(node))

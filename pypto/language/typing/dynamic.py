@@ -98,7 +98,7 @@ class DynVar(_DimArithmetic):
         if not isinstance(name, str) or not name.isidentifier():
             raise ValueError(f"pl.dynamic() needs an identifier name, got {name!r}")
         self.name = name
-        self._var = expr
+        self._var: Var | None = expr
 
     def unwrap(self) -> Any:
         """The ``ir.Var(name, Scalar[INDEX])`` this dim stands for when IR is built at

@@ -29,7 +29,7 @@ def top_level_assigns(stmt: Stmt) -> list[St.AssignStmt]:
     return out
 
 
-def is_task_id_placeholder(stmt: Stmt, following: Stmt, target: type) -> bool:
+def is_task_id_placeholder(stmt: Stmt, following: Stmt, target: type[S.ScopeStmt]) -> bool:
     if not (isinstance(stmt, St.AssignStmt) and isinstance(following, target)):
         return False
     value = stmt.value

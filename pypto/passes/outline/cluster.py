@@ -94,23 +94,25 @@ class _LaunchSpecMover(IRMutator):
         self.launches = launches
 
     def visit_call(self, op: E.Call) -> Expr:
-        op = super().visit_call(op)  # type: ignore[assignment]
-        found = self.launches.get(op.op.name) if isinstance(op, E.Call) else None
+        new = super().visit_call(op)
+        if not isinstance(new, E.Call):
+            return new
+        found = self.launches.get(new.op.name)
         if found is None:
-            return op
+            return new
         group, scope, group_locals = found
-        core_num = Renamer(dict(zip(group.params, op.args)))(scope.core_num)
+        core_num = Renamer(dict(zip(group.params, new.args)))(scope.core_num)
         for var in iter_var_uses(core_num):
             if var in group_locals:
                 raise PassError(
                     f"pl.spmd() block count references '{var.name_hint}', which is defined "
                     "inside the enclosing pl.cluster(); compute it before `with pl.cluster():`",
                     scope.span, code=PassErrorCode.BLOCK_COUNT_FROM_CLUSTER)
-        attrs = dict(op._attrs)
+        attrs = dict(new._attrs)
         attrs["core_num"] = _attr_value(core_num)
         if scope.sync_start:
             attrs["sync_start"] = True
-        return op.replace(_attrs=attrs)
+        return new.replace(_attrs=attrs)
 
 
 def _locals(group: Function) -> set[E.Var]:

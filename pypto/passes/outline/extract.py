@@ -10,7 +10,7 @@ The caller (``_Context``) places the call and binds the results.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -50,7 +50,7 @@ class ScopeExtraction:
     function: Function
     captures: list[E.Var]
     outputs: list[Output]
-    hoisted: list[Stmt]
+    hoisted: list[St.AssignStmt]
     aliases_of: dict[E.Var, list[E.Var]] = field(default_factory=dict)
     task_id: E.Var | None = None
     is_submit: bool = False
@@ -129,18 +129,18 @@ class _BodyRewriter(IRMutator):
         return St.AssignStmt(E.Var(name, value.type, span), value, span)
 
     def visit_eval_stmt(self, op: St.EvalStmt) -> Stmt:
-        new = super().visit_eval_stmt(op)
-        if not self.targets or self._target_of(op.expr) is None:
+        new = cast(St.EvalStmt, super().visit_eval_stmt(op))  # (the mutator keeps the kind)
+        target = self._target_of(op.expr) if self.targets else None
+        if target is None:
             return new
-        return self._binding(self._target_of(op.expr), new.expr, op.span)  # type: ignore
+        return self._binding(target, new.expr, op.span)
 
     def visit_assign_stmt(self, op: St.AssignStmt) -> Stmt:
-        new = super().visit_assign_stmt(op)
+        new = cast(St.AssignStmt, super().visit_assign_stmt(op))  # (the mutator keeps the kind)
         target = self._target_of(op.value) if self.targets else None
         if target is None:
             return new
-        return St.SeqStmts.flatten([new, self._binding(target, new.var, op.span)],  # type: ignore
-                                   op.span)
+        return St.SeqStmts.flatten([new, self._binding(target, new.var, op.span)], op.span)
 
 
 def _direct_definitions(body: Stmt) -> set[E.Var]:
@@ -176,13 +176,13 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
         used = {v for v in own if not inside_non_target_scope and not _is_scalar_output(v)}
     else:
         used = {v for v in visible if index.used_after(v, scope)}
-    hoisted: list[Stmt] = []
+    hoisted: list[St.AssignStmt] = []
     if config.hoist_scalar_outputs:
         live_scalars = [v for v in visible if v in used and _is_scalar_output(v)]
         if live_scalars:
             body, hoisted = hoist_scalar_outputs(body, live_scalars, config.pass_name,
                                                  state.func.name, name)
-            hoisted_vars = {s.var for s in hoisted}  # type: ignore[attr-defined]
+            hoisted_vars = {s.var for s in hoisted}
             visible = [v for v in visible if v not in hoisted_vars]
             used -= hoisted_vars
     is_known, is_type_var = symbols.__contains__, (lambda var: var in symbols.type_vars)
@@ -306,14 +306,19 @@ def _direction(capture: E.Var, facts: BodyFacts, exported: set[E.Var]) -> ParamD
     return direction
 
 
-def _reorder_by_param(outputs: list[Output], returned: list[Expr], params: list[E.Var],
+def _reorder_by_param(outputs: list[Output], returned: list[Expr], params: list[Expr],
                       directions: list[ParamDirection]) -> tuple[list[Output], list[Expr]]:
     """InCore: when every result is a distinct written param, return them in param order."""
     position = {p: i for i, p in enumerate(params)}
-    indices = [position.get(r) if isinstance(r, E.Var) else None for r in returned]
-    if not indices or any(i is None for i in indices) or len(set(indices)) != len(indices):
+    indices: list[int] = []
+    for r in returned:
+        index = position.get(r) if isinstance(r, E.Var) else None
+        if index is None:
+            return outputs, returned
+        indices.append(index)
+    if not indices or len(set(indices)) != len(indices):
         return outputs, returned
-    if any(directions[i] is ParamDirection.In for i in indices):  # type: ignore[index]
+    if any(directions[i] is ParamDirection.In for i in indices):
         return outputs, returned
-    order = sorted(range(len(indices)), key=lambda k: indices[k])  # type: ignore[arg-type,return-value]
+    order = sorted(range(len(indices)), key=lambda k: indices[k])
     return [outputs[k] for k in order], [returned[k] for k in order]

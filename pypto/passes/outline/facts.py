@@ -9,7 +9,7 @@ the lineage that lets an output tensor be returned as the parameter it is.
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, cast
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -132,7 +132,7 @@ class BodyFacts:
             node = stack.pop()
             cls = type(node)
             if cls is E.Var or cls is E.IterArg:  # the common leaves, by exact class
-                self._use(node)  # type: ignore[arg-type]
+                self._use(cast(E.Var, node))
             elif cls is E.ConstInt or cls is E.ConstFloat or cls is E.ConstBool:
                 continue
             elif isinstance(node, E.Var):
@@ -267,8 +267,8 @@ class BodyFacts:
             name = value.op.name
             if name in _WRITE_ALIAS_OPS:
                 target_index = 2 if name == "tile.store" else 0
-                if len(value.args) > target_index and isinstance(value.args[target_index], E.Var):
-                    target = value.args[target_index]
+                target = value.args[target_index] if len(value.args) > target_index else None
+                if isinstance(target, E.Var):
                     self.lineage[var] = target
                     self.alias[var] = self.alias.get(target, target)
                 return
@@ -282,15 +282,16 @@ class BodyFacts:
                 self.lineage[var] = source
         elif isinstance(value, E.TupleGetItemExpr) and isinstance(value.tuple, E.Var):
             found = self.tuple_sources.get(value.tuple)
-            if found is not None and value.index < len(found) and found[value.index] is not None:
-                self.lineage[var] = found[value.index]
+            source = found[value.index] if found is not None and value.index < len(found) \
+                else None
+            if source is not None:
+                self.lineage[var] = source
 
     def _argument_returned(self, call: E.Call, position: int) -> E.Var | None:
         returned = self._returned_param(call, position)
-        if returned is not None and returned < len(call.args) \
-                and isinstance(call.args[returned], E.Var):
-            return call.args[returned]
-        return None
+        arg = call.args[returned] if returned is not None and returned < len(call.args) \
+            else None
+        return arg if isinstance(arg, E.Var) else None
 
     def _returned_param(self, call: E.Call, position: int = 0) -> int | None:
         callee = self._callee(call)

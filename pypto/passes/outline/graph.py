@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ...ir.enums import FunctionType
 from ...ir.function import Function, Program
+from ...ir.node import Stmt
 from ...ir.scope import GraphScopeStmt
 from ...ir.span import Span
 from ...ir.walk import stmt_children as _children
@@ -46,7 +47,7 @@ def check_no_nested_graphs(func: Function) -> bool:
     replay a nested region as plain submits, so this must be a compile error.
     """
     found = False
-    stack: list[tuple[object, GraphScopeStmt | None]] = [(func.body, None)]
+    stack: list[tuple[Stmt, GraphScopeStmt | None]] = [(func.body, None)]
     while stack:
         stmt, enclosing = stack.pop()
         if isinstance(stmt, GraphScopeStmt):
@@ -65,7 +66,7 @@ def check_no_nested_graphs(func: Function) -> bool:
 
 def _first_graph_span(func: Function) -> Span:
     """Where the first graph region of ``func`` starts (its ``with`` statement)."""
-    stack: list[object] = [func.body]
+    stack: list[Stmt] = [func.body]
     while stack:
         stmt = stack.pop()
         if isinstance(stmt, GraphScopeStmt):

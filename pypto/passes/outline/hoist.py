@@ -9,6 +9,8 @@ data) is an error the user must resolve.
 
 from __future__ import annotations
 
+from typing import Callable
+
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.node import Expr, Stmt
@@ -19,12 +21,14 @@ __all__ = ["hoist_scalar_outputs"]
 
 
 def hoist_scalar_outputs(body: Stmt, live_scalars: list[E.Var], pass_name: str,
-                         func_name: str, scope_name: str) -> tuple[Stmt, list[Stmt]]:
+                         func_name: str, scope_name: str) -> tuple[Stmt, list[St.AssignStmt]]:
     top = list(body.stmts) if isinstance(body, St.SeqStmts) else [body]
     defining: dict[E.Var, int] = {}
+    assigns: dict[int, St.AssignStmt] = {}  # position in ``top`` -> the assignment there
     for i, stmt in enumerate(top):
         if isinstance(stmt, St.AssignStmt):
             defining[stmt.var] = i
+            assigns[i] = stmt
     defined_inside = _all_definitions(body)
     memo: dict[E.Var, bool] = {}
 
@@ -35,7 +39,7 @@ def hoist_scalar_outputs(body: Stmt, live_scalars: list[E.Var], pass_name: str,
             return False
         position = defining.get(var)
         ok = position is not None and _pure_scalar(
-            top[position].value, lambda v: v not in defined_inside  # type: ignore[attr-defined]
+            assigns[position].value, lambda v: v not in defined_inside
             or hoistable(v, stack + (var,)))
         memo[var] = ok
         return ok
@@ -56,15 +60,15 @@ def hoist_scalar_outputs(body: Stmt, live_scalars: list[E.Var], pass_name: str,
         if item in wanted or item not in defining or not memo.get(item):
             continue
         wanted.add(item)
-        stack.extend(_vars(top[defining[item]].value))  # type: ignore[attr-defined]
+        stack.extend(_vars(assigns[defining[item]].value))
     chosen = sorted(defining[v] for v in wanted)
     chosen_set = set(chosen)
-    hoisted = [top[i] for i in chosen]
+    hoisted = [assigns[i] for i in chosen]
     keep = [stmt for i, stmt in enumerate(top) if i not in chosen_set]
     return St.SeqStmts.flatten(keep, body.span), hoisted
 
 
-def _pure_scalar(expr: Expr, var_ok) -> bool:
+def _pure_scalar(expr: Expr, var_ok: Callable[[E.Var], bool]) -> bool:
     """Constants, scalar operators and acceptable Vars only (no calls)."""
     stack = [expr]
     while stack:

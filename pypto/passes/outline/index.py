@@ -21,7 +21,7 @@ expression walk.
 from __future__ import annotations
 
 import bisect
-from typing import Any, Container, Iterable
+from typing import Any, Container, Iterable, cast
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -90,7 +90,7 @@ class VarCollector:
 class FunctionIndex:
     """Pre-order positions, references and target-scope containment of one body."""
 
-    def __init__(self, body: Stmt, target: type, track_stores: bool) -> None:
+    def __init__(self, body: Stmt, target: type[S.ScopeStmt], track_stores: bool) -> None:
         self.target = target
         self.pos: dict[int, int] = {}
         self.end: dict[int, int] = {}
@@ -189,17 +189,18 @@ class FunctionIndex:
         self.pos[key] = position
         upto = self._refs_upto
         cls = type(stmt)
-        if cls is St.SeqStmts or (cls in _PLAIN_SCOPES and not stmt._attrs):
+        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the casts)
+        if cls is St.SeqStmts or (cls in _PLAIN_SCOPES and not cast(S.ScopeStmt, stmt)._attrs):
             # No references of their own: a block, a scope without attrs.
             self._refs_at.append([])
             self._defs_at.append(0)
             upto.append(upto[-1] if upto else 0)
             if cls is St.SeqStmts:
                 found = False
-                children: Any = stmt.stmts
+                children: Any = cast(St.SeqStmts, stmt).stmts
             else:
                 found = isinstance(stmt, self.target)
-                children = (stmt.body,)
+                children = (cast(S.ScopeStmt, stmt).body,)
         else:
             self._own_refs(stmt, position)
             found = isinstance(stmt, self.target)
@@ -266,14 +267,15 @@ class FunctionIndex:
         self.pos[key] = position
         self.end[key] = position
         if kind is St.AssignStmt:
-            var = stmt.var  # type: ignore[union-attr]
+            assign = cast(St.AssignStmt, stmt)
+            var = assign.var
             refs = [var]
-            refs += var_uses(stmt.value)  # type: ignore[union-attr]
+            refs += var_uses(assign.value)
             self._defs_at.append(1)
             self.def_pos.setdefault(var, position)
         else:
             refs = []
-            for value in stmt.value:  # type: ignore[union-attr]
+            for value in cast(St.YieldStmt, stmt).value:
                 refs += var_uses(value)
             self._defs_at.append(0)
         self._refs_at.append(refs)
@@ -303,7 +305,7 @@ class FunctionIndex:
             node = stack.pop()
             cls = type(node)
             if cls is E.Var or cls is E.IterArg:
-                uses.append(node)  # type: ignore[arg-type]
+                uses.append(cast(E.Var, node))
             elif cls in CONST_TYPES:
                 continue
             elif isinstance(node, E.Call):
@@ -317,10 +319,10 @@ class FunctionIndex:
                     uses += var_uses(item)  # attrs are read, but never hold a store
             elif isinstance(node, E.Submit):
                 stack.extend(node.args)
-                for item in (*node.deps, node.core_num, node.predicate,
-                             *attr_exprs(node._attrs)):
-                    if item is not None:
-                        uses += var_uses(item)
+                for operand in (*node.deps, node.core_num, node.predicate,
+                                *attr_exprs(node._attrs)):
+                    if operand is not None:
+                        uses += var_uses(operand)
             elif isinstance(node, (E.BinaryExpr, E.UnaryExpr, E.MakeTuple,
                                    E.TupleGetItemExpr)):
                 stack.extend(expr_children(node))

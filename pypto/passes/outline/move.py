@@ -25,7 +25,7 @@ the caller rolls the minted names back and takes the two-walk path.
 from __future__ import annotations
 
 from operator import is_not
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -113,16 +113,18 @@ class BodyMover(BodyFacts):
 
     # -- expressions (BodyFacts._expr order) -------------------------------------------
     def _expr_new(self, node: Expr) -> Expr:
+        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the casts)
         cls = type(node)
         if cls is E.Var or cls is E.IterArg:
-            return self._read(node)  # type: ignore[arg-type]
+            return self._read(cast(E.Var, node))
         if cls in CONST_TYPES:
             return node
         if cls is E.Call or cls is E.Submit:
-            return self._call_new(node)  # type: ignore[arg-type]
+            return self._call_new(cast("E.Call | E.Submit", node))
         if cls is E.MakeTuple:
-            elements = [self._expr_new(e) for e in node.elements]  # type: ignore[attr-defined]
-            if _same(elements, node.elements):  # type: ignore[attr-defined]
+            old_elements = cast(E.MakeTuple, node).elements
+            elements = [self._expr_new(e) for e in old_elements]
+            if _same(elements, old_elements):
                 return node
             return E.MakeTuple(elements, node.span)
         if isinstance(node, E.BinaryExpr):
@@ -135,10 +137,11 @@ class BodyMover(BodyFacts):
             operand = self._expr_new(node.operand)
             return node if operand is node.operand else node.replace(operand=operand)
         if cls is E.TupleGetItemExpr:
-            tup = self._expr_new(node.tuple)  # type: ignore[attr-defined]
-            if tup is node.tuple:  # type: ignore[attr-defined]
+            item = cast(E.TupleGetItemExpr, node)
+            tup = self._expr_new(item.tuple)
+            if tup is item.tuple:
                 return node
-            return E.TupleGetItemExpr(tup, node.index, node.span)  # type: ignore[attr-defined]
+            return E.TupleGetItemExpr(tup, item.index, node.span)
         raise Restart
 
     def _call_new(self, call: E.Call | E.Submit) -> Expr:
@@ -171,29 +174,32 @@ class BodyMover(BodyFacts):
 
     # -- statements (BodyFacts._stmt order) --------------------------------------------
     def _move(self, stmt: Stmt) -> Stmt:
+        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the casts)
         cls = type(stmt)
         if cls is St.SeqStmts:
-            old = stmt.stmts  # type: ignore[attr-defined]
+            old = cast(St.SeqStmts, stmt).stmts
             new = [self._move(s) for s in old]
             if _same(new, old):
                 return stmt
             return St.SeqStmts.flatten(new, stmt.span)
         if cls is St.AssignStmt:
-            return self._assign(stmt)  # type: ignore[arg-type]
+            return self._assign(cast(St.AssignStmt, stmt))
         if cls is St.EvalStmt:
-            value = self._expr_new(stmt.expr)  # type: ignore[attr-defined]
-            new = stmt if value is stmt.expr else stmt.replace(expr=value)  # type: ignore[attr-defined]
-            target = self._bound_target(stmt.expr)  # type: ignore[attr-defined]
-            return new if target is None else self._binding(target, value, stmt.span)
+            evaluated = cast(St.EvalStmt, stmt)
+            value = self._expr_new(evaluated.expr)
+            kept = stmt if value is evaluated.expr else evaluated.replace(expr=value)
+            target = self._bound_target(evaluated.expr)
+            return kept if target is None else self._binding(target, value, stmt.span)
         if cls is St.ReturnStmt or cls is St.YieldStmt:
-            values = [self._expr_new(v) for v in stmt.value]  # type: ignore[attr-defined]
-            if _same(values, stmt.value):  # type: ignore[attr-defined]
+            old_values = cast("St.ReturnStmt | St.YieldStmt", stmt).value
+            values = [self._expr_new(v) for v in old_values]
+            if _same(values, old_values):
                 return stmt
             return stmt.replace(value=values)
         if cls is St.ForStmt or cls is St.WhileStmt:
-            return self._loop(stmt)  # type: ignore[arg-type]
+            return self._loop(cast("St.ForStmt | St.WhileStmt", stmt))
         if cls is St.IfStmt:
-            return self._if(stmt)  # type: ignore[arg-type]
+            return self._if(cast(St.IfStmt, stmt))
         if isinstance(stmt, S.ScopeStmt):
             return self._scope(stmt)
         if cls is St.BreakStmt or cls is St.ContinueStmt or cls is St.InlineStmt:
@@ -239,19 +245,19 @@ class BodyMover(BodyFacts):
     def _loop(self, loop: St.ForStmt | St.WhileStmt) -> Stmt:
         iter_args = self._iter_args(loop)
         if type(loop) is St.ForStmt:
-            self._define(loop.loop_var)  # type: ignore[union-attr]
+            self._define(loop.loop_var)
         for var in (*loop.iter_args, *loop.return_vars):
             self._define(var)
         changes: dict[str, Any] = {}
-        if type(loop) is St.ForStmt:
+        if isinstance(loop, St.ForStmt):  # (no statement class derives from ForStmt)
             for name in ("start", "stop", "step"):
                 old = getattr(loop, name)
                 new = self._expr_new(old)
                 if new is not old:
                     changes[name] = new
         else:
-            condition = self._expr_new(loop.condition)  # type: ignore[union-attr]
-            if condition is not loop.condition:  # type: ignore[union-attr]
+            condition = self._expr_new(loop.condition)
+            if condition is not loop.condition:
                 changes["condition"] = condition
         self._visible_depth += 1
         body = self._move(loop.body)

@@ -50,7 +50,7 @@ class OutlineConfig:
     """How one outlining pass uses the shared engine."""
 
     pass_name: str
-    target: type                                  # the ScopeStmt class to outline
+    target: type[S.ScopeStmt]                     # the ScopeStmt class to outline
     name_suffix: Callable[[Any], str]             # "_incore_", "_host_orch_", ...
     signature: Callable[[Any], tuple[FunctionType, Level | None, Role | None]]
     function_attrs: Callable[[Any], dict] = lambda scope: {}
@@ -144,7 +144,7 @@ class _Context:
         self._undo: list[dict[E.Var, Expr | None]] = []
         self.renamed_targets: dict[E.Var, None] = {}  # store targets renamed here
         # A Var -> the store targets it has been the latest value of (see ``_move_targets``).
-        self._target_named: dict[E.Var, list[E.Var]] = {}
+        self._target_named: dict[Expr, list[E.Var]] = {}
         self._aliases: dict[E.Var, list[E.Var]] = {}  # store target -> its post-store aliases
         # Bodies being rewritten, innermost last: (end of the body, end of the statement
         # owning it, the targets a loop owner carries -- None for ifs and scopes).
@@ -283,7 +283,7 @@ class _Context:
             if count:
                 self._loop_carried[target] = count
 
-    def _name_target(self, var: E.Var, target: E.Var) -> None:
+    def _name_target(self, var: Expr, target: E.Var) -> None:
         self._target_named.setdefault(var, []).append(target)
 
     def _move_targets(self, consumed: E.Var, result: E.Var, position: int) -> None:
@@ -427,8 +427,10 @@ class _Context:
         # Carry only what is read later: a dead carry would yield a branch's buffer
         # after a kernel in the other branch consumed it in place (InOutUseValid).
         needed = [i for i, t in enumerate(carried) if self._read_after(t, stmt)]
-        carried, incoming, then_values, else_values = (
-            [seq[i] for i in needed] for seq in (carried, incoming, then_values, else_values))
+        carried = [carried[i] for i in needed]
+        incoming = [incoming[i] for i in needed]
+        then_values = [then_values[i] for i in needed]
+        else_values = [else_values[i] for i in needed]
         if not carried:
             return stmt.replace(condition=condition, then_body=then_body, else_body=else_body)
         if else_body is None:

@@ -41,7 +41,7 @@ iter_args / phis it receives.
 
 from __future__ import annotations
 
-from typing import Callable, Iterable
+from typing import Any, Callable, Iterable, Sequence, cast, overload
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -86,7 +86,7 @@ class _Converter:
         # versions it forwards (seed, yielded values).
         self.roots: set[E.Var] = set()
         self.slot_of: dict[E.Var, _Slot] = {}
-        self.forwards: dict[_Slot, list[Expr]] = {}
+        self.forwards: dict[_Slot, list[E.Var]] = {}
         # Visible version per source Var, and per type (by ``_type_key``) the most
         # recent one: an escaping value's fallback init.
         self.versions = VisibleVersions()
@@ -102,7 +102,8 @@ class _Converter:
         self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots)
         self.expr = self.reads.expr
         self.type = self.reads.type
-        self.handlers: dict[type, Callable[[Stmt], Stmt]] = {}
+        # Statement class -> its conversion, which takes statements of that class.
+        self.handlers: dict[type, Callable[[Any], Stmt]] = {}
         self.out_param_by_type: dict[Type, E.Var] = {}
         # Versions that may hold an escaping value's made-up seed -> (loop, source Var)
         # of that escape; live escapes seeded with no source (see ``check_escapes``).
@@ -156,6 +157,12 @@ class _Converter:
         self.naming[hint] = naming
         return naming
 
+    @overload
+    def define(self, source: E.Var, role: str, type_: Type, span: Span) -> E.Var: ...
+    @overload
+    def define(self, source: E.Var, role: str, type_: Type, span: Span,
+               init: Expr) -> E.IterArg: ...
+
     def define(self, source: E.Var, role: str, type_: Type, span: Span,
                init: Expr | None = None) -> E.Var:
         """Mint the next version of ``source`` (``auto_name(base, role, N)``) and bind it."""
@@ -182,7 +189,7 @@ class _Converter:
         return found[1]
 
     def _slot(self, owner: Stmt, var: E.Var, versions: Iterable[E.Var],
-              forwarded: Iterable[Expr]) -> None:
+              forwarded: Iterable[E.Var]) -> None:
         key = (owner, var)
         for version in versions:
             self.slot_of[version] = key
@@ -225,7 +232,7 @@ class _Converter:
 
     # -- statements -------------------------------------------------------------------
     def block(self, body: Stmt) -> list[Stmt]:
-        stmts = body.stmts if type(body) is St.SeqStmts else (body,)
+        stmts: Sequence[Stmt] = body.stmts if type(body) is St.SeqStmts else (body,)
         if St.SeqStmts in map(type, stmts):  # nested blocks (not built by ``flatten``)
             stmts = flatten_to_stmts(body)
         last = len(stmts) - 1
@@ -247,9 +254,9 @@ class _Converter:
             handler = self._handler_of(type(stmt))
         return handler(stmt)
 
-    def _handler_of(self, cls: type) -> Callable[[Stmt], Stmt]:
+    def _handler_of(self, cls: type) -> Callable[[Any], Stmt]:
         """The conversion of statement class ``cls`` (subclasses by ``isinstance``), cached."""
-        kinds = ((St.AssignStmt, self.assign_stmt), (St.EvalStmt, self.eval_stmt),
+        kinds: tuple[tuple[type | tuple[type, ...], Callable[[Any], Stmt]], ...] = ((St.AssignStmt, self.assign_stmt), (St.EvalStmt, self.eval_stmt),
                  ((St.ReturnStmt, St.YieldStmt), self.values_stmt),
                  (St.ForStmt, self.for_stmt), (St.WhileStmt, self.while_stmt),
                  (St.IfStmt, self.if_stmt), (S.ScopeStmt, self.scope_stmt),
@@ -327,7 +334,7 @@ class _Converter:
                 escaping.append(var)
         return self._sorted(carried), self._sorted(escaping)
 
-    def _escape_init(self, var: E.Var) -> Expr:
+    def _escape_init(self, var: E.Var) -> E.Var:
         """Seed of an escaping value: an Out/InOut param of its type, else a visible
         Var of its type, else an unversioned placeholder.  ``check_escapes`` makes sure
         no read can observe it."""
@@ -392,7 +399,7 @@ class _Converter:
 
     def _loop_header(self, loop: St.ForStmt | St.WhileStmt, inits: list[Expr],
                      carried: list[E.Var], escaping: list[E.Var],
-                     seeds: list[Expr]) -> list[E.IterArg]:
+                     seeds: list[E.Var]) -> list[E.IterArg]:
         """Open the body frame and define the loop's iter_args (own ones first)."""
         iter_args = [self.define(arg, "iter", self.type(arg.type), arg.span, init)
                      for arg, init in zip(loop.iter_args, inits)]
@@ -446,7 +453,7 @@ class _Converter:
             jumped = self._jumped.pop()
             self._carries.pop()
         surely_runs = (type(loop) is St.ForStmt and not jumped
-                       and _runs_at_least_once(loop))  # type: ignore[arg-type]
+                       and _runs_at_least_once(loop))
         return body, surely_runs
 
     def jump_stmt(self, stmt: Stmt) -> Stmt:
@@ -461,7 +468,7 @@ class _Converter:
             buffer_of = self._buffer_of
             for var, arg in carries:
                 current = self.versions.lookup(var)
-                if current is not arg and buffer_of.get(current) is not arg:
+                if current is not arg and (current is None or buffer_of.get(current) is not arg):
                     self.jump_updates.append((stmt, loop, var))
         return stmt
 
@@ -514,7 +521,8 @@ class _Converter:
                             return_vars=tuple(return_vars))
 
     # -- if ---------------------------------------------------------------------------
-    def _branch(self, body: Stmt, candidates: list[E.Var]) -> tuple[list[Stmt], list]:
+    def _branch(self, body: Stmt,
+                candidates: list[E.Var]) -> tuple[list[Stmt], Sequence[E.Var | None]]:
         self.versions.push()
         stmts = self.block(body)
         versions = [self.versions.lookup(v) for v in candidates] if candidates else ()
@@ -523,19 +531,22 @@ class _Converter:
 
     def if_stmt(self, stmt: St.IfStmt) -> Stmt:
         condition = self.expr(stmt.condition)
-        candidates = self.index.candidates.get(stmt, ())
-        if candidates:
+        found = self.index.candidates.get(stmt)
+        candidates: list[E.Var] = []
+        if found:
             dead = self.dead
-            candidates = [v for v in candidates if not (dead and (stmt, v) in dead)]
+            candidates = [v for v in found if not (dead and (stmt, v) in dead)]
         before = [self.versions.lookup(v) for v in candidates]
         then_body, then_versions = self._branch(stmt.then_body, candidates)
         if stmt.else_body is not None:
             else_body, else_versions = self._branch(stmt.else_body, candidates)
         else:
             else_body, else_versions = None, before
-        merged = [(v, t, e, b) for v, t, e, b in zip(candidates, then_versions, else_versions,
-                                                     before)
-                  if t is not None and e is not None and t is not e] if candidates else ()
+        # (source, then version, else version, version before): the filter drops the
+        # Nones of the branch versions, which mypy does not see through the tuple.
+        merged = cast(list[tuple[E.Var, E.Var, E.Var, "E.Var | None"]], [
+            (v, t, e, b) for v, t, e, b in zip(candidates, then_versions, else_versions, before)
+            if t is not None and e is not None and t is not e]) if candidates else []
         if len(merged) > 1:
             first = self.index.first_def_pos
             merged.sort(key=lambda item: (item[0].name_hint, first(item[0])))
@@ -549,7 +560,8 @@ class _Converter:
             raise self._fail(f"an if with {len(stmt.return_vars)} return value(s) has no else "
                              "branch", stmt.span)
         elif merged:
-            else_body = [St.YieldStmt([b for _, _, _, b in merged], stmt.span)]
+            # no else: the else versions are the versions from before the if
+            else_body = [St.YieldStmt([e for _, _, e, _ in merged], stmt.span)]
         return_vars = [self.define(rv, "rv", self.type(rv.type), rv.span)
                        for rv in stmt.return_vars]
         unsure = self._unsure
@@ -570,7 +582,7 @@ class _Converter:
             return_vars=tuple(return_vars))
 
     # -- yields -----------------------------------------------------------------------
-    def _finish_body(self, body: list[Stmt], extra: list[Expr], must_yield: bool,
+    def _finish_body(self, body: list[Stmt], extra: Sequence[Expr], must_yield: bool,
                      owner: Stmt, what: str) -> list[Stmt]:
         """Append ``extra`` to the yield that ends ``body`` (created if needed)."""
         extended = extend_trailing_yield(body, extra)
@@ -623,6 +635,7 @@ def _is_minted(name: str) -> bool:
 
 def _runs_at_least_once(loop: St.ForStmt) -> bool:
     bounds = (loop.start, loop.stop, loop.step)
-    if not all(type(b) is E.ConstInt for b in bounds) or loop.step.value == 0:  # type: ignore[attr-defined]
+    if not all(type(b) is E.ConstInt for b in bounds):
         return False
-    return len(range(*(b.value for b in bounds))) > 0  # type: ignore[attr-defined]
+    start, stop, step = cast(tuple[E.ConstInt, E.ConstInt, E.ConstInt], bounds)
+    return step.value != 0 and len(range(start.value, stop.value, step.value)) > 0

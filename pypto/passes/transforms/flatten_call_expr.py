@@ -17,7 +17,7 @@ One walk over the statements and their expressions, so O(N).
 from __future__ import annotations
 
 from operator import is_
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -56,23 +56,24 @@ class _Flattener:
         ``hoist_root``: a Call at ``node`` itself is nested too (it sits in an
         argument, an operand, a condition, a bound, or a return/yield value).
         """
+        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the casts)
         cls = type(node)
         if cls is E.Call:  # the common kinds by exact class first: this runs per node
-            args = self._exprs(node.args, out, True)
-            if args is not node.args:
-                node = node.replace(args=args)
-            return self._hoist(node, out) if hoist_root else node
+            call = cast(E.Call, node)
+            args = self._exprs(call.args, out, True)
+            if args is not call.args:
+                call = call.replace(args=args)
+            return self._hoist(call, out) if hoist_root else call
         if cls is E.Var or cls is E.IterArg:
-            return self._remap.get(node, node) if self._remap else node
+            return self._remap.get(cast(E.Var, node), node) if self._remap else node
         if cls in CONST_TYPES:
             return node
         if isinstance(node, E.Var):
             return self._remap.get(node, node)
         if isinstance(node, E.Call):
             args = self._exprs(node.args, out, True)
-            if args is not node.args:
-                node = node.replace(args=args)
-            return self._hoist(node, out) if hoist_root else node
+            call = node if args is node.args else node.replace(args=args)
+            return self._hoist(call, out) if hoist_root else call
         if isinstance(node, E.BinaryExpr):
             left = self.expr(node.left, out, True)
             right = self.expr(node.right, out, True)
@@ -116,6 +117,7 @@ class _Flattener:
     def _attrs(self, attrs: dict, out: list[Stmt]) -> dict:
         changed = False
         new_attrs = {}
+        new: Any
         for key, value in attrs.items():
             if isinstance(value, Expr):
                 new = self.expr(value, out, False)
@@ -147,10 +149,11 @@ class _Flattener:
         if not hoisted or not iter_args:
             return
         carried = {id(arg) for arg in iter_args}
-        for assign in hoisted:
-            for var in expr_vars(assign.value):
+        for stmt in hoisted:
+            call = cast(E.Call, cast(St.AssignStmt, stmt).value)  # ``_hoist``: ``tmp = call``
+            for var in expr_vars(call):
                 if id(var) in carried:
-                    name = getattr(assign.value.op, "name", "?")
+                    name = getattr(call.op, "name", "?")
                     raise PassError(
                         f"in function '{self._func_name}': the while condition "
                         f"calls '{name}' on the loop-carried value '{var.name_hint}'; a call "
@@ -236,7 +239,7 @@ class _Flattener:
             out.append(stmt.replace(condition=condition, iter_args=iter_args, body=body))
 
     def _scope(self, stmt: S.ScopeStmt, out: list[Stmt]) -> None:
-        changes = {}
+        changes: dict[str, Any] = {}
         if isinstance(stmt, S.SpmdScopeStmt):
             core_num = self.expr(stmt.core_num, out, False)
             if core_num is not stmt.core_num:

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from typing import Iterator
+from typing import Iterator, cast
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -63,7 +63,7 @@ class _CalleeCollector(IRVisitor):
     def __init__(self, inline_names: dict[str, Function]) -> None:
         self._inline = inline_names
         self.callees: dict[str, None] = {}
-        self.first: Expr | None = None
+        self.first: E.Call | E.Submit | None = None
 
     def _note(self, node: E.Call | E.Submit) -> None:
         op = node.op
@@ -326,7 +326,7 @@ class _Splicer(IRMutator):
         stmts = flatten_to_stmts(clone)
         values = None
         if template.has_return:
-            values = stmts.pop().value
+            values = cast(St.ReturnStmt, stmts.pop()).value  # the template ends with its return
         dump_vars = call._attrs.get("dump_vars")
         if dump_vars:
             stmts = [_attach_dump_vars(s, list(dump_vars)) for s in stmts]
@@ -345,7 +345,7 @@ class _Splicer(IRMutator):
         if template is None:
             self._tuple_results.pop(op.var, None)  # a re-bound tuple target is a plain Var again
             return self._retyping.assign(self, op, self.visit_expr(op.value))
-        stmts, values = self._splice(template, op.value)
+        stmts, values = self._splice(template, cast(E.Call, op.value))  # (_template_of)
         values = self._value_required(template, values, op)
         if len(values) == 1 and isinstance(values[0], E.MakeTuple):
             values = values[0].elements
@@ -360,7 +360,7 @@ class _Splicer(IRMutator):
         template = self._template_of(op.expr)
         if template is None:
             return super().visit_eval_stmt(op)
-        stmts, values = self._splice(template, op.expr)
+        stmts, values = self._splice(template, cast(E.Call, op.expr))  # (_template_of)
         # A discarded result is dropped, as PyPTO drops it, unless computing it does
         # something (a store, a pop, a call of a function): then it still has to run.
         stmts.extend(St.EvalStmt(v, op.span) for v in values or ()
@@ -371,7 +371,7 @@ class _Splicer(IRMutator):
         template = self._template_of(op.value[0]) if len(op.value) == 1 else None
         if template is None:
             return super().visit_return_stmt(op)
-        stmts, values = self._splice(template, op.value[0])
+        stmts, values = self._splice(template, cast(E.Call, op.value[0]))  # (_template_of)
         values = self._value_required(template, values, op)
         stmts.append(St.ReturnStmt(list(values), op.span))
         return St.SeqStmts.flatten(stmts, op.span)
@@ -417,15 +417,16 @@ def _statements_to_calls(body: Stmt, templates: dict[str, _Template]) -> set[int
         if stmt is None:
             path.pop()
             continue
-        cls = type(stmt)
-        if cls is St.AssignStmt:
+        # (isinstance where the walk dispatched by exact class: no class derives from these)
+        root: Expr
+        if isinstance(stmt, St.AssignStmt):
             root = stmt.value
-        elif cls is St.EvalStmt:
+        elif isinstance(stmt, St.EvalStmt):
             root = stmt.expr
-        elif cls is St.ReturnStmt and len(stmt.value) == 1:
+        elif isinstance(stmt, St.ReturnStmt) and len(stmt.value) == 1:
             root = stmt.value[0]
         else:
-            nested = stmt.stmts if cls is St.SeqStmts else stmt_children(stmt)
+            nested = stmt.stmts if isinstance(stmt, St.SeqStmts) else stmt_children(stmt)
             if nested:
                 path.append(stmt)
                 stack.append(None)

@@ -20,7 +20,7 @@ the program again.
 from __future__ import annotations
 
 from operator import is_
-from typing import Any
+from typing import Any, cast
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -97,7 +97,7 @@ def _substitute(expr: Expr, mapping: dict[E.Var, Expr]) -> Expr:
     building a mutator per call site; anything else still goes through ``Renamer``."""
     cls = type(expr)
     if cls is E.Var:
-        return mapping.get(expr, expr)
+        return mapping.get(cast(E.Var, expr), expr)  # (mypy does not narrow through ``cls``)
     if cls in CONST_TYPES:
         return expr
     if isinstance(expr, E.BinaryExpr):
@@ -185,8 +185,9 @@ class _CallSites(IRMutator):
             if then_body is op.then_body and else_body is op.else_body:
                 return op
             return op.replace(then_body=then_body, else_body=else_body)
-        body = self.visit_stmt(op.body)
-        return op if body is op.body else op.replace(body=body)
+        holder = cast("St.ForStmt | St.WhileStmt | S.ScopeStmt", op)  # the other containers
+        body = self.visit_stmt(holder.body)
+        return op if body is holder.body else holder.replace(body=body)
 
     def _extend(self, old: Any, op: Any) -> Any:
         plan = self.plans.get(op.op.name) if isinstance(op.op, GlobalVar) else None
@@ -219,15 +220,14 @@ def _static_var(var: E.Var) -> bool:
 
 def _plain_container(stmt: Stmt) -> bool:
     """A container whose definitions the mutator would return untouched."""
-    cls = type(stmt)
-    if cls not in _CONTAINERS:
+    if type(stmt) not in _CONTAINERS:
         return False
-    if cls is St.ForStmt:
+    if type(stmt) is St.ForStmt:
         return _static_var(stmt.loop_var) and all(map(_static_var, stmt.iter_args)) \
             and all(map(_static_var, stmt.return_vars))
-    if cls is St.WhileStmt:
+    if type(stmt) is St.WhileStmt:
         return all(map(_static_var, stmt.iter_args)) and all(map(_static_var, stmt.return_vars))
-    if cls is St.IfStmt:
+    if type(stmt) is St.IfStmt:
         return all(map(_static_var, stmt.return_vars))
     return True
 
@@ -352,7 +352,7 @@ def _blame(program: Program, graph: Function, code: int, sites: list
     if code == PARAM_DIRECTION:
         param = _first_bad_direction(graph)
         use = first_use(program, graph, param) if param is not None else None
-        if use is not None:
+        if param is not None and use is not None:
             return (f"{where} writes tensor '{base_name(param.name_hint)}' without reading "
                     "it, which would make it a write-only (Out) parameter of the graph; a "
                     "graph's tensors must be InOut: read it in the region before writing "

@@ -13,11 +13,13 @@ which still handles any statement class not known here.
 
 from __future__ import annotations
 
+from typing import Union, cast
+
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.depth import nesting_guard
 from ...ir.function import Function
-from ...ir.node import Stmt
+from ...ir.node import Expr, Stmt
 from ...ir.visitor import IRMutator
 
 __all__ = ["transform"]
@@ -26,7 +28,7 @@ __all__ = ["transform"]
 class _Normalizer(IRMutator):
     """Only statements are rebuilt; expressions are returned untouched (no Var remaps)."""
 
-    def visit_expr(self, op):  # type: ignore[override]
+    def visit_expr(self, op: Expr) -> Expr:
         return op
 
     def visit_stmt(self, op: Stmt) -> Stmt:
@@ -40,6 +42,7 @@ class _Normalizer(IRMutator):
 _LEAVES = frozenset((St.AssignStmt, St.EvalStmt, St.ReturnStmt, St.YieldStmt, St.BreakStmt,
                      St.ContinueStmt, St.InlineStmt))
 # Statements whose only nested statement field is ``body``.
+_BodyHolder = Union[St.ForStmt, St.WhileStmt, S.ScopeStmt]
 _BODY_HOLDERS = frozenset((St.ForStmt, St.WhileStmt, S.ScopeStmt, S.InCoreScopeStmt,
                            S.ClusterScopeStmt, S.HierarchyScopeStmt, S.SpmdScopeStmt,
                            S.RuntimeScopeStmt, S.GraphScopeStmt, S.SplitAivScopeStmt))
@@ -50,22 +53,26 @@ def _normalize(stmt: Stmt, fallback: _Normalizer) -> Stmt:
     cls = type(stmt)
     if cls in _LEAVES:
         return stmt
+    # (dispatch by exact class: mypy does not narrow through ``cls``, hence the casts)
     if cls is St.SeqStmts:
+        seq = cast(St.SeqStmts, stmt)
         children = [child if type(child) in _LEAVES else _normalize(child, fallback)
-                    for child in stmt.stmts]
+                    for child in seq.stmts]
         redundant = len(children) == 1 or any(type(c) is St.SeqStmts for c in children)
-        if not redundant and all(new is old for new, old in zip(children, stmt.stmts)):
+        if not redundant and all(new is old for new, old in zip(children, seq.stmts)):
             return stmt
         return St.SeqStmts.flatten(children, stmt.span)
     if cls in _BODY_HOLDERS:
-        body = _normalize(stmt.body, fallback)
-        return stmt if body is stmt.body else stmt.replace(body=body)
+        holder = cast(_BodyHolder, stmt)
+        body = _normalize(holder.body, fallback)
+        return stmt if body is holder.body else holder.replace(body=body)
     if cls is St.IfStmt:
-        then_body = _normalize(stmt.then_body, fallback)
-        else_body = None if stmt.else_body is None else _normalize(stmt.else_body, fallback)
-        if then_body is stmt.then_body and else_body is stmt.else_body:
+        branch = cast(St.IfStmt, stmt)
+        then_body = _normalize(branch.then_body, fallback)
+        else_body = None if branch.else_body is None else _normalize(branch.else_body, fallback)
+        if then_body is branch.then_body and else_body is branch.else_body:
             return stmt
-        return stmt.replace(then_body=then_body, else_body=else_body)
+        return branch.replace(then_body=then_body, else_body=else_body)
     # Another statement class: the generic mutator, which comes back here for nested ones.
     return IRMutator.visit_stmt(fallback, stmt)
 

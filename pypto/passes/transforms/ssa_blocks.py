@@ -3,6 +3,8 @@ extra values appended to the yield that ends a body."""
 
 from __future__ import annotations
 
+from typing import Sequence
+
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.node import Expr, Stmt
@@ -29,7 +31,7 @@ def rebuilt_block(stmts: list[Stmt], original: Stmt | None, span: Span) -> Stmt:
     return St.SeqStmts(stmts, span)
 
 
-def extend_trailing_yield(body: list[Stmt], extra: list[Expr]) -> list[Stmt] | None:
+def extend_trailing_yield(body: list[Stmt], extra: Sequence[Expr]) -> list[Stmt] | None:
     """``body`` with ``extra`` appended to its trailing yield (runtime scopes are
     transparent), or ``None`` when it does not end with a yield."""
     if not body:

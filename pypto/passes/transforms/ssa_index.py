@@ -29,7 +29,7 @@ a read needs them (as PyPTO does); only escapes are checked against the reads he
 
 from __future__ import annotations
 
-from typing import Iterator
+from typing import Any, Callable, Iterator
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -130,8 +130,12 @@ class _Indexer:
         """Record the Vars ``expr`` reads at the current position.  The common node kinds
         are walked here by exact class (this is the index's hot loop); any other kind
         is left to ``var_uses``."""
-        reads, pos = self._reads, self.pos
-        stack = [expr]
+        # Nodes are dispatched by exact class (``type(node) is``), which mypy does not
+        # narrow through ``cls``; the stack and the read map hold them as ``Any``.
+        reads: dict[Any, list[int]] = self._reads
+        pos = self.pos
+        stack: list[Any] = [expr]
+        found: tuple[E.Var] | list[E.Var]
         while stack:
             node = stack.pop()
             cls = type(node)
@@ -272,15 +276,17 @@ class _Indexer:
         self.pos += 1
 
 
-# Statement class -> its walk, resolved once per class (subclasses by isinstance).
-_WALKS: dict[type, object] = {}
-_WALK_KINDS = ((St.SeqStmts, _Indexer._seq), (St.AssignStmt, _Indexer._assign),
+# Statement class -> its walk, resolved once per class (subclasses by isinstance); each
+# walk takes the statement class it is stored under.
+_Walk = Callable[[_Indexer, Any, "Stmt | None", bool], None]
+_WALKS: dict[type, _Walk] = {}
+_WALK_KINDS: tuple[tuple[type | tuple[type, ...], _Walk], ...] = ((St.SeqStmts, _Indexer._seq), (St.AssignStmt, _Indexer._assign),
                (St.EvalStmt, _Indexer._eval), ((St.ReturnStmt, St.YieldStmt), _Indexer._values),
                (St.IfStmt, _Indexer._if), (St.ForStmt, _Indexer._for),
                (St.WhileStmt, _Indexer._while), (S.ScopeStmt, _Indexer._scope))
 
 
-def _walk_of(cls: type):
+def _walk_of(cls: type) -> _Walk:
     handler = next((walk for kind, walk in _WALK_KINDS if issubclass(cls, kind)),
                    _Indexer._other)
     _WALKS[cls] = handler

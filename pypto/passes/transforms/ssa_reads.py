@@ -12,7 +12,7 @@ subclasses) goes through the mutator, whose Var hooks lead back to the same
 from __future__ import annotations
 
 from operator import is_
-from typing import Callable
+from typing import Any, Callable, cast
 
 from ...ir import expr as E
 from ...ir.node import Expr
@@ -59,7 +59,8 @@ class ReadRewriter:
         self._latest = latest.get
         self._root = roots.add
         self._general = _Substituter(self)
-        handlers: dict[type, Callable[[Expr], Expr]] = {
+        # keyed by exact class: each handler takes the class it is stored under
+        handlers: dict[type, Callable[[Any], Expr]] = {
             E.Call: self._call, E.MakeTuple: self._make_tuple,
             E.TupleGetItemExpr: self._tuple_get_item}
         handlers.update((cls, self._binary) for cls in E.BINARY_CLASSES)
@@ -76,13 +77,14 @@ class ReadRewriter:
     def expr(self, op: Expr) -> Expr:
         cls = type(op)
         if cls is E.Var or cls is E.IterArg:  # inlined ``read`` (the commonest node)
-            version = self._visible(op)
+            var = cast(E.Var, op)
+            version = self._visible(var)
             if version is None:
-                version = self._latest(op, op)
+                version = self._latest(var, var)
             self._root(version)
             return version
         if cls is E.Call:
-            return self._call(op)
+            return self._call(cast(E.Call, op))
         if cls in _CONSTS:
             return op
         handler = self._handlers.get(cls)

@@ -15,19 +15,20 @@ from __future__ import annotations
 from typing import Hashable
 
 from ...errors import InternalError
+from ...ir.expr import Var
 
 __all__ = ["VisibleVersions"]
-
-_ABSENT = object()  # logged when a binding shadowed nothing: undoing it deletes the key
 
 
 class VisibleVersions:
     def __init__(self) -> None:
-        self.of_var: dict[object, object] = {}
-        self.of_type: dict[Hashable, object] = {}
+        self.of_var: dict[Var, Var] = {}
+        self.of_type: dict[Hashable, Var] = {}
         # One undo log per open inner frame (the outermost frame never closes):
-        # (source, shadowed version, type key, shadowed version of that type).
-        self._logs: list[list[tuple[object, object, Hashable, object]]] = []
+        # (source, shadowed version, type key, shadowed version of that type); a
+        # shadowed version is None when the binding shadowed nothing (undoing it
+        # deletes the key).
+        self._logs: list[list[tuple[Var, Var | None, Hashable, Var | None]]] = []
         # The visible version of a source Var / of a type key, or None (hot paths).
         self.lookup = self.of_var.get
         self.lookup_type = self.of_type.get
@@ -40,20 +41,19 @@ class VisibleVersions:
             raise InternalError("VisibleVersions: cannot close the outermost frame")
         of_var, of_type = self.of_var, self.of_type
         for source, shadowed, key, shadowed_of_type in reversed(self._logs.pop()):
-            if shadowed is _ABSENT:
+            if shadowed is None:
                 del of_var[source]
             else:
                 of_var[source] = shadowed
-            if shadowed_of_type is _ABSENT:
+            if shadowed_of_type is None:
                 del of_type[key]
             else:
                 of_type[key] = shadowed_of_type
 
-    def bind(self, source: object, version: object, type_key: Hashable) -> None:
+    def bind(self, source: Var, version: Var, type_key: Hashable) -> None:
         """Make ``version`` the visible version of ``source`` and of its type."""
         of_var, of_type = self.of_var, self.of_type
         if self._logs:
-            self._logs[-1].append((source, of_var.get(source, _ABSENT),
-                                   type_key, of_type.get(type_key, _ABSENT)))
+            self._logs[-1].append((source, of_var.get(source), type_key, of_type.get(type_key)))
         of_var[source] = version
         of_type[type_key] = version

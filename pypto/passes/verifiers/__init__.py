@@ -7,7 +7,12 @@ one that always passes.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..properties import IRProperty
+
+if TYPE_CHECKING:  # (the registry imports this module when it first runs)
+    from ..verifier_registry import PropertyVerifierRegistry
 from .calls import (InlineFunctionsEliminatedVerifier, ManualDepsOnSubmitOnlyVerifier,
                     OrchestrationReferencesResolvedVerifier)
 from .control_flow import BreakContinueValidVerifier, PipelineLoopValidVerifier
@@ -53,7 +58,7 @@ def _builtin_verifiers() -> dict:
     }
 
 
-def register_builtin_verifiers(registry) -> None:
+def register_builtin_verifiers(registry: type[PropertyVerifierRegistry]) -> None:
     verifiers = _builtin_verifiers()
     for prop in IRProperty:
         registry.register(prop, verifiers.get(prop) or AlwaysPassingVerifier(prop.name))

@@ -24,7 +24,7 @@ CALLS_MISSING_FUNCTION = 2
 class _ManualDepsCheck(StmtCheck):
     function_calls_only = True  # on_call looks at GlobalVar ops only
 
-    def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
+    def on_call(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
         if (isinstance(call, E.Call) and isinstance(call.op, GlobalVar)
                 and "manual_dep_edges" in call._attrs):
             self.diagnostics.append(error(
@@ -55,7 +55,7 @@ class _InlineFunctionsCheck(StmtCheck):
                     f"Inline function '{func.name}' survives (InlineFunctions should have "
                     "removed it)", func.span))
 
-    def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
+    def on_call(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
         if not isinstance(call.op, GlobalVar):
             return
         callee = self.functions.get(call.op.name)
@@ -90,7 +90,7 @@ class _OrchestrationReferencesCheck(StmtCheck):
     def applies_to(self, func: Function) -> bool:
         return func.func_type is FunctionType.Orchestration
 
-    def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
+    def on_call(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
         if isinstance(call.op, GlobalVar) and call.op.name not in self.functions:
             self.diagnostics.append(error(
                 OrchestrationReferencesResolvedVerifier.rule_name, 0,

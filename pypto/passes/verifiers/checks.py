@@ -19,7 +19,7 @@ enclosing ``for`` / ``while`` statement (``None`` outside loops).
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping
+from typing import Any, Callable, Iterable, Mapping, cast
 
 from ...ir import expr as E
 from ...ir import stmt as St
@@ -32,8 +32,10 @@ from .walk import functions_of, stmt_exprs
 
 __all__ = ["StmtCheck", "CheckVerifier", "run_checks", "StmtHook", "CallHook"]
 
-StmtHook = Callable[[Stmt, "Stmt | None"], None]    # (statement, enclosing loop)
-CallHook = Callable[[Expr, Stmt], None]             # (Call or Submit, its statement)
+# (statement, enclosing loop): a hook is keyed by a statement class and takes statements
+# of that class, which a Callable type cannot tie to its key.
+StmtHook = Callable[[Any, "Stmt | None"], None]
+CallHook = Callable[["E.Call | E.Submit", Stmt], None]  # (Call or Submit, its statement)
 
 
 class StmtCheck:
@@ -51,11 +53,11 @@ class StmtCheck:
     # True if ``on_call`` ignores every call whose op is not a ``GlobalVar`` (a call of
     # a program function): the walk then skips the op calls, most of them, for it.
     function_calls_only: bool = False
+    func: Function  # the function being walked: set by ``begin_function`` before any hook
 
     def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         self.program = program
         self.diagnostics = diagnostics
-        self.func: Function | None = None
 
     def applies_to(self, func: Function) -> bool:
         return True
@@ -81,23 +83,26 @@ _BINARY = frozenset(E.BINARY_CLASSES)
 def _root_calls(root: Expr) -> "list[Expr] | tuple[Expr, ...]":
     """Calls/Submits of one expression in pre-order (``calls_in``), with exact-class
     fast paths for the common nodes; leaves are never pushed."""
+    # (dispatch by exact class: mypy does not narrow through ``kind``, hence the casts;
+    # the stack holds ``Any`` for the same reason)
     kind = type(root)
     if kind in LEAF_TYPES:
         return ()
-    if kind in _BINARY and type(root.left) in LEAF_TYPES \
-            and type(root.right) in LEAF_TYPES:  # type: ignore[attr-defined]
-        return ()  # a condition or bound like ``k > 0``
-    if kind is E.Call and not root._attrs:  # type: ignore[attr-defined]
-        for arg in root.args:  # type: ignore[attr-defined]
+    if kind in _BINARY:
+        binary = cast(E.BinaryExpr, root)
+        if type(binary.left) in LEAF_TYPES and type(binary.right) in LEAF_TYPES:
+            return ()  # a condition or bound like ``k > 0``
+    if kind is E.Call and not cast(E.Call, root)._attrs:
+        for arg in cast(E.Call, root).args:
             arg_kind = type(arg)
             if arg_kind in LEAF_TYPES or (arg_kind is E.MakeTuple and all(
-                    type(item) in LEAF_TYPES for item in arg.elements)):  # type: ignore[attr-defined]
+                    type(item) in LEAF_TYPES for item in cast(E.MakeTuple, arg).elements)):
                 continue
             break
         else:
             return (root,)  # three-address form: one call over leaves
     found: list[Expr] = []
-    stack = [root]
+    stack: list[Any] = [root]
     pop, push = stack.pop, stack.extend
     seen: set[int] = set()  # a sub-expression shared by hand-built IR: once
     while stack:
@@ -106,13 +111,11 @@ def _root_calls(root: Expr) -> "list[Expr] | tuple[Expr, ...]":
             continue
         seen.add(id(node))
         kind = type(node)
-        if kind is E.Call and not node._attrs:  # type: ignore[attr-defined]
+        if kind is E.Call and not node._attrs:
             found.append(node)
-            push([arg for arg in reversed(node.args)  # type: ignore[attr-defined]
-                  if type(arg) not in LEAF_TYPES])
+            push([arg for arg in reversed(node.args) if type(arg) not in LEAF_TYPES])
         elif kind is E.MakeTuple:
-            push([item for item in reversed(node.elements)  # type: ignore[attr-defined]
-                  if type(item) not in LEAF_TYPES])
+            push([item for item in reversed(node.elements) if type(item) not in LEAF_TYPES])
         else:
             found.extend(calls_in(node))
     return found

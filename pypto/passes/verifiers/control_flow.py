@@ -73,7 +73,7 @@ class _PipelineLoopCheck(StmtCheck):
         super().__init__(program, diagnostics)
         self.stmt_hooks = {St.ForStmt: self.check}
 
-    def check(self, stmt: St.ForStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check(self, stmt: St.ForStmt, loop: Stmt | None) -> None:
         rule = PipelineLoopValidVerifier.rule_name
         has_stages = "pipeline_stages" in stmt._attrs
         if stmt.kind is ForKind.Pipeline and not has_stages:

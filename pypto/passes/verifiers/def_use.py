@@ -13,7 +13,7 @@ tracks written buffers instead of visibility.  The statement order lives here on
 
 from __future__ import annotations
 
-from typing import Callable, ClassVar, Iterable
+from typing import Any, Callable, ClassVar, Iterable, cast
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -50,7 +50,8 @@ class DefUseWalker:
         self.func = func
         self.visible: dict[E.Var, int] = {}         # Var -> open definitions
         self.frames: list[list[E.Var]] = [[]]       # definitions per open frame
-        self._dispatch: dict[type, Callable[[Stmt], None]] = {
+        # statement class -> its visit, which takes statements of that class
+        self._dispatch: dict[type, Callable[[Any], None]] = {
             St.AssignStmt: self.visit_assign, St.EvalStmt: self.visit_eval,
             St.ReturnStmt: self.visit_return, St.YieldStmt: self.visit_values,
             St.SeqStmts: self.visit_seq, St.IfStmt: self.visit_if, St.ForStmt: self.visit_for,
@@ -100,14 +101,14 @@ class DefUseWalker:
             self.bind(var)
             frame.append(var)
 
-    def define(self, var: E.Var, stmt: Stmt | None) -> None:
+    def define(self, var: E.Var, stmt: Stmt) -> None:
         """A definition in the innermost frame; the dims of its type are read first."""
         var_type = var.type
         if type(var_type) is not ScalarType:  # a scalar type holds no Vars
             visible = self.visible
             for dim_var in type_vars(var_type):
                 if dim_var not in visible:
-                    self.on_use(dim_var, stmt)  # type: ignore[arg-type]
+                    self.on_use(dim_var, stmt)
         self.on_define(var, stmt)
         self.bind(var)
         self.frames[-1].append(var)
@@ -115,15 +116,17 @@ class DefUseWalker:
     def use(self, expr: Expr, stmt: Stmt) -> None:
         """``on_use`` for each hidden Var of ``expr`` in ``var_uses`` order, without
         building that list: most operands are Vars, constants, calls and arithmetic."""
+        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the cast
+        # and the ``Any`` stack)
         visible = self.visible
         cls = type(expr)
         if cls is _VAR or cls is _ITER_ARG:
             if expr not in visible:
-                self.on_use(expr, stmt)  # type: ignore[arg-type]
+                self.on_use(cast(E.Var, expr), stmt)
             return
         if cls in _CONSTS:
             return
-        stack = [expr]
+        stack: list[Any] = [expr]
         pop, push = stack.pop, stack.extend
         seen: set[int] = set()  # composite nodes shared by hand-built IR: walked once
         while stack:
@@ -131,17 +134,17 @@ class DefUseWalker:
             cls = type(node)
             if cls is _VAR or cls is _ITER_ARG:
                 if node not in visible:
-                    self.on_use(node, stmt)  # type: ignore[arg-type]
+                    self.on_use(node, stmt)
                 continue
             if cls in _CONSTS or id(node) in seen:
                 continue
             seen.add(id(node))
-            if cls is _CALL and not node._attrs:  # type: ignore[attr-defined]
-                push(reversed(node.args))  # type: ignore[attr-defined]
+            if cls is _CALL and not node._attrs:
+                push(reversed(node.args))
             elif cls is _MAKE_TUPLE:
-                push(reversed(node.elements))  # type: ignore[attr-defined]
+                push(reversed(node.elements))
             elif cls in _BINARY:  # scalar arithmetic: conditions, bounds
-                push((node.right, node.left))  # type: ignore[attr-defined]
+                push((node.right, node.left))
             else:
                 for var in var_uses(node):
                     if var not in visible:
@@ -165,12 +168,13 @@ class DefUseWalker:
 
     def visit(self, stmt: Stmt) -> None:
         handler = self._dispatch.get(type(stmt))
-        if handler is None:
-            if not isinstance(stmt, S.ScopeStmt):
-                raise InternalError(f"{type(self).__name__}: unhandled statement "
-                                    f"{type(stmt).__name__}")
-            handler = self.visit_scope
-        handler(stmt)
+        if handler is not None:
+            handler(stmt)
+        elif isinstance(stmt, S.ScopeStmt):
+            self.visit_scope(stmt)
+        else:
+            raise InternalError(f"{type(self).__name__}: unhandled statement "
+                                f"{type(stmt).__name__}")
 
     def visit_assign(self, stmt: St.AssignStmt) -> None:
         self.use(stmt.value, stmt)
@@ -242,7 +246,7 @@ class DefUseWalker:
         then define the return vars."""
         closed = self.pop()
         if self.loop_body_leaks:
-            own = set(stmt.iter_args)
+            own: set[E.Var] = set(stmt.iter_args)
             if isinstance(stmt, St.ForStmt):
                 own.add(stmt.loop_var)
             self.reveal(var for var in closed if var not in own)

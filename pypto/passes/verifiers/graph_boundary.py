@@ -12,7 +12,7 @@ LegalizeGraphBoundary shares, so the pass and the property find the same calls).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Sequence, cast
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -38,10 +38,11 @@ MAX_TENSOR_PARAMS, MAX_SCALAR_PARAMS, MAX_TASKS = 128, 64, 1024
 
 
 def constant_trip_count(loop: St.ForStmt) -> int | None:
-    bounds = (loop.start, loop.stop, loop.step)
-    if not all(isinstance(b, E.ConstInt) for b in bounds):
+    first, last, stride = loop.start, loop.stop, loop.step
+    if not (isinstance(first, E.ConstInt) and isinstance(last, E.ConstInt)
+            and isinstance(stride, E.ConstInt)):
         return None
-    start, stop, step = (b.value for b in bounds)
+    start, stop, step = first.value, last.value, stride.value
     if step == 0:
         return None
     return max(0, -(-(stop - start) // step))
@@ -149,8 +150,9 @@ class _GraphBodyCheck:
         """Only scalar params / derived scalars / constants under binary-unary nodes,
         with at least one non-constant leaf."""
         leaves = arith_leaves(value)
-        return bool(leaves) and all(v in self.scalar_params or v in self.derived
-                                    for v in leaves)
+        if not leaves:
+            return False
+        return all(v in self.scalar_params or v in self.derived for v in leaves)
 
     def check_task(self, call: E.Call | E.Submit, stmt: Stmt, multiplier: int,
                    control: str | None) -> None:
@@ -194,12 +196,13 @@ def graph_call_sites(body: Stmt, functions: dict[str, Function]
         if stmt is None:
             path.pop()
             continue
+        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the casts)
         cls = type(stmt)
         if cls is St.AssignStmt:
-            roots: Any = (stmt.value,)
+            roots: Any = (cast(St.AssignStmt, stmt).value,)
             nested: Any = ()
         elif cls is St.SeqStmts:
-            roots, nested = (), stmt.stmts
+            roots, nested = (), cast(St.SeqStmts, stmt).stmts
         else:
             roots, nested = stmt_exprs(stmt), _stmt_children(stmt)
         for root in roots:
@@ -227,6 +230,7 @@ def _calls_to_graphs(root: Expr, stmt: Stmt, path: list[Stmt], functions: dict[s
     pending = [root]
     while pending:
         node = pending.pop()
+        children: Sequence[Expr]
         if type(node) is call_cls and not node._attrs:
             children = node.args
         else:
@@ -256,14 +260,17 @@ def _leaf_args(args: tuple) -> bool:
 
 def _stmt_children(stmt: Stmt) -> Any:
     """The statements directly held by ``stmt`` (as ``stmt_children``)."""
+    # (the shape says which kind ``stmt`` is, which mypy cannot follow: hence the casts)
     shape = stmt_shape(type(stmt))
     if shape == StmtShape.LEAF:
         return ()
     if shape == StmtShape.SEQ:
-        return stmt.stmts
+        return cast(St.SeqStmts, stmt).stmts
     if shape != StmtShape.BRANCHES:
-        return (stmt.body,)
-    return (stmt.then_body,) if stmt.else_body is None else (stmt.then_body, stmt.else_body)
+        return (cast("St.ForStmt | St.WhileStmt | S.ScopeStmt", stmt).body,)
+    branch = cast(St.IfStmt, stmt)
+    return (branch.then_body,) if branch.else_body is None \
+        else (branch.then_body, branch.else_body)
 
 
 def check_call_site(caller: Function, graph: Function, call: E.Call | E.Submit, stmt: Stmt,

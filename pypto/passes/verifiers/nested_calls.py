@@ -81,8 +81,8 @@ def _check(root: Expr, context: str | None, stmt: Stmt, diagnostics: list[Diagno
                 diagnostics.append(error(RULE, _nested_code(where),
                                          f"Call to '{name}' is nested inside {where}",
                                          stmt.span))
-            inner = f"an argument of '{name}'"
-            items = [(arg, inner) for arg in node.args]
+            inner: str | None = f"an argument of '{name}'"
+            items: list[tuple[Expr, str | None]] = [(arg, inner) for arg in node.args]
             items += [(child, where) for child in expr_children(node)[len(node.args):]]
         elif isinstance(node, E.BinaryExpr):
             inner = f"an operand of {type(node).__name__}"

@@ -12,7 +12,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -50,7 +50,7 @@ class _OutParamShadowCheck(StmtCheck):
         self.by_base = {base_name(p.name_hint): p for p in self.written}
         return bool(self.written)
 
-    def check(self, stmt: St.AssignStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check(self, stmt: St.AssignStmt, loop: Stmt | None) -> None:
         if not isinstance(stmt.value, E.Call):
             return
         op_name = stmt.value.op.name
@@ -104,7 +104,7 @@ class _InOutUseWalker(DefUseWalker):
             f"parameter '{param_name}' of '{callee}' in function '{self.func.name}'; use the "
             "call's result instead", stmt.span))
 
-    def define(self, var: E.Var, stmt: Stmt) -> None:  # type: ignore[override]
+    def define(self, var: E.Var, stmt: Stmt) -> None:
         """Dims of the type are read; a re-bound Var's later reads see the new value."""
         consumed = self.consumed
         if not consumed:
@@ -121,7 +121,7 @@ class _InOutUseWalker(DefUseWalker):
         cls = type(expr)
         if cls is _VAR or cls is _ITER_ARG:  # the common operand: a plain read
             if self.consumed:
-                self.read(expr, stmt)  # type: ignore[arg-type]
+                self.read(cast(E.Var, expr), stmt)  # (exact class checked above)
             return
         if cls in _CONSTS:  # for-loop bounds, mostly
             return
@@ -168,8 +168,9 @@ class _InOutUseWalker(DefUseWalker):
             return
         args = node.args
         for index, direction, param_name in self._written_returned(callee):
-            if index < len(args) and isinstance(args[index], E.Var):
-                self.consumed[args[index]] = (direction, param_name, callee.name)
+            arg = args[index] if index < len(args) else None
+            if isinstance(arg, E.Var):
+                self.consumed[arg] = (direction, param_name, callee.name)
 
     def _written_returned(self, callee: Function) -> list[tuple[int, ParamDirection, str]]:
         """(index, direction, name) of each written param ``callee`` also returns (cached).

@@ -56,7 +56,7 @@ class _ScopeAbsenceCheck(StmtCheck):
     def applies_to(self, func: Function) -> bool:
         return self.config._applies_to(func)
 
-    def check(self, scope: S.ScopeStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check(self, scope: S.ScopeStmt, loop: Stmt | None) -> None:
         config = self.config
         message = config._messages.get(scope.scope_kind)
         if message is not None:

@@ -100,7 +100,7 @@ class _SSAWalker(DefUseWalker):
         return closed
 
     # -- definitions and uses -----------------------------------------------------------
-    def define(self, var: E.Var, stmt: Stmt) -> None:  # type: ignore[override]
+    def define(self, var: E.Var, stmt: Stmt) -> None:
         """``on_define`` + ``bind`` inlined (the hottest step): the name lookup of the
         shadowing check is the one that records the new definition."""
         visible = self.visible

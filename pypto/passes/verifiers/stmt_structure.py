@@ -27,7 +27,7 @@ class _SeqStmtsShapeCheck(StmtCheck):
         self.rule = rule
         self.stmt_hooks = {St.SeqStmts: self.check}
 
-    def check(self, stmt: St.SeqStmts, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check(self, stmt: St.SeqStmts, loop: Stmt | None) -> None:
         if len(stmt.stmts) == 1:
             self.diagnostics.append(error(
                 self.rule, SINGLE_CHILD_CODE,

@@ -18,7 +18,7 @@ import enum
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.dtype import DataType
-from ...ir.function import Program
+from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops.registry import OpDef
 from ...ir.type_match import call_mismatch, kind_name as _kind, return_mismatch, type_mismatch
@@ -58,8 +58,8 @@ def _mismatch_code(got: Type, expected: Type) -> TypeCheckErrorType:
     if isinstance(got, ShapedType) and isinstance(expected, ShapedType):
         if len(got.shape) != len(expected.shape):
             return codes.SHAPE_DIMENSION_MISMATCH
-        if isinstance(got, TileType) and \
-                got.tile_view != expected.tile_view:  # type: ignore[attr-defined]
+        if isinstance(got, TileType) and isinstance(expected, TileType) and \
+                got.tile_view != expected.tile_view:
             return codes.TILE_VIEW_MISMATCH
         return codes.SHAPE_VALUE_MISMATCH
     if isinstance(got, TupleType) and isinstance(expected, TupleType) \
@@ -79,16 +79,16 @@ class _TypeCheck(StmtCheck):
     def report(self, message: str, stmt: Stmt, code: TypeCheckErrorType) -> None:
         self.diagnostics.append(error(RULE, int(code), message, stmt.span))
 
-    def check_if(self, stmt: St.IfStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check_if(self, stmt: St.IfStmt, loop: Stmt | None) -> None:
         self.check_condition(stmt.condition, "IfStmt", stmt)
         for branch in (stmt.then_body, stmt.else_body):
             self.check_yield(branch, stmt.return_vars, "return var", "IfStmt")
 
-    def check_while(self, stmt: St.WhileStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check_while(self, stmt: St.WhileStmt, loop: Stmt | None) -> None:
         self.check_condition(stmt.condition, "WhileStmt", stmt)
         self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "WhileStmt")
 
-    def check_for(self, stmt: St.ForStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check_for(self, stmt: St.ForStmt, loop: Stmt | None) -> None:
         for field in ("start", "stop", "step"):
             bound_type = getattr(stmt, field).type
             if not isinstance(bound_type, (ScalarType, UnknownType)):
@@ -96,7 +96,7 @@ class _TypeCheck(StmtCheck):
                             TypeCheckErrorType.FOR_RANGE_MUST_BE_SCALAR)
         self.check_yield(stmt.body, stmt.iter_args, "iter_arg", "ForStmt")
 
-    def check_assign(self, stmt: St.AssignStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check_assign(self, stmt: St.AssignStmt, loop: Stmt | None) -> None:
         """A Var holds values of its own kind: a Tensor var is never assigned a scalar
         (dtype and shape may differ in ways the passes settle; the kind never does)."""
         var_type, value_type = stmt.var.type, stmt.value.type
@@ -107,7 +107,7 @@ class _TypeCheck(StmtCheck):
                         f"assigned a {_kind(value_type)} value", stmt,
                         TypeCheckErrorType.TYPE_KIND_MISMATCH)
 
-    def check_return(self, stmt: St.ReturnStmt, loop: Stmt | None) -> None:  # type: ignore[override]
+    def check_return(self, stmt: St.ReturnStmt, loop: Stmt | None) -> None:
         func = self.func
         if func is None or not func.return_types:
             return  # nothing declared: nothing to check against
@@ -122,15 +122,16 @@ class _TypeCheck(StmtCheck):
             self.report(f"Return in function '{func.name}' does not match its declared "
                         f"return type: {reason}", stmt, code)
 
-    def on_call(self, call: Expr, stmt: Stmt) -> None:  # type: ignore[override]
-        op = call.op  # type: ignore[attr-defined]
+    def on_call(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
+        op = call.op
         if isinstance(op, GlobalVar):
-            if self.check_arity(call, stmt):  # type: ignore[arg-type]
-                self.check_arg_types(call, stmt)  # type: ignore[arg-type]
+            callee = self.check_arity(call, stmt)
+            if callee is not None:
+                self.check_arg_types(call, callee, stmt)
         elif isinstance(op, OpDef):
-            self.check_op_arity(op, call, stmt)  # type: ignore[arg-type]
+            self.check_op_arity(op, call, stmt)
 
-    def check_op_arity(self, op: OpDef, call: E.Call, stmt: Stmt) -> None:
+    def check_op_arity(self, op: OpDef, call: E.Call | E.Submit, stmt: Stmt) -> None:
         """A Call built by hand (``ir.Call``) is not checked like ``create_op_call``'s."""
         count = len(call.args)
         if not op.min_args <= count <= op.max_args:
@@ -139,13 +140,12 @@ class _TypeCheck(StmtCheck):
             self.report(f"Call to op '{op.name}' passes {count} operand(s); it takes "
                         f"{expected}", stmt, TypeCheckErrorType.SIZE_MISMATCH)
 
-    def check_arg_types(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
-        callee = self.program.get_function(call.op.name)
-        params = callee.params[:len(call.args)]  # type: ignore[union-attr]
+    def check_arg_types(self, call: E.Call | E.Submit, callee: Function, stmt: Stmt) -> None:
+        params = callee.params[:len(call.args)]
         found = call_mismatch(params, call.args)
         if found is not None:
             index, expected, reason = found
-            self.report(f"Argument {index + 1} of the call to '{callee.name}' does not fit "  # type: ignore[union-attr]
+            self.report(f"Argument {index + 1} of the call to '{callee.name}' does not fit "
                         f"parameter '{params[index].name_hint}' ({expected}): {reason}", stmt,
                         _mismatch_code(call.args[index].type, params[index].type))
 
@@ -172,18 +172,18 @@ class _TypeCheck(StmtCheck):
                             f"'{target.name_hint}' of {owner}: {reason}", found,
                             _mismatch_code(value.type, target.type))
 
-    def check_arity(self, call: E.Call | E.Submit, stmt: Stmt) -> bool:
-        """Report a wrong argument count; True if the callee is known and the count fits."""
+    def check_arity(self, call: E.Call | E.Submit, stmt: Stmt) -> Function | None:
+        """Report a wrong argument count; the callee if it is known and the count fits."""
         callee = self.program.get_function(call.op.name)
         if callee is None:
-            return False
+            return None
         n_args, n_params = len(call.args), len(callee.params)
         # A Submit's args bind a prefix of the callee's params.
         if n_args == n_params or (isinstance(call, E.Submit) and n_args < n_params):
-            return True
+            return callee
         self.report(f"Call to '{callee.name}' passes {n_args} argument(s) but the function "
                     f"takes {n_params} parameter(s)", stmt, TypeCheckErrorType.SIZE_MISMATCH)
-        return False
+        return None
 
 
 class TypeCheckVerifier(CheckVerifier):

@@ -103,6 +103,9 @@ class ParserError(Exception):
     ``str(err)`` is the message alone; :meth:`render` gives the full snippet.
     """
 
+    # The independent errors found next to this one (parser/recovery.py), in order.
+    also: tuple["ParserError", ...] = ()
+
     def __init__(self, message: str, span: SpanLike = None, hint: Optional[str] = None,
                  note: Optional[str] = None,
                  source_lines: Union[Iterable[str], str, None] = None) -> None:
