@@ -13,7 +13,7 @@ from functools import lru_cache
 from typing import Container, NamedTuple
 
 __all__ = ["RESERVED_DELIMITER", "AUTO_QUALIFIERS", "STORE_SUFFIX", "AutoName",
-           "check_auto_name_base", "auto_name", "split_auto_name", "base_name",
+           "check_auto_name_base", "auto_name", "split_auto_name", "base_name", "source_name",
            "fresh_name_like", "NameAllocator"]
 
 RESERVED_DELIMITER = "__"
@@ -137,3 +137,14 @@ class NameAllocator:
         self._next[key] = version + 1
         self._minted.add(candidate)
         return candidate
+
+
+_INLINE_SPLICE_SUFFIX = re.compile(r"_inline\d+$")
+
+
+def source_name(name: str) -> str:
+    """The name the user wrote, for messages: ``base_name`` without the ``_inline<N>``
+    InlineFunctions gives a spliced local (``scratch_inline0__ssa_v1`` -> ``scratch``)."""
+    base = base_name(name)
+    return _INLINE_SPLICE_SUFFIX.sub("", base) or base
+

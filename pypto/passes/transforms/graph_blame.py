@@ -20,7 +20,7 @@ from ...ir import stmt as St
 from ...ir.function import Function, Program
 from ...ir.node import GlobalVar, Stmt
 from ...ir.walk import calls_in, iter_stmts, stmt_exprs, var_uses
-from ..names import base_name
+from ..names import source_name
 
 __all__ = ["escaping_read", "first_use"]
 
@@ -49,7 +49,7 @@ def escaping_read(program: Program, graph: Function,
             result = _result_var(caller, stmt, index, len(last.value))
             read = first_use(program, caller, result) if result is not None else None
             if read is not None:
-                return base_name(name), read
+                return source_name(name), read
     return None
 
 

@@ -35,7 +35,7 @@ from ...ir.depth import nesting_guard
 from ...ir.walk import CONST_TYPES, LEAF_TYPES, arith_leaves, def_sites, iter_stmts
 from ..diagnostic import PassError, PassErrorCode, errors_of
 from ..outline.outliner import Renamer
-from ..names import base_name
+from ..names import source_name
 from ..verifiers.graph_boundary import (PARAM_DIRECTION, RETURNS_NON_PARAM, check_call_site,
                                         check_graph_body, graph_call_sites)
 from .graph_blame import escaping_read, first_use
@@ -353,7 +353,7 @@ def _blame(program: Program, graph: Function, code: int, sites: list
         param = _first_bad_direction(graph)
         use = first_use(program, graph, param) if param is not None else None
         if param is not None and use is not None:
-            return (f"{where} writes tensor '{base_name(param.name_hint)}' without reading "
+            return (f"{where} writes tensor '{source_name(param.name_hint)}' without reading "
                     "it, which would make it a write-only (Out) parameter of the graph; a "
                     "graph's tensors must be InOut: read it in the region before writing "
                     "it", use.span)

@@ -306,3 +306,38 @@ def test_every_outliner_is_idempotent_on_pipeline_output():
     for factory in (passes.outline_hierarchy_scopes, passes.outline_graph_scopes,
                     passes.outline_incore_scopes, passes.outline_cluster_scopes):
         assert factory()(result) is result
+
+
+def test_a_graph_boundary_message_names_an_inlined_local_as_the_user_wrote_it():
+    # The region sits in an Inline function: after the splice its local is
+    # 'scratch_inline0'; the message says 'scratch', the name in the user's file.
+    text = """import pypto.language as pl
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Inline)
+    def band(self, x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        scratch = pl.create_tensor([16, 16], dtype=pl.FP32)
+        with pl.graph("g1"):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0, 0], [16, 16])
+                scratch = pl.store(pl.exp(t), [0, 0], scratch)
+        return scratch
+
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[16, 16], pl.FP32]) -> pl.Tensor[[16, 16], pl.FP32]:
+        y = self.band(x)
+        return y
+"""
+    with pytest.raises(passes.PassError) as info:
+        default_pipeline(pl.parse(text, filename="inl.py"))
+    assert "pl.graph region 'g1' writes tensor 'scratch' without reading it" in str(info.value)
+    assert info.value.span.begin_line == 12
+
+
+def test_source_name_strips_ssa_and_splice_suffixes_only():
+    from pypto.passes.names import source_name
+    assert source_name("scratch_inline0__ssa_v1") == "scratch"
+    assert source_name("acc_inline12") == "acc"
+    assert source_name("inline3") == "inline3" and source_name("t__ssa_v2") == "t"
