@@ -361,6 +361,18 @@ class _Converter:
                          "next, and an Unroll loop cannot carry values; use pl.range for a "
                          "loop that updates a value", loop.span)
 
+    def check_scoped_escapes(self) -> None:
+        """A value first defined in a loop inside a scope and read after the loop would
+        need an escape, which such a loop never gets: refused from the index alone,
+        before any conversion."""
+        scoped = self.index.scoped_escapes
+        if scoped:
+            loop, var = min(scoped, key=lambda found: self.index.enter[found[0]])
+            raise self._fail(
+                f"'{var.name_hint}' may be unbound after the loop: it is first defined in "
+                "the body of a loop inside a region, and a loop there never carries a value "
+                f"out; define '{var.name_hint}' before the loop", loop.span)
+
     def check_escapes(self) -> None:
         """Refuse a program that would observe an escaping value's seed.
 
@@ -373,13 +385,6 @@ class _Converter:
         rather than invent the value.  A live seed with no source is refused too: it
         could not be printed.
         """
-        scoped = self.index.scoped_escapes
-        if scoped:
-            loop, var = min(scoped, key=lambda found: self.index.enter[found[0]])
-            raise self._fail(
-                f"'{var.name_hint}' may be unbound after the loop: it is first defined in "
-                "the body of a loop inside a region, and a loop there never carries a value "
-                f"out; define '{var.name_hint}' before the loop", loop.span)
         unsure = self._unsure
         observed = {unsure[v] for v in self.roots if v in unsure} if unsure else set()
         culprits = observed | self._placeholder_escapes
@@ -602,6 +607,7 @@ def transform(func: Function) -> Function:
         return func
     with nesting_guard(func):
         converter = _Converter(func)
+        converter.check_scoped_escapes()
         converted = converter.run()
         dead = converter.dead_slots()
         pruned = converter.prunable(dead)

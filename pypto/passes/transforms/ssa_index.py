@@ -334,9 +334,11 @@ def _innermost_loop(index: SSAIndex, node: Stmt | None) -> Stmt | None:
 
 def _mark_candidates(index: SSAIndex) -> None:
     enter, parent = index.enter, index.parent
+    scoped_loops = any(scoped and isinstance(stmt, (St.ForStmt, St.WhileStmt))
+                       for stmt, scoped in index.under_scope.items())
     for var, defs in index.defs.items():
         first_pos, first_anchor = defs[0]
-        if first_anchor is not None:
+        if scoped_loops and first_anchor is not None:
             inner = _innermost_loop(index, first_anchor)
             if inner is not None and index.under_scope[inner] and \
                     not _defined_by_header(inner, var) and \
