@@ -310,6 +310,13 @@ class Call(Expr):
 
 def _call_rest(rest: tuple, kw: dict) -> tuple:
     """Decode the overloaded tail of ``Call(op, args, ...)`` positionally by type."""
+    if not kw and len(rest) == 4:
+        kwargs, attrs, type_, span = rest
+        # The form the parser and the op registry use: (kwargs, attrs, type, span)
+        # with plain dicts -- decoded without the generic checks below.
+        if kwargs.__class__ is dict and attrs.__class__ is dict \
+                and span.__class__ is Span and isinstance(type_, Type):
+            return kwargs, attrs, type_, span
     kwargs = kw.pop("kwargs", None)
     attrs = kw.pop("attrs", None)
     type_ = kw.pop("type", None)
@@ -318,11 +325,15 @@ def _call_rest(rest: tuple, kw: dict) -> tuple:
         raise TypeError(f"Call: unexpected keyword argument '{next(iter(kw))}'")
     dicts = []
     for item in rest:
-        if isinstance(item, Span):
+        if item.__class__ is Span:
             span = item
+        elif item is None or item.__class__ is dict:
+            dicts.append(item)
         elif isinstance(item, Type):
             type_ = item
-        elif isinstance(item, Mapping) or item is None:
+        elif isinstance(item, Span):
+            span = item
+        elif isinstance(item, Mapping):
             dicts.append(item)
         else:
             raise TypeError(f"Call: unexpected argument of type {type(item).__name__}; "

@@ -301,11 +301,6 @@ def _extent(p: "FunctionParser", lower: Expr, upper: Expr, node: ast.AST) -> Exp
     return scalar_builder_call(p, B.sub, [upper, lower], node, "Slice bound")
 
 
-def _call(p: "FunctionParser", node: ast.Call) -> Any:
-    from .calls import parse_call
-    return parse_call(p, node)
-
-
 def _unsupported_named(kind: str) -> Callable[["FunctionParser", ast.expr], Any]:
     def handler(p: "FunctionParser", node: ast.expr) -> Any:
         raise UnsupportedFeatureError(f"Unsupported expression type: {kind}", p.span(node),
@@ -329,6 +324,5 @@ EXPR_HANDLERS = {
     ast.Subscript: _subscript,
     ast.List: _sequence,
     ast.Tuple: _sequence,
-    ast.Call: _call,
     ast.Starred: _starred,
 }
