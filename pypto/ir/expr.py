@@ -82,6 +82,12 @@ class ConstInt(Expr):
     _fields = (("type", _U), ("value", _U))
 
     def __init__(self, value: int, dtype: DataType, span: Span | None = None) -> None:
+        if dtype is _INDEX_DTYPE and value.__class__ is int and span.__class__ is Span:
+            # The literal the parser and the shapes make most: nothing left to check.
+            _set(self, "value", value)
+            _set(self, "type", _INDEX_SCALAR)
+            _set(self, "span", span)
+            return
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"ConstInt: field 'value' expects int, got {type(value).__name__}")
         check_type("ConstInt", "dtype", dtype, DataType, "DataType")
@@ -104,6 +110,11 @@ class ConstFloat(Expr):
     _fields = (("type", _U), ("value", _U))
 
     def __init__(self, value: float, dtype: DataType, span: Span | None = None) -> None:
+        if dtype is _FP32_DTYPE and value.__class__ is float and span.__class__ is Span:
+            _set(self, "value", value)
+            _set(self, "type", _FP32_SCALAR)
+            _set(self, "span", span)
+            return
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError(f"ConstFloat: field 'value' expects float, got {type(value).__name__}")
         check_type("ConstFloat", "dtype", dtype, DataType, "DataType")
@@ -142,6 +153,10 @@ def _scalar(dtype: DataType) -> ScalarType:
     if found is None:
         found = _SCALAR_TYPES[dtype] = ScalarType(dtype)
     return found
+
+
+_INDEX_DTYPE, _FP32_DTYPE = DataType.INDEX, DataType.FP32
+_INDEX_SCALAR, _FP32_SCALAR = _scalar(_INDEX_DTYPE), _scalar(_FP32_DTYPE)
 
 
 # -- scalar operators --------------------------------------------------------------

@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from .dtype import DataType
 from .enums import CompactMode, MemorySpace, TensorLayout, TileLayout, PadValue
-from .node import Expr, check_type
+from .node import Expr, as_tuple, check_type
 
 __all__ = ["Type", "UnknownType", "ScalarType", "ShapedType", "TensorType", "TileType",
            "TupleType", "MemRef", "TensorView", "TileView", "shape_of", "has_dynamic_dims"]
@@ -239,7 +239,6 @@ class TupleType(Type):
     _fields = ("types",)
 
     def __init__(self, types: Iterable[Type]) -> None:
-        from .node import as_tuple
         _set(self, "types", as_tuple("TupleType", "types", types, Type, "Type"))
 
 

@@ -56,6 +56,9 @@ def _unified_ops() -> dict:
 
 def parse_op_arg(p: "FunctionParser", node: ast.expr) -> Any:
     """Op operands: list/tuple literals stay Python lists (the op makes the MakeTuple)."""
+    cls = node.__class__
+    if cls is ast.Constant or (cls is ast.Name and p.names.lookup(node.id) is not None):
+        return p.parse_expr(node)  # a literal or a DSL value: no dotted name to read
     if isinstance(node, (ast.List, ast.Tuple)):
         return [parse_op_arg(p, elt) for elt in node.elts]
     # Positional dtypes and enum members (pl.create_tensor(shape, pl.FP32),

@@ -36,8 +36,13 @@ _COMPARES = {ast.Eq: B.eq, ast.NotEq: B.ne, ast.Lt: B.lt, ast.LtE: B.le, ast.Gt:
              ast.GtE: B.ge}
 
 
+_INDEX_LOW, _INDEX_HIGH = int_range(_INDEX)  # type: ignore[misc]
+
+
 def const_from_python(p: "FunctionParser", value: Any, node: ast.AST) -> Expr:
     span = p.span(node)
+    if value.__class__ is int and _INDEX_LOW <= value <= _INDEX_HIGH:
+        return E.ConstInt(value, _INDEX, span)  # the common literal, already known to fit
     if isinstance(value, bool):
         return E.ConstBool(value, span)
     if isinstance(value, int):
