@@ -371,8 +371,9 @@ class MakeTuple(Expr):
     def __init__(self, elements: Iterable[Expr], span: Span | None = None) -> None:
         elems = as_tuple("MakeTuple", "elements", elements, Expr, "Expr")
         _set(self, "elements", elems)
-        _set(self, "type", TupleType([e.type for e in elems]))
-        _set(self, "span", _span("MakeTuple", span))
+        # Every Expr's type is a Type (its constructor checked): not checked again.
+        _set(self, "type", TupleType.of_checked(tuple([e.type for e in elems])))
+        _set(self, "span", span if span.__class__ is Span else _span("MakeTuple", span))
 
 
 class TupleGetItemExpr(Expr):

@@ -241,6 +241,14 @@ class TupleType(Type):
     def __init__(self, types: Iterable[Type]) -> None:
         _set(self, "types", as_tuple("TupleType", "types", types, Type, "Type"))
 
+    @classmethod
+    def of_checked(cls, types: tuple[Type, ...]) -> "TupleType":
+        """The TupleType of ``types``, a tuple already known to hold only Types (the
+        types of Exprs): built without checking them again."""
+        made = object.__new__(cls)
+        _set(made, "types", types)
+        return made
+
 
 # -- layout / memory metadata: carried and printed, otherwise opaque -----------------
 

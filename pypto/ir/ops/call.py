@@ -32,7 +32,8 @@ def to_ir_arg(value: Any, span: Span) -> Expr:
     if isinstance(value, Expr):
         return value
     if isinstance(value, (list, tuple)):
-        return MakeTuple([to_ir_arg(item, span) for item in value], span)
+        return MakeTuple([item if isinstance(item, Expr) else to_ir_arg(item, span)
+                          for item in value], span)
     if isinstance(value, enum.Enum):  # IntEnums are ints; never turn them into numbers
         raise TypeError(f"cannot use {type(value).__name__}.{value.name} as an operand")
     return to_expr(value, span)
