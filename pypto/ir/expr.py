@@ -338,7 +338,7 @@ def _call_rest(rest: tuple, kw: dict) -> tuple:
     span = kw.pop("span", None)
     if kw:
         raise TypeError(f"Call: unexpected keyword argument '{next(iter(kw))}'")
-    dicts = []
+    dicts: list[Any] = []
     for item in rest:
         if item.__class__ is Span:
             span = item
@@ -372,7 +372,7 @@ class MakeTuple(Expr):
         elems = as_tuple("MakeTuple", "elements", elements, Expr, "Expr")
         _set(self, "elements", elems)
         # Every Expr's type is a Type (its constructor checked): not checked again.
-        _set(self, "type", TupleType.of_checked(tuple([e.type for e in elems])))
+        _set(self, "type", TupleType._of_checked(tuple([e.type for e in elems])))
         _set(self, "span", span if span.__class__ is Span else _span("MakeTuple", span))
 
 

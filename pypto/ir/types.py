@@ -242,7 +242,7 @@ class TupleType(Type):
         _set(self, "types", as_tuple("TupleType", "types", types, Type, "Type"))
 
     @classmethod
-    def of_checked(cls, types: tuple[Type, ...]) -> "TupleType":
+    def _of_checked(cls, types: tuple[Type, ...]) -> "TupleType":
         """The TupleType of ``types``, a tuple already known to hold only Types (the
         types of Exprs): built without checking them again."""
         made = object.__new__(cls)

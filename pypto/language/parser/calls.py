@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -57,7 +57,7 @@ def _unified_ops() -> dict:
 def parse_op_arg(p: "FunctionParser", node: ast.expr) -> Any:
     """Op operands: list/tuple literals stay Python lists (the op makes the MakeTuple)."""
     cls = node.__class__
-    if cls is ast.Constant or (cls is ast.Name and p.names.lookup(node.id) is not None):
+    if cls is ast.Constant or (cls is ast.Name and p.names.lookup(cast(ast.Name, node).id) is not None):
         return p.parse_expr(node)  # a literal or a DSL value: no dotted name to read
     if isinstance(node, (ast.List, ast.Tuple)):
         return [parse_op_arg(p, elt) for elt in node.elts]

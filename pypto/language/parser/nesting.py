@@ -83,7 +83,7 @@ def _expr_fields(cls: type) -> tuple[str, ...]:
 # Statement classes without nested statements or parameters: written on one line in
 # at most MAX_EXPR_NESTING characters, none of their expressions can be too deep.
 _SIMPLE = frozenset(cls for cls in ast.stmt.__subclasses__()
-                    if not {*_BODIES, "cases", "args"} & set(cls._fields))  # type: ignore[attr-defined]
+                    if not {*_BODIES, "cases", "args"} & set(cls._fields))
 
 
 def _header_exprs(stmt: ast.stmt) -> list[list[tuple[ast.AST, int]]]:
