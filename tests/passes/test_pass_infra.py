@@ -251,7 +251,9 @@ def test_list_passes_in_pipeline_order():
     assert [s.name for s in passes.list_passes()] == [
         "InlineFunctions", "ConvertToSSA", "NormalizeStmtStructure", "FlattenCallExpr",
         "OutlineHierarchyScopes", "OutlineGraphScopes", "OutlineIncoreScopes",
-        "OutlineClusterScopes", "LegalizeGraphBoundary", "IRVerifier"]
+        "OutlineClusterScopes", "LegalizeGraphBoundary", "Simplify", "UnrollLoops",
+        "DeriveCallDirections", "NormalizeReturnOrder", "CanonicalizeIOOrder",
+        "ClassifyIterArgCarry", "IRVerifier"]
 
 
 @pytest.mark.parametrize("factory, name, required, produced, invalidated", [
