@@ -32,7 +32,7 @@ from ...ir.node import Expr
 from ...ir.structural import structural_equal, structural_hash
 from .scalar_values import const_value, dtype_range, float_packer, int_width, make_const, wrap
 
-__all__ = ["ExprSimplifier", "Interval"]
+__all__ = ["ExprSimplifier", "Interval", "fold_constant_node"]
 
 Interval = tuple[int, int]
 Width = tuple[int, bool]
@@ -434,3 +434,21 @@ def _same(expr: E.BinaryExpr, left: Expr, right: Expr) -> Expr:
     if left is expr.left and right is expr.right:
         return expr
     return expr.replace(left=left, right=right)
+
+
+_IDENTITY_SIMPLIFIER = ExprSimplifier(lambda e: e)
+
+
+def fold_constant_node(expr: Expr) -> Expr:
+    """``expr`` folded if it is a scalar operator whose operands are constants (as the
+    executor would compute it), else ``expr`` itself."""
+    if isinstance(expr, E.BinaryExpr):
+        operands: tuple[Expr, ...] = (expr.left, expr.right)
+    elif isinstance(expr, E.UnaryExpr):
+        operands = (expr.operand,)
+    else:
+        return expr
+    if any(const_value(o) is None for o in operands):
+        return expr
+    folded = _IDENTITY_SIMPLIFIER.simplify(expr)
+    return folded if isinstance(folded, (E.ConstInt, E.ConstFloat, E.ConstBool)) else expr

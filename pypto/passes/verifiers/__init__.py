@@ -15,7 +15,8 @@ if TYPE_CHECKING:  # (the registry imports this module when it first runs)
     from ..verifier_registry import PropertyVerifierRegistry
 from .calls import (InlineFunctionsEliminatedVerifier, ManualDepsOnSubmitOnlyVerifier,
                     OrchestrationReferencesResolvedVerifier)
-from .control_flow import BreakContinueValidVerifier, PipelineLoopValidVerifier
+from .control_flow import (BreakContinueValidVerifier, PipelineLoopValidVerifier,
+                           UnrollResolvedVerifier)
 from .graph_boundary import GraphBoundaryLegalizedVerifier
 from .nested_calls import NoNestedCallsVerifier
 from .params import InOutUseValidVerifier, OutParamNotShadowedVerifier
@@ -46,6 +47,7 @@ def _builtin_verifiers() -> dict:
         P.OutParamNotShadowed: OutParamNotShadowedVerifier(),
         P.InOutUseValid: InOutUseValidVerifier(),
         P.PipelineLoopValid: PipelineLoopValidVerifier(),
+        P.UnrollResolved: UnrollResolvedVerifier(),
         P.NoNestedInCore: NoNestedInCoreVerifier(),
         P.ManualDepsOnSubmitOnly: ManualDepsOnSubmitOnlyVerifier(),
         P.InlineFunctionsEliminated: InlineFunctionsEliminatedVerifier(),
