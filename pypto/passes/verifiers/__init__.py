@@ -13,8 +13,8 @@ from ..properties import IRProperty
 
 if TYPE_CHECKING:  # (the registry imports this module when it first runs)
     from ..verifier_registry import PropertyVerifierRegistry
-from .calls import (InlineFunctionsEliminatedVerifier, ManualDepsOnSubmitOnlyVerifier,
-                    OrchestrationReferencesResolvedVerifier)
+from .calls import (CallDirectionsResolvedVerifier, InlineFunctionsEliminatedVerifier,
+                    ManualDepsOnSubmitOnlyVerifier, OrchestrationReferencesResolvedVerifier)
 from .control_flow import (BreakContinueValidVerifier, PipelineLoopValidVerifier,
                            UnrollResolvedVerifier)
 from .graph_boundary import GraphBoundaryLegalizedVerifier
@@ -48,6 +48,7 @@ def _builtin_verifiers() -> dict:
         P.InOutUseValid: InOutUseValidVerifier(),
         P.PipelineLoopValid: PipelineLoopValidVerifier(),
         P.UnrollResolved: UnrollResolvedVerifier(),
+        P.CallDirectionsResolved: CallDirectionsResolvedVerifier(),
         P.NoNestedInCore: NoNestedInCoreVerifier(),
         P.ManualDepsOnSubmitOnly: ManualDepsOnSubmitOnlyVerifier(),
         P.InlineFunctionsEliminated: InlineFunctionsEliminatedVerifier(),
