@@ -86,6 +86,12 @@ class PassInstrument:
     def run_after_function(self, pass_: "Pass", done: int, total: int) -> None:
         """Called by a function pass after each function (``done`` of ``total``)."""
 
+    def run_before_pipeline(self, program: Program) -> None:
+        """Called by ``PassPipeline.run`` with its input, before the first pass."""
+
+    def run_after_pipeline(self, program: Program) -> None:
+        """Called by ``PassPipeline.run`` with its output, after the last pass."""
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._name!r})"
 
