@@ -128,9 +128,9 @@ _DEFAULT_DISABLED = default_disabled_diagnostics()
 class PassContext:
     """Instruments and pass configuration for every pass run inside ``with ctx:``.
 
-    PyPTO's back-end options (diagnostic phase and disabled diagnostics, memory
-    planner, L0C double buffering) are kept and returned by their getters; no in-scope
-    pass reads them.
+    The diagnostic phase and disabled diagnostics tell a ``DiagnosticInstrument`` when
+    and what to check.  PyPTO's back-end options (memory planner, L0C double buffering)
+    are kept and returned by their getters; no in-scope pass reads them.
     """
 
     def __init__(self, instruments: Iterable[PassInstrument],
