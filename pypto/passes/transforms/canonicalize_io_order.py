@@ -70,9 +70,9 @@ def transform(program: Program) -> Program:
     functions = []
     for func in program.functions.values():
         func = rewriter.visit_function(func)
-        order = orders.get(func.name)
-        if order is not None:
-            params = [(func.params[i], func.param_directions[i]) for i in order]
+        new_order = orders.get(func.name)
+        if new_order is not None:
+            params = [(func.params[i], func.param_directions[i]) for i in new_order]
             func = Function(func.name, params, func.return_types, func.body, func.span,
                             type=func.func_type, level=func.level, role=func.role,
                             attrs=func._attrs,

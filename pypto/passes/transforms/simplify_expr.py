@@ -47,6 +47,9 @@ _FOLD: dict[type, Callable[[Any, Any], Any]] = {
 _DIVISIONS: dict[type, Callable[[Any, Any], Any]] = {
     E.FloorDiv: operator.floordiv, E.FloorMod: operator.mod, E.FloatDiv: operator.truediv,
 }
+_UNARY_FOLD: dict[type, Callable[[Any], Any]] = {
+    E.Abs: abs, E.Neg: operator.neg, E.Not: operator.not_, E.BitNot: operator.invert,
+}
 _COMPARES = (E.Eq, E.Ne, E.Lt, E.Le, E.Gt, E.Ge)
 _LINEAR = (E.Add, E.Sub, E.Neg, E.Mul)
 # Operators that never fail on scalar values (division is checked per divisor).
@@ -172,7 +175,7 @@ class ExprSimplifier:
             if isinstance(expr, E.Neg):
                 form.merge(self._form(expr.operand, width, rewrite), -1)
                 return form
-            mul = cast(E.Mul, expr)
+            mul = expr
             left = self._form(mul.left, width, rewrite)
             right = self._form(mul.right, width, rewrite)
             if not left.terms:
@@ -346,10 +349,11 @@ class ExprSimplifier:
         if difference is None:
             return None
         low, high = difference
-        truth = {E.Lt: (high < 0, low >= 0), E.Le: (high <= 0, low > 0),
+        truths: dict[type, tuple[bool, bool]] = {E.Lt: (high < 0, low >= 0), E.Le: (high <= 0, low > 0),
                  E.Gt: (low > 0, high <= 0), E.Ge: (low >= 0, high < 0),
                  E.Eq: (low == high == 0, low > 0 or high < 0),
-                 E.Ne: (low > 0 or high < 0, low == high == 0)}[kind]
+                 E.Ne: (low > 0 or high < 0, low == high == 0)}
+        truth = truths[kind]
         if truth[0] or truth[1]:
             if not (cannot_fail(left) and cannot_fail(right)):
                 return None
@@ -389,8 +393,7 @@ class ExprSimplifier:
         elif value is not None and (int_width(expr.dtype) is not None
                                     or float_packer(expr.dtype) is not None
                                     or expr.dtype is DataType.BOOL):
-            fn = {E.Abs: abs, E.Neg: operator.neg, E.Not: operator.not_,
-                  E.BitNot: operator.invert}[type(expr)]
+            fn = _UNARY_FOLD[type(expr)]
             folded = make_const(fn(value), expr.dtype, expr)
             if folded is not None:
                 return folded

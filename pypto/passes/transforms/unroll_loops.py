@@ -18,6 +18,8 @@ them (or in each other) are expanded too, the innermost first.
 
 from __future__ import annotations
 
+from typing import cast
+
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.enums import ForKind
@@ -97,7 +99,7 @@ class _Unroller(IRMutator):
         out: list[Stmt] = []
         dtype = loop.loop_var.type.dtype  # type: ignore[attr-defined]  # a scalar Var
         for value in values:
-            mapping: dict[E.Var, Expr] = {loop.loop_var: E.ConstInt(value, dtype, loop.span)}
+            mapping: dict[Expr, Expr] = {loop.loop_var: E.ConstInt(value, dtype, loop.span)}
             mapping.update(zip(loop.iter_args, carried))
             body = self._copy(loop.body, mapping)
             if loop.iter_args:
@@ -113,12 +115,13 @@ class _Unroller(IRMutator):
             return St.SeqStmts([], loop.span)
         return St.SeqStmts.flatten(out, loop.span)
 
-    def _copy(self, body: Stmt, mapping: dict[E.Var, Expr]) -> Stmt:
+    def _copy(self, body: Stmt, mapping: dict[Expr, Expr]) -> Stmt:
         if self._ssa:
             body = deep_clone(body, mapping)[0]  # fresh definitions, then the folding below
             mapping = {}
         substitute = _Substitute()
-        substitute.var_remap.update(mapping)
+        for var, value in mapping.items():  # (the keys are the loop's Vars)
+            substitute.var_remap[cast(E.Var, var)] = value
         return substitute.visit_stmt(body)
 
 
