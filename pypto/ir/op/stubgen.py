@@ -17,9 +17,9 @@ import importlib
 import inspect
 import sys
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
-__all__ = ["MODULES", "stub_text", "stale_stubs", "write_stubs"]
+__all__ = ["MODULES", "stub_text", "stale_stubs", "write_stubs", "run_stub_command"]
 
 MODULES = tuple(f"pypto.ir.op.{ns}_ops" for ns in ("tensor", "tile", "system", "array",
                                                     "prefetch")) + \
@@ -94,16 +94,23 @@ def write_stubs() -> list[str]:
     return written
 
 
-def main(argv: list[str] | None = None) -> int:
+def run_stub_command(argv: list[str] | None, command: str, stale: Callable[[], list[str]],
+                     write: Callable[[], list[str]]) -> int:
+    """The command line of a stub generator: ``--check`` lists stale stubs (exit 1 if
+    any), otherwise the stale ones are rewritten."""
     args = sys.argv[1:] if argv is None else argv
     if "--check" in args:
-        stale = stale_stubs()
-        for name in stale:
-            print(f"stale stub: {name} (run python -m pypto.ir.op.stubgen)")
-        return 1 if stale else 0
-    for name in write_stubs():
+        found = stale()
+        for name in found:
+            print(f"stale stub: {name} (run {command})")
+        return 1 if found else 0
+    for name in write():
         print(f"wrote {name}")
     return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_stub_command(argv, "python -m pypto.ir.op.stubgen", stale_stubs, write_stubs)
 
 
 if __name__ == "__main__":

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...ir import expr as E
 from ...ir.enums import ParamDirection
 from ...ir.function import Function, Program, is_incore_type
-from ...ir.node import Expr, GlobalVar
-from ...ir.visitor import IRMutator
-from .call_sites import callers
+from ...ir.node import Expr
+from .call_sites import FunctionCallRewriter, callers, map_functions
 
 __all__ = ["transform", "canonical_order"]
 
@@ -29,20 +27,12 @@ def canonical_order(func: Function) -> list[int]:
     return sorted(range(len(func.params)), key=lambda i: (_RANK[func.param_directions[i]], i))
 
 
-class _Reorder(IRMutator):
+class _Reorder(FunctionCallRewriter):
     def __init__(self, orders: dict[str, list[int]]) -> None:
         super().__init__()
         self._orders = orders
 
-    def visit_call(self, op: E.Call) -> Expr:
-        return self._reordered(super().visit_call(op))
-
-    def visit_submit(self, op: E.Submit) -> Expr:
-        return self._reordered(super().visit_submit(op))
-
-    def _reordered(self, call: Any) -> Any:
-        if not isinstance(call, (E.Call, E.Submit)) or not isinstance(call.op, GlobalVar):
-            return call
+    def rewrite_call(self, call: Any) -> Expr:
         order = self._orders.get(call.op.name)
         if order is None or len(order) != len(call.args):
             return call
@@ -67,15 +57,14 @@ def transform(program: Program) -> Program:
     if not orders:
         return program
     rewriter = _Reorder(orders)
-    functions = []
-    for func in program.functions.values():
+
+    def rewrite(func: Function) -> Function:
         func = rewriter.visit_function(func)
         new_order = orders.get(func.name)
-        if new_order is not None:
-            params = [(func.params[i], func.param_directions[i]) for i in new_order]
-            func = Function(func.name, params, func.return_types, func.body, func.span,
-                            type=func.func_type, level=func.level, role=func.role,
-                            attrs=func._attrs,
-                            requires_runtime_binding=func.requires_runtime_binding)
-        functions.append(func)
-    return program.with_functions(functions)
+        if new_order is None:
+            return func
+        params = [(func.params[i], func.param_directions[i]) for i in new_order]
+        return Function(func.name, params, func.return_types, func.body, func.span,
+                        type=func.func_type, level=func.level, role=func.role,
+                        attrs=func._attrs, requires_runtime_binding=func.requires_runtime_binding)
+    return map_functions(program, rewrite)

@@ -25,9 +25,9 @@ from ...ir.enums import ParamDirection as PD
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar
 from ...ir.types import ScalarType
-from ...ir.visitor import IRMutator
 from ...ir.walk import iter_stmts
 from ..diagnostic import PassError, PassErrorCode
+from .call_sites import FunctionCallRewriter, map_functions
 
 __all__ = ["transform", "derived_directions", "compatible_directions", "PASS_NAME"]
 
@@ -74,21 +74,13 @@ def _created_tensors(func: Function) -> set[E.Var]:
             and not isinstance(s.value.op, GlobalVar) and s.value.op.name == "tensor.create"}
 
 
-class _Deriver(IRMutator):
+class _Deriver(FunctionCallRewriter):
     def __init__(self, program: Program, fresh: set[E.Var]) -> None:
         super().__init__()
         self._program = program
         self._fresh = fresh
 
-    def visit_call(self, op: E.Call) -> Expr:
-        return self._resolved(super().visit_call(op))
-
-    def visit_submit(self, op: E.Submit) -> Expr:
-        return self._resolved(super().visit_submit(op))
-
-    def _resolved(self, call: Any) -> Any:
-        if not isinstance(call, (E.Call, E.Submit)) or not isinstance(call.op, GlobalVar):
-            return call
+    def rewrite_call(self, call: Any) -> Expr:
         callee = self._program.get_function(call.op.name)
         if callee is None or len(callee.params) != len(call.args):
             return call  # an unresolved or mis-arity call: the verifiers report it
@@ -117,9 +109,5 @@ def _describe(callee: Function, index: int) -> str:
 
 
 def transform(program: Program) -> Program:
-    functions = []
-    for func in program.functions.values():
-        functions.append(_Deriver(program, _created_tensors(func)).visit_function(func))
-    if all(new is old for new, old in zip(functions, program.functions.values())):
-        return program
-    return program.with_functions(functions)
+    return map_functions(program, lambda func: _Deriver(
+        program, _created_tensors(func)).visit_function(func))

@@ -25,7 +25,7 @@ from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.types import TupleType
 from ...ir.visitor import IRMutator
 from ...ir.walk import expr_children, iter_stmts, stmt_exprs
-from .call_sites import callers
+from .call_sites import callers, map_functions
 
 __all__ = ["transform", "returned_param_positions", "needs_reordering"]
 
@@ -155,14 +155,12 @@ def transform(program: Program) -> Program:
     if not perms:
         return program
     rewriter = _Callers(perms)
-    functions = []
-    for func in program.functions.values():
+
+    def rewrite(func: Function) -> Function:
         func = rewriter.visit_function(func)
         perm = perms.get(func.name)
-        if perm is not None:
-            func = _reorder_returns(func, perm)
-        functions.append(func)
-    return program.with_functions(functions)
+        return func if perm is None else _reorder_returns(func, perm)
+    return map_functions(program, rewrite)
 
 
 class _Returns(IRMutator):
