@@ -22,7 +22,7 @@ from ..ir.function import Program
 from .context import PassContext, PassInstrument
 from .diagnostic import Diagnostic, DiagnosticSeverity
 from .diagnostic_checks import (DiagnosticCheck, DiagnosticCheckSet, DiagnosticPhase,
-                                default_disabled_diagnostics)
+                                default_disabled_diagnostics, get_default_diagnostic_phase)
 from .diagnostic_rules import CHECKS
 from .pipeline import in_pipeline
 
@@ -149,4 +149,4 @@ def format_diagnostics(diagnostics: Iterable[Diagnostic]) -> str:
 def _phase() -> DiagnosticPhase:
     context = PassContext.current()
     return (context.get_diagnostic_phase() if context is not None
-            else DiagnosticPhase.PRE_PIPELINE)
+            else get_default_diagnostic_phase())

@@ -85,3 +85,19 @@ def test_call_directions_resolved_verifier():
         in found[0].message
     assert passes.PropertyVerifierRegistry.verify(
         props, passes.derive_call_directions()(Calls)) == []
+
+
+def test_a_call_without_arguments_records_nothing_and_verifies():
+    @pl.program
+    class NoArgs:
+        @pl.function(type=pl.FunctionType.InCore)
+        def kernel(self):
+            b: pl.Scalar[pl.INDEX] = pl.tile.get_block_idx()
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: pl.Tensor[[4], pl.FP32]):
+            self.kernel()
+
+    assert passes.derive_call_directions()(NoArgs) is NoArgs
+    assert passes.PropertyVerifierRegistry.verify(
+        passes.IRPropertySet([passes.IRProperty.CallDirectionsResolved]), NoArgs) == []

@@ -82,8 +82,8 @@ class _Deriver(FunctionCallRewriter):
 
     def rewrite_call(self, call: Any) -> Expr:
         callee = self._program.get_function(call.op.name)
-        if callee is None or len(callee.params) != len(call.args):
-            return call  # an unresolved or mis-arity call: the verifiers report it
+        if callee is None or len(callee.params) != len(call.args) or not call.args:
+            return call  # unresolved or mis-arity (the verifiers report it), or nothing to record
         derived = derived_directions(callee, call.args, self._fresh)
         recorded = call.arg_directions
         if recorded:

@@ -117,7 +117,7 @@ class _CallDirectionsCheck(StmtCheck):
             return  # reported by the call-target and type verifiers
         recorded = call.arg_directions
         rule = CallDirectionsResolvedVerifier.rule_name
-        if not recorded:
+        if not recorded and call.args:  # (a call without arguments has nothing to record)
             self.diagnostics.append(error(
                 rule, 0, f"the call of '{callee.name}' in function '{self.func.name}' records "
                 "no argument directions (DeriveCallDirections records them)", call.span))
