@@ -6,7 +6,8 @@ all returns the same ones, and the program calls it (a function nothing calls ke
 the order its user reads).  Its results are permuted into parameter order, its return
 types with them, and every caller follows: the call's tuple type, and each
 ``tmp[i]`` read of a call's result tuple.  When some caller uses the result tuple any
-other way (passes it on whole, returns it), the function is left as written.
+other way (passes it on whole, returns it) or launches the function with ``pl.submit``,
+the function is left as written.
 
 What it produces is ``ReturnParamsExplicit``: each function returning only written
 parameters returns them in parameter order (the InCore outliner already emits its
