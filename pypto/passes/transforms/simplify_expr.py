@@ -176,22 +176,26 @@ class ExprSimplifier:
                 form.merge(self._form(expr.operand, width, rewrite), -1)
                 return form
             mul = expr
-            left = self._form(mul.left, width, rewrite)
-            right = self._form(mul.right, width, rewrite)
-            if not left.terms:
-                form.merge(right, left.constant)
-                form.dropped = form.dropped or (left.constant == 0 and _may_fail(right))
-                return form
-            if not right.terms:
-                form.merge(left, right.constant)
-                form.dropped = form.dropped or (right.constant == 0 and _may_fail(left))
-                return form
+            # (normalised: a side whose terms cancelled, ``0 * x``, is the constant it is)
+            left = self._form(mul.left, width, rewrite).normalised(width)
+            right = self._form(mul.right, width, rewrite).normalised(width)
+            for constant, other in ((left, right), (right, left)):
+                if not constant.terms:  # a constant side (maybe one whose parts dropped)
+                    form.merge(other, constant.constant)
+                    form.dropped = (form.dropped or constant.dropped
+                                    or (constant.constant == 0 and _may_fail(other)))
+                    return form
             product = mul if not rewrite else E.Mul(
                 self._rebuild_or_keep(left, mul.left, width),
                 self._rebuild_or_keep(right, mul.right, width), mul.dtype, mul.span)
             form.add_atom(product, 1)
             return form
         atom = self.simplify(expr) if rewrite else expr
+        if rewrite and atom is not expr and isinstance(atom, _LINEAR) \
+                and int_width(_dtype(atom)) == width:
+            # simplifying it made it linear (``cast(-x)`` to x's own dtype is ``-x``)
+            form.merge(self._form(atom, width, False), 1)
+            return form
         value = const_value(atom)
         if isinstance(value, int) and not isinstance(value, bool):
             form.constant = value
