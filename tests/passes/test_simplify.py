@@ -246,3 +246,34 @@ def test_float_constant_folding_matches_the_executor_bit_for_bit():
                 assert out.value == expected or (math.isnan(out.value) and math.isnan(expected))
     bf = ir.Add(ir.ConstFloat(0.1, DT.BF16), ir.ConstFloat(0.2, DT.BF16), DT.BF16)
     assert ExprSimplifier(lambda e: e).simplify(bf) is bf  # BF16 rounding is not reproduced
+
+
+def test_shapes_in_types_are_simplified_and_their_vars_reminted():
+    N = pl.dynamic("N")
+
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: pl.Tensor[[N, 64], pl.FP32],
+                 n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 64], pl.FP32]:
+            k: pl.Scalar[pl.INDEX] = n * 1
+            t: pl.Tensor[[k + 0, 64], pl.FP32] = pl.slice(x, [k + 0, 64], [0, 0])
+            u: pl.Tensor[[16, 64], pl.FP32] = pl.slice(t, [16, 64], [k * 2 - k, 0])
+            return u
+
+    @pl.program
+    class Expected:
+        @pl.function
+        def main(self, x: pl.Tensor[[N, 64], pl.FP32],
+                 n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16, 64], pl.FP32]:
+            k: pl.Scalar[pl.INDEX] = n
+            t: pl.Tensor[[k, 64], pl.FP32] = pl.slice(x, [k, 64], [0, 0])
+            u: pl.Tensor[[16, 64], pl.FP32] = pl.slice(t, [16, 64], [k, 0])
+            return u
+
+    out = simplified(Before)
+    ir.assert_structural_equal(out, Expected)
+    t_before = Before.functions["main"].body.stmts[1].var
+    t_after = out.functions["main"].body.stmts[1].var
+    assert t_after is not t_before  # a new type: a new Var, and its use follows
+    assert out.functions["main"].body.stmts[2].value.args[0] is t_after
