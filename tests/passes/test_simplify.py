@@ -277,3 +277,20 @@ def test_shapes_in_types_are_simplified_and_their_vars_reminted():
     t_after = out.functions["main"].body.stmts[1].var
     assert t_after is not t_before  # a new type: a new Var, and its use follows
     assert out.functions["main"].body.stmts[2].value.args[0] is t_after
+
+
+def test_a_loop_variable_defined_twice_gets_no_range():
+    """Two loops over one name (non-SSA input): after the inner loop, ``i`` holds the
+    inner loop's last value, so the outer range says nothing about it."""
+    i = ir.Var("i", ir.ScalarType(DT.INDEX))
+    s = ir.Var("s", ir.ScalarType(DT.INDEX))
+    q = ir.Var("q", ir.ScalarType(DT.INDEX))
+    inner = ir.ForStmt(i, 100, 102, 1, [], ir.AssignStmt(s, i), [])
+    read = ir.AssignStmt(q, ir.FloorDiv(i, ir.ConstInt(16, DT.INDEX), DT.INDEX))
+    outer = ir.ForStmt(i, 0, 4, 1, [], ir.SeqStmts([inner, read]), [])
+    func = ir.Function("main", [], [], ir.SeqStmts([ir.AssignStmt(s, ir.ConstInt(0, DT.INDEX)),
+                                                    outer, ir.ReturnStmt()]))
+    program = ir.Program([func], "P")
+    with passes.PassContext([]):  # (non-SSA on purpose)
+        out = simplified(program)
+    assert out is program  # i // 16 is 6 there, not 0

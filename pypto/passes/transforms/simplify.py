@@ -5,8 +5,9 @@ rules and why each keeps the meaning).  Statements are kept as they are: a branc
 condition folds to a constant stays a branch.
 
 Loop variables of loops with constant bounds are known to lie in their range while the
-body runs, unless the function also assigns them (non-SSA input), so ``i // 16`` in
-``for i in pl.range(16)`` is ``0``.
+body runs, unless the function defines them anywhere else too (non-SSA input: an
+assignment to the loop variable, or a second loop over the same name), so ``i // 16``
+in ``for i in pl.range(16)`` is ``0``.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from ...ir import stmt as St
 from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.visitor import IRMutator
-from ...ir.walk import iter_stmts
+from ...ir.walk import def_sites, iter_stmts
 from .scalar_values import const_value
 from .simplify_expr import ExprSimplifier, Interval
 
@@ -24,9 +25,9 @@ __all__ = ["transform"]
 
 
 class _Simplifier(IRMutator):
-    def __init__(self, assigned: set[E.Var]) -> None:
+    def __init__(self, redefined: set[E.Var]) -> None:
         super().__init__()
-        self._assigned = assigned
+        self._redefined = redefined
         self._exprs = ExprSimplifier(self._visit_atom)
 
     def _visit_atom(self, expr: Expr) -> Expr:
@@ -55,7 +56,7 @@ class _Simplifier(IRMutator):
 
     def _range(self, op: St.ForStmt) -> Interval | None:
         """The values the loop variable takes, if the bounds are constants."""
-        if op.loop_var in self._assigned:
+        if op.loop_var in self._redefined:
             return None
         start, stop, step = (const_value(self.visit_expr(e)) for e in (op.start, op.stop,
                                                                         op.step))
@@ -68,9 +69,17 @@ class _Simplifier(IRMutator):
         return None  # the body never runs
 
 
-def _assigned_vars(func: Function) -> set[E.Var]:
-    return {s.var for s in iter_stmts(func.body) if isinstance(s, St.AssignStmt)}
+def _redefined_vars(func: Function) -> set[E.Var]:
+    """Vars with more than one definition site (non-SSA input: an assignment to a loop
+    variable, or two loops over one name), whose loop range says nothing after the
+    other definition."""
+    seen: set[E.Var] = set(func.params)
+    again: set[E.Var] = set()
+    for stmt in iter_stmts(func.body):
+        for var in def_sites(stmt):
+            (again if var in seen else seen).add(var)
+    return again
 
 
 def transform(func: Function) -> Function:
-    return _Simplifier(_assigned_vars(func)).visit_function(func)
+    return _Simplifier(_redefined_vars(func)).visit_function(func)

@@ -27,7 +27,7 @@ from ...ir.function import Function
 from ...ir.node import Expr, Stmt
 from ...ir.utils import deep_clone
 from ...ir.visitor import IRMutator
-from ...ir.walk import iter_stmts
+from ...ir.walk import def_sites, iter_stmts
 from ..diagnostic import PassError, PassErrorCode
 from .scalar_values import const_value
 from .simplify_expr import fold_constant_node
@@ -42,21 +42,8 @@ def _refuse(message: str, loop: St.ForStmt) -> PassError:
                      pass_name=PASS_NAME)
 
 
-def _defined_vars(stmt: Stmt) -> list[E.Var]:
-    """Every definition site in ``stmt`` (one entry per site)."""
-    out: list[E.Var] = []
-    for node in iter_stmts(stmt):
-        if isinstance(node, St.AssignStmt):
-            out.append(node.var)
-        elif isinstance(node, St.ForStmt):
-            out += [node.loop_var, *node.iter_args, *node.return_vars]
-        elif isinstance(node, (St.WhileStmt, St.IfStmt)):
-            out += [*getattr(node, "iter_args", ()), *node.return_vars]
-    return out
-
-
 def _is_ssa(func: Function) -> bool:
-    defined = [*func.params, *_defined_vars(func.body)]
+    defined = [*func.params, *(v for stmt in iter_stmts(func.body) for v in def_sites(stmt))]
     return len(defined) == len(set(defined))
 
 
