@@ -142,3 +142,13 @@ def test_unroll_resolved_verifier_reports_a_left_unroll_loop():
     assert "pl.unroll loop over 'u' left in function 'main'" in diagnostics[0].message
     assert passes.PropertyVerifierRegistry.verify(
         passes.IRPropertySet([passes.IRProperty.UnrollResolved]), unrolled(program)) == []
+
+
+def test_an_inner_loop_over_the_same_name_is_refused():
+    u = ir.Var("u", IDX)
+    inner = ir.ForStmt(u, 0, 3, 1, [], ir.EvalStmt(u), [])
+    loop = ir.ForStmt(u, 0, 2, 1, [], inner, [], kind=ir.ForKind.Unroll)
+    func = ir.Function("main", [], [], ir.SeqStmts([loop, ir.ReturnStmt()]))
+    with passes.PassContext([]):  # (non-SSA on purpose)
+        with pytest.raises(passes.PassError, match="reassigns its loop variable 'u'"):
+            unrolled(ir.Program([func], "P"))

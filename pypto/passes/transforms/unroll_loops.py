@@ -76,7 +76,7 @@ class _Unroller(IRMutator):
                 word = "break" if isinstance(node, St.BreakStmt) else "continue"
                 raise _refuse(f"cannot unroll a pl.unroll loop whose body holds a '{word}'",
                               loop)
-            if isinstance(node, St.AssignStmt) and node.var is loop.loop_var:
+            if any(var is loop.loop_var for var in def_sites(node)):  # (Var == builds IR)
                 raise _refuse(f"cannot unroll a pl.unroll loop whose body reassigns its "
                               f"loop variable '{loop.loop_var.name_hint}'", loop)
         if loop.iter_args and not isinstance(_last(loop.body), St.YieldStmt):
