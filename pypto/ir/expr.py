@@ -82,6 +82,12 @@ class ConstInt(Expr):
     _fields = (("type", _U), ("value", _U))
 
     def __init__(self, value: int, dtype: DataType, span: Span | None = None) -> None:
+        if dtype is _INDEX_DTYPE and value.__class__ is int and span.__class__ is Span:
+            # The literal the parser and the shapes make most: nothing left to check.
+            _set(self, "value", value)
+            _set(self, "type", _INDEX_SCALAR)
+            _set(self, "span", span)
+            return
         if isinstance(value, bool) or not isinstance(value, int):
             raise TypeError(f"ConstInt: field 'value' expects int, got {type(value).__name__}")
         check_type("ConstInt", "dtype", dtype, DataType, "DataType")
@@ -104,6 +110,11 @@ class ConstFloat(Expr):
     _fields = (("type", _U), ("value", _U))
 
     def __init__(self, value: float, dtype: DataType, span: Span | None = None) -> None:
+        if dtype is _FP32_DTYPE and value.__class__ is float and span.__class__ is Span:
+            _set(self, "value", value)
+            _set(self, "type", _FP32_SCALAR)
+            _set(self, "span", span)
+            return
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise TypeError(f"ConstFloat: field 'value' expects float, got {type(value).__name__}")
         check_type("ConstFloat", "dtype", dtype, DataType, "DataType")
@@ -142,6 +153,10 @@ def _scalar(dtype: DataType) -> ScalarType:
     if found is None:
         found = _SCALAR_TYPES[dtype] = ScalarType(dtype)
     return found
+
+
+_INDEX_DTYPE, _FP32_DTYPE = DataType.INDEX, DataType.FP32
+_INDEX_SCALAR, _FP32_SCALAR = _scalar(_INDEX_DTYPE), _scalar(_FP32_DTYPE)
 
 
 # -- scalar operators --------------------------------------------------------------
@@ -310,19 +325,30 @@ class Call(Expr):
 
 def _call_rest(rest: tuple, kw: dict) -> tuple:
     """Decode the overloaded tail of ``Call(op, args, ...)`` positionally by type."""
+    if not kw and len(rest) == 4:
+        kwargs, attrs, type_, span = rest
+        # The form the parser and the op registry use: (kwargs, attrs, type, span)
+        # with plain dicts -- decoded without the generic checks below.
+        if kwargs.__class__ is dict and attrs.__class__ is dict \
+                and span.__class__ is Span and isinstance(type_, Type):
+            return kwargs, attrs, type_, span
     kwargs = kw.pop("kwargs", None)
     attrs = kw.pop("attrs", None)
     type_ = kw.pop("type", None)
     span = kw.pop("span", None)
     if kw:
         raise TypeError(f"Call: unexpected keyword argument '{next(iter(kw))}'")
-    dicts = []
+    dicts: list[Any] = []
     for item in rest:
-        if isinstance(item, Span):
+        if item.__class__ is Span:
             span = item
+        elif item is None or item.__class__ is dict:
+            dicts.append(item)
         elif isinstance(item, Type):
             type_ = item
-        elif isinstance(item, Mapping) or item is None:
+        elif isinstance(item, Span):
+            span = item
+        elif isinstance(item, Mapping):
             dicts.append(item)
         else:
             raise TypeError(f"Call: unexpected argument of type {type(item).__name__}; "
@@ -345,8 +371,9 @@ class MakeTuple(Expr):
     def __init__(self, elements: Iterable[Expr], span: Span | None = None) -> None:
         elems = as_tuple("MakeTuple", "elements", elements, Expr, "Expr")
         _set(self, "elements", elems)
-        _set(self, "type", TupleType([e.type for e in elems]))
-        _set(self, "span", _span("MakeTuple", span))
+        # Every Expr's type is a Type (its constructor checked): not checked again.
+        _set(self, "type", TupleType._of_checked(tuple([e.type for e in elems])))
+        _set(self, "span", span if span.__class__ is Span else _span("MakeTuple", span))
 
 
 class TupleGetItemExpr(Expr):

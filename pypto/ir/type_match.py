@@ -92,6 +92,8 @@ def _family(dtype: DataType) -> str:
 
 def value_mismatch(actual: Type, expected: Type) -> str | None:
     """Why a value of type ``actual`` does not fit a declared ``expected`` (see module doc)."""
+    if actual is expected:
+        return None  # every rule below accepts a type where it is itself declared
     if isinstance(actual, UnknownType) or isinstance(expected, UnknownType):
         return None
     if type(actual) is not type(expected):

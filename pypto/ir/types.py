@@ -8,7 +8,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 from .dtype import DataType
 from .enums import CompactMode, MemorySpace, TensorLayout, TileLayout, PadValue
-from .node import Expr, check_type
+from .node import Expr, as_tuple, check_type
 
 __all__ = ["Type", "UnknownType", "ScalarType", "ShapedType", "TensorType", "TileType",
            "TupleType", "MemRef", "TensorView", "TileView", "shape_of", "has_dynamic_dims"]
@@ -239,8 +239,15 @@ class TupleType(Type):
     _fields = ("types",)
 
     def __init__(self, types: Iterable[Type]) -> None:
-        from .node import as_tuple
         _set(self, "types", as_tuple("TupleType", "types", types, Type, "Type"))
+
+    @classmethod
+    def _of_checked(cls, types: tuple[Type, ...]) -> "TupleType":
+        """The TupleType of ``types``, a tuple already known to hold only Types (the
+        types of Exprs): built without checking them again."""
+        made = object.__new__(cls)
+        _set(made, "types", types)
+        return made
 
 
 # -- layout / memory metadata: carried and printed, otherwise opaque -----------------

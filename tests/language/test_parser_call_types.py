@@ -194,3 +194,26 @@ class P:
         {body}
         return x, x
 """, ParserSyntaxError, fragment, "call", token)
+
+
+def test_a_wrong_argument_of_a_method_parsed_later_is_refused_at_the_argument():
+    # f and g call each other: f is parsed first, its call of g checked once g is known.
+    text = """\
+import pypto.language as pl
+T = pl.Tensor[[64], pl.FP32]
+@pl.program
+class P:
+    @pl.function
+    def f(self, x: T, h: pl.Tensor[[64], pl.FP16], n: pl.Scalar[pl.INDEX]) -> T:
+        if n > 0:
+            y = self.g(x, h, h)  # @call
+        else:
+            y = x
+        return y
+    @pl.function
+    def g(self, a: T, b: T, c: pl.Tensor[[64], pl.FP16]) -> T:
+        z = self.f(a, c, 0)
+        return z
+"""
+    expect_text_error(text, ParserTypeError, "Argument 2 of 'g' does not fit parameter 'b': "
+                                             "dtype fp16 where fp32 is declared", "call", "h, h)")

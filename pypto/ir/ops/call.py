@@ -32,7 +32,8 @@ def to_ir_arg(value: Any, span: Span) -> Expr:
     if isinstance(value, Expr):
         return value
     if isinstance(value, (list, tuple)):
-        return MakeTuple([to_ir_arg(item, span) for item in value], span)
+        return MakeTuple([item if isinstance(item, Expr) else to_ir_arg(item, span)
+                          for item in value], span)
     if isinstance(value, enum.Enum):  # IntEnums are ints; never turn them into numbers
         raise TypeError(f"cannot use {type(value).__name__}.{value.name} as an operand")
     return to_expr(value, span)
@@ -176,14 +177,16 @@ def create_op_call(op_name: str, args: Iterable[Any], kwargs: Mapping[str, Any] 
     op = get_op(op_name)
     if span is None:
         span = Span.unknown()
-    elif not isinstance(span, Span):
+    elif span.__class__ is not Span and not isinstance(span, Span):
         raise TypeError(f"{op.name}: span must be an ir.Span, got {type(span).__name__}")
-    if isinstance(args, (str, bytes)) or not isinstance(args, Iterable):
+    # (exact-class tests first: an isinstance against the typing ABCs costs microseconds)
+    if args.__class__ is not list and args.__class__ is not tuple and (
+            isinstance(args, (str, bytes)) or not isinstance(args, Iterable)):
         raise TypeError(f"{op.name}: args must be a list of operands, got {type(args).__name__}")
     raw_args = _fill_omitted(op, list(args))
     _check_count(op, len(raw_args))
     ir_args = _convert_args(op, raw_args, span)
-    if kwargs is not None and not isinstance(kwargs, Mapping):
+    if kwargs is not None and kwargs.__class__ is not dict and not isinstance(kwargs, Mapping):
         raise TypeError(f"{op.name}: kwargs must be a dict, got {type(kwargs).__name__}")
     canonical = _canonical_kwargs(op, kwargs)
     rule_kwargs = canonical

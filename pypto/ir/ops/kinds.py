@@ -12,14 +12,20 @@ from ..expr import ConstBool, ConstFloat, ConstInt, MakeTuple
 from ..node import Expr
 from ..array_types import ArrayType
 from ..types import ScalarType, TensorType, TileType, Type
+from ..scalar_types import INDEX_TYPE as _INDEX_SCALAR
 
 __all__ = ["ArgKind", "ValueKind", "BadKwargValue", "BOOL", "INT", "FLOAT", "STR", "DTYPE",
            "INT_TUPLE", "TYPE", "enum_kind"]
 
 
 def _is_index_tuple(value: Expr) -> bool:
-    return isinstance(value, MakeTuple) and all(
-        isinstance(e.type, ScalarType) and e.type.dtype.is_int() for e in value.elements)
+    if not isinstance(value, MakeTuple):
+        return False
+    for element in value.elements:  # (a loop: no generator frame per operand check)
+        t = element.type
+        if not (isinstance(t, ScalarType) and (t is _INDEX_SCALAR or t.dtype.is_int())):
+            return False
+    return True
 
 
 class ArgKind(enum.Enum):
@@ -39,7 +45,8 @@ class ArgKind(enum.Enum):
         return self.value
 
     def accepts(self, value: Expr) -> bool:
-        return _KIND_CHECKS[self](value)
+        # keyed by name: an Enum member's own hash is a Python-level call
+        return _CHECKS_BY_NAME[self._name_](value)
 
 
 _KIND_CHECKS: dict[ArgKind, Callable[[Expr], bool]] = {
@@ -53,6 +60,9 @@ _KIND_CHECKS: dict[ArgKind, Callable[[Expr], bool]] = {
     ArgKind.Array: lambda v: isinstance(v.type, ArrayType),
     ArgKind.Value: lambda v: True,
 }
+
+
+_CHECKS_BY_NAME = {kind.name: check for kind, check in _KIND_CHECKS.items()}
 
 
 class BadKwargValue(Exception):

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable, cast
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -14,6 +14,7 @@ from ...ir.dtype import DataType
 from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function
 from ...ir.node import Expr, GlobalVar
+from ...ir.ops import deduce_call_return_type
 from ...ir.scalar_types import scalar_type
 from ...ir.type_match import call_mismatch
 from .annotations import attr_chain
@@ -55,6 +56,9 @@ def _unified_ops() -> dict:
 
 def parse_op_arg(p: "FunctionParser", node: ast.expr) -> Any:
     """Op operands: list/tuple literals stay Python lists (the op makes the MakeTuple)."""
+    cls = node.__class__
+    if cls is ast.Constant or (cls is ast.Name and p.names.lookup(cast(ast.Name, node).id) is not None):
+        return p.parse_expr(node)  # a literal or a DSL value: no dotted name to read
     if isinstance(node, (ast.List, ast.Tuple)):
         return [parse_op_arg(p, elt) for elt in node.elts]
     # Positional dtypes and enum members (pl.create_tensor(shape, pl.FP32),
@@ -345,7 +349,7 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
             "body is spliced where the statement stands, so it cannot sit inside another "
             "expression", span, hint=f"Bind it first: `t = self.{name}(...)`, then use t")
     return make_function_call(p, gvar, callee, program.param_counts.get(name), args, attrs,
-                              node)
+                              node, span)
 
 
 def _is_statement_value(stmt: ast.AST | None, call: ast.Call) -> bool:
@@ -374,37 +378,45 @@ def _method_hint(p: "FunctionParser") -> str | None:
 
 def make_function_call(p: "FunctionParser", gvar: GlobalVar, callee: Function | None,
                        param_count: int | None, args: list[Expr], attrs: dict | None,
-                       node: ast.AST) -> Expr:
-    from ...ir.ops import deduce_call_return_type
-    span = p.span(node)
+                       node: ast.AST, span: Any = None) -> Expr:
+    if span is None:
+        span = p.span(node)
     expected = len(callee.params) if callee is not None else param_count
     if expected is not None and expected != len(args):
         raise ParserTypeError(f"Function '{gvar.name}' expects {expected} argument(s), got "
                               f"{len(args)}", span)
-    # The argument nodes (a submit's first operand is the kernel) locate a refusal.
-    arg_nodes = node.args[len(node.args) - len(args):] if isinstance(node, ast.Call) else []
-    arg_spans = [p.span(a) for a in arg_nodes] if len(arg_nodes) == len(args) else []
     if callee is None:
         type_: T.Type = T.UnknownType()
     else:
-        check_call_args(gvar.name, callee, args, span, arg_spans)
+        check_call_args(gvar.name, callee, args, span, lambda: _arg_spans(p, node, len(args)))
         try:
             type_ = deduce_call_return_type(callee.params, args, callee.return_types)
         except (TypeError, ValueError) as exc:
             raise ParserTypeError(f"Call of '{gvar.name}': {exc}", span) from None
     call = E.Call(gvar, args, {}, attrs or {}, type_, span)
-    if callee is None:
-        p.program.unchecked_calls.append((call, arg_spans))  # the callee is parsed later
+    if callee is None:  # the callee is parsed later
+        p.program.unchecked_calls.append((call, _arg_spans(p, node, len(args))))
     return call
 
 
+def _arg_spans(p: "FunctionParser", node: ast.AST, count: int) -> list:
+    """The spans of a call's last ``count`` argument nodes (a submit's first operand is
+    the kernel), which locate a refusal; none when they do not match the arguments."""
+    arg_nodes = node.args[len(node.args) - count:] if isinstance(node, ast.Call) else []
+    return [p.span(a) for a in arg_nodes] if len(arg_nodes) == count else []
+
+
 def check_call_args(name: str, callee: Function, args: list[Expr], span: Any,
-                    arg_spans: list) -> None:
-    """Each argument must fit its parameter (kind, dtype, static dims; dynamic dims bind)."""
+                    arg_spans: "list | Callable[[], list]") -> None:
+    """Each argument must fit its parameter (kind, dtype, static dims; dynamic dims bind).
+    ``arg_spans`` (or the function giving them, called only for a refusal) locate the
+    arguments."""
     found = call_mismatch(callee.params[:len(args)], args)
     if found is None:
         return
     index, expected, reason = found
+    if callable(arg_spans):
+        arg_spans = arg_spans()
     where = arg_spans[index] if index < len(arg_spans) else span
     param = callee.params[index]
     raise ParserTypeError(f"Argument {index + 1} of '{name}' does not fit parameter "
@@ -537,3 +549,6 @@ def parse_submit(p: "FunctionParser", node: ast.Call) -> Expr:
 
 
 __all__ += ["make_function_call", "parse_op_arg", "ParamDirection"]
+
+# Calls go straight here from the parser's expression dispatch.
+EXPR_HANDLERS = {ast.Call: parse_call}

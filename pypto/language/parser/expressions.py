@@ -36,8 +36,13 @@ _COMPARES = {ast.Eq: B.eq, ast.NotEq: B.ne, ast.Lt: B.lt, ast.LtE: B.le, ast.Gt:
              ast.GtE: B.ge}
 
 
+_INDEX_LOW, _INDEX_HIGH = int_range(_INDEX)  # type: ignore[misc]
+
+
 def const_from_python(p: "FunctionParser", value: Any, node: ast.AST) -> Expr:
     span = p.span(node)
+    if value.__class__ is int and _INDEX_LOW <= value <= _INDEX_HIGH:
+        return E.ConstInt(value, _INDEX, span)  # the common literal, already known to fit
     if isinstance(value, bool):
         return E.ConstBool(value, span)
     if isinstance(value, int):
@@ -301,11 +306,6 @@ def _extent(p: "FunctionParser", lower: Expr, upper: Expr, node: ast.AST) -> Exp
     return scalar_builder_call(p, B.sub, [upper, lower], node, "Slice bound")
 
 
-def _call(p: "FunctionParser", node: ast.Call) -> Any:
-    from .calls import parse_call
-    return parse_call(p, node)
-
-
 def _unsupported_named(kind: str) -> Callable[["FunctionParser", ast.expr], Any]:
     def handler(p: "FunctionParser", node: ast.expr) -> Any:
         raise UnsupportedFeatureError(f"Unsupported expression type: {kind}", p.span(node),
@@ -329,6 +329,5 @@ EXPR_HANDLERS = {
     ast.Subscript: _subscript,
     ast.List: _sequence,
     ast.Tuple: _sequence,
-    ast.Call: _call,
     ast.Starred: _starred,
 }

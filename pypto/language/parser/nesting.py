@@ -80,6 +80,12 @@ def _expr_fields(cls: type) -> tuple[str, ...]:
     return fields if fields is not None else _fields_outside_bodies(cls)
 
 
+# Statement classes without nested statements or parameters: written on one line in
+# at most MAX_EXPR_NESTING characters, none of their expressions can be too deep.
+_SIMPLE = frozenset(cls for cls in ast.stmt.__subclasses__()
+                    if not {*_BODIES, "cases", "args"} & set(cls._fields))
+
+
 def _header_exprs(stmt: ast.stmt) -> list[list[tuple[ast.AST, int]]]:
     """The expression parts of a statement (not its nested statement lists), in groups
     judged as one expression: each part with the levels above it in its group."""
@@ -89,8 +95,21 @@ def _header_exprs(stmt: ast.stmt) -> list[list[tuple[ast.AST, int]]]:
         for item in value if isinstance(value, list) else (value,):
             if item.__class__ is ast.arguments:
                 out.append(_parameter_exprs(item))
+            elif item.__class__ is ast.withitem:
+                out.append(_with_item_exprs(item))
             elif isinstance(item, ast.AST) and not isinstance(item, ast.stmt):
                 out.append([(item, 0)])
+    return out
+
+
+def _with_item_exprs(item: ast.withitem) -> list[tuple[ast.AST, int]]:
+    """A ``with`` item (which has no position, so it is never short) as its parts, one
+    level down, in the order a walk of the item meets them (the ``as`` target first):
+    a short ``with pl.at(...):`` header then needs no walk."""
+    out: list[tuple[ast.AST, int]] = []
+    if item.optional_vars is not None:
+        out.append((item.optional_vars, 1))
+    out.append((item.context_expr, 1))
     return out
 
 
@@ -124,7 +143,11 @@ def check_source_nesting(tree: ast.AST, span_of: Callable[[ast.AST], Span]) -> N
                 f"statements nested {level} levels deep; pypto accepts at most "
                 f"{MAX_STMT_NESTING}", span_of(stmt),
                 hint="move the inner levels into a function of their own")
-        for group in _header_exprs(stmt) if isinstance(stmt, ast.stmt) else ():
+        if not isinstance(stmt, ast.stmt) or (stmt.__class__ in _SIMPLE and _short(stmt)):
+            groups: list[list[tuple[ast.AST, int]]] = []
+        else:
+            groups = _header_exprs(stmt)
+        for group in groups:
             depth, where = 0, stmt
             for expr, above in group:
                 if not _short(expr, above):

@@ -256,7 +256,8 @@ def _dependency_order(methods: list[ast.FunctionDef],
     after every component it calls, so they come out callees first.
     """
     position = {m.name: i for i, m in enumerate(methods)}
-    edges = {m.name: _callees(m, set(position), source_lines) for m in methods}
+    names = set(position)  # once: a set per method made this quadratic in the methods
+    edges = {m.name: _callees(m, names, source_lines) for m in methods}
     order: list[ast.FunctionDef] = []
     index: dict[str, int] = {}
     low: dict[str, int] = {}

@@ -74,17 +74,28 @@ class SourceInfo:
 
     def span(self, node: ast.AST) -> Span:
         """File span of an AST node parsed from ``source``; unknown without a position."""
+        shift = self._uniform_shift
+        if shift is not None:
+            # The hot path (ASCII text, every line dedented alike): plain attribute reads.
+            try:
+                end_line = node.end_lineno  # type: ignore[attr-defined]
+                end_byte = node.end_col_offset  # type: ignore[attr-defined]
+                if end_line is not None and end_byte is not None:
+                    offset = self.line_offset
+                    return Span(self.filename, node.lineno + offset,  # type: ignore[attr-defined]
+                                node.col_offset + shift,  # type: ignore[attr-defined]
+                                end_line + offset, end_byte + shift)
+            except (AttributeError, TypeError):
+                pass  # no position (or a hand-made node's None): read it field by field
+        return self._general_span(node)
+
+    def _general_span(self, node: ast.AST) -> Span:
         line = getattr(node, "lineno", None)
         if line is None:
             return _UNKNOWN_SPAN
         offset = self.line_offset
         end_line = getattr(node, "end_lineno", None)
         end_byte = getattr(node, "end_col_offset", None)
-        shift = self._uniform_shift
-        if shift is not None and end_line is not None and end_byte is not None:
-            # (a node with a line has a column; attribute access keeps this hot path cheap)
-            return Span(self.filename, line + offset, node.col_offset + shift,  # type: ignore[attr-defined]
-                        end_line + offset, end_byte + shift)
         begin_column = self._file_column(line, node.col_offset)  # type: ignore[attr-defined]  # (as above)
         if end_line is None:
             return Span(self.filename, line + offset, begin_column)
