@@ -10,6 +10,7 @@ from ..errors import Error, InternalError
 from ..ir.function import Program
 from ..jit import JITFunction
 from ..language.parser.diagnostics import ParserError
+from .collector import collector_paused
 from .errors import EXIT_OK, ProgramError, UsageError
 from .formats import FileReport, make_emitter
 from .load import STDIN, entry_program, load, open_source, select_entry
@@ -23,7 +24,8 @@ __all__ = ["run", "report_program_error", "compiled"]
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     progress = Progress(stderr, enabled=not args.quiet)
     try:
-        return _compile(args, stdout, stderr, progress)
+        with collector_paused():
+            return _compile(args, stdout, stderr, progress)
     finally:
         progress.finish()
 
