@@ -24,7 +24,7 @@ __all__ = ["run", "report_program_error", "compiled"]
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     progress = Progress(stderr, enabled=not args.quiet)
     try:
-        with collector_paused():
+        with collector_paused(getattr(args, "process_exits", False)):
             return _compile(args, stdout, stderr, progress)
     finally:
         progress.finish()

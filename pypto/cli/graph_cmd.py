@@ -40,7 +40,7 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from .load import entry_program, load_entry
     from .pipeline import resolve_pipeline
     passes = resolve_pipeline(args.pipeline)
-    with collector_paused():
+    with collector_paused(getattr(args, "process_exits", False)):
         program = entry_program(load_entry(args.file, args.entry))
         svg = draw_program(program, compiled=compiled(program, passes)).svg
     write_output(args.output, svg, stdout)

@@ -6,9 +6,10 @@ import gc
 
 import pytest
 
-from pypto import passes
+from pypto import cli, passes
+from pypto.cli.collector import collector_paused
 
-from _cli_helpers import run_cli, write
+from _cli_helpers import run_cli, run_process, write
 
 # The file itself fails to load when the collector runs while it is executed.
 PROGRAM = """
@@ -98,3 +99,25 @@ def test_graph_and_diff_run_without_the_collector(tmp_path, capsys, collector_on
                                         str(path))
     assert code == 0 and seen and not any(seen)
     assert gc.isenabled()
+
+
+
+def test_a_command_whose_process_ends_leaves_the_collector_off(collector_on):
+    with collector_paused(process_exits=True):
+        assert not gc.isenabled()
+    assert not gc.isenabled()
+    gc.enable()
+    with collector_paused():
+        assert not gc.isenabled()
+    assert gc.isenabled()
+
+
+def test_only_the_console_call_counts_as_the_process_ending(tmp_path, capsys, collector_on):
+    # main(argv) -- a test, a notebook -- gets its collector back; the console script's
+    # main() (no arguments) is the one whose process ends.
+    path = write(tmp_path, "twice.py", PROGRAM)
+    assert cli.main(["compile", str(path), "-q", "-o", str(tmp_path / "o.py")]) == 0
+    assert gc.isenabled()
+    result = run_process("compile", str(path), "-q", "-o", str(tmp_path / "p.py"))
+    assert result.code == 0, result.err
+    assert (tmp_path / "p.py").read_text() == (tmp_path / "o.py").read_text()
