@@ -10,38 +10,18 @@ from pypto import cli, passes
 from pypto.cli.collector import collector_paused
 
 from _cli_helpers import run_cli, run_process, write
+from test_cli_compile import PROGRAM as TWICE
 
 # The file itself fails to load when the collector runs while it is executed.
 PROGRAM = """
     import gc
 
-    import pypto.language as pl
-
     if gc.isenabled():
         raise RuntimeError("the collector runs while the file loads")
+""" + TWICE
 
-    T = pl.Tensor[[64], pl.FP32]
-
-
-    @pl.program
-    class Twice:
-        @pl.function
-        def main(self, x: T) -> T:
-            with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):
-                y = pl.add(x, x)
-            return y
-"""
-
-BROKEN = """
-    import pypto.language as pl
-
-
-    @pl.program
-    class Broken:
-        @pl.function
-        def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
-            return undefined_name
-"""
+# Reads a name it never defines: the compile fails with a diagnostic.
+BROKEN = TWICE.replace("y = pl.add(x, x)", "y = pl.add(x, undefined_name)")
 
 
 @pytest.fixture
