@@ -8,6 +8,7 @@ from typing import Iterator, TextIO
 
 from ..language.parser.findings import Finding, sort_findings
 from ..passes import IRPropertySet, PropertyVerifierRegistry
+from .collector import collector_paused
 from .commands import report_internal_error
 from .errors import EXIT_DIAGNOSTICS, EXIT_INTERNAL, EXIT_OK, EXIT_USAGE, ProgramError, UsageError
 from .formats import FileReport, make_emitter
@@ -64,7 +65,8 @@ def _check_path(path: str, walked: bool, props: IRPropertySet,
         # Found by a walk and never names pypto: nothing to check, and not executed.
         return FileReport(path, nothing_to_check=True), EXIT_OK
     try:
-        report = check_source(source, props, stderr)
+        with collector_paused():
+            report = check_source(source, props, stderr)
     except UsageError as exc:
         return FileReport(source.name, reason=str(exc)), EXIT_USAGE
     except Exception as exc:  # noqa: BLE001 - a bug in pypto (InternalError, ...)

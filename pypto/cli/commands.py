@@ -153,6 +153,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
             args = build_parser().parse_args(args_list)
         except SystemExit as exc:  # --help and --version print, then "exit"
             return int(exc.code or 0)
+        # main() without arguments is the console script's (and ``python -m pypto``'s)
+        # call: the process ends when it returns (see collector.collector_paused).
+        args.process_exits = argv is None
         if args.command is None:
             raise UsageError(f"a command is required: compile, check, passes, graph or diff "
                              f"(see '{PROG} --help')")

@@ -8,10 +8,11 @@ from typing import Callable, TextIO
 
 from ..errors import Error, InternalError
 from ..ir.function import Program
-from ..jit import JITFunction
 from ..language.parser.diagnostics import ParserError
+from .collector import collector_paused
 from .errors import EXIT_OK, ProgramError, UsageError
 from .formats import FileReport, make_emitter
+from .jit_values import is_jit_function
 from .load import STDIN, entry_program, load, open_source, select_entry
 from .pipeline import PipelineView, pass_context, pass_names, resolve_pipeline, run_pipeline
 from .progress import Progress, ProgressInstrument
@@ -23,7 +24,8 @@ __all__ = ["run", "report_program_error", "compiled"]
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     progress = Progress(stderr, enabled=not args.quiet)
     try:
-        return _compile(args, stdout, stderr, progress)
+        with collector_paused(getattr(args, "process_exits", False)):
+            return _compile(args, stdout, stderr, progress)
     finally:
         progress.finish()
 
@@ -42,7 +44,7 @@ def _compile(args: argparse.Namespace, stdout: TextIO, stderr: TextIO,
     if not view.prints() and progress.enabled:
         view.extra.append(ProgressInstrument(progress, len(passes)))
     jit = entry.value
-    if isinstance(jit, JITFunction) and args.pipeline is None and view.is_plain() \
+    if is_jit_function(jit) and args.pipeline is None and view.is_plain() \
             and not args.dump_dir:
         # The jit's own compile(): signature mode, cached, the default pipeline.
         with pass_context(view.extra):

@@ -39,6 +39,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..ir.diff import diff
+    from .collector import collector_paused
     from .compile_command import compiled, report_program_error
     from .load import entry_program, load_entry
     from .pipeline import resolve_pipeline
@@ -50,9 +51,10 @@ def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     try:
         programs = []
         for path in (args.a, args.b):
-            program = entry_program(load_entry(path, args.entry))
-            if passes is not None:
-                program = compiled(program, passes)
+            with collector_paused():
+                program = entry_program(load_entry(path, args.entry))
+                if passes is not None:
+                    program = compiled(program, passes)
             programs.append(program)
     except ProgramError as exc:  # exit 2, not 1: 1 means "they differ"
         report_program_error(exc, "full", stdout, stderr)

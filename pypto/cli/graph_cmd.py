@@ -35,12 +35,14 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace, stdout: TextIO, stderr: TextIO) -> int:
     from ..viz import draw_program
+    from .collector import collector_paused
     from .compile_command import compiled
     from .load import entry_program, load_entry
     from .pipeline import resolve_pipeline
     passes = resolve_pipeline(args.pipeline)
-    program = entry_program(load_entry(args.file, args.entry))
-    svg = draw_program(program, compiled=compiled(program, passes)).svg
+    with collector_paused(getattr(args, "process_exits", False)):
+        program = entry_program(load_entry(args.file, args.entry))
+        svg = draw_program(program, compiled=compiled(program, passes)).svg
     write_output(args.output, svg, stdout)
     return EXIT_OK
 

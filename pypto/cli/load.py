@@ -26,18 +26,17 @@ import runpy
 import sys
 import types
 from dataclasses import dataclass, field
-from typing import Any, Optional, TextIO, Union, cast
+from typing import TYPE_CHECKING, Any, Optional, TextIO, Union, cast
 
 from ..errors import InternalError
 from ..ir.function import Function, Program
-from ..jit import JITFunction, JitKind
-from ..jit.signature import MissingArgumentError
 from ..language.parser.diagnostics import ParserError
 from ..language.parser.findings import PYTHON_EXCEPTION, Finding, findings_of, sort_findings
 from ..language.parser.recovery import DependentError, collect_entity_errors
 from ..language.parser.source import registered_source
 from ..language.parser.text_parser import parse
 from .errors import ProgramError, UsageError
+from .jit_values import is_jit_entry, is_jit_function, is_missing_argument
 from .report import (findings_of_error, missing_argument_finding, module_exception_finding, plain_finding,
                      syntax_error_finding)
 
@@ -50,9 +49,12 @@ RUN_NAME = "__pypto_cli__"
 PRINTER_HEADER = "# pypto.program:"
 STDIN = "-"
 STDIN_NAME = "<stdin>"
-_JIT_ENTRY_KINDS = (JitKind.ORCHESTRATION, JitKind.HOST)
 
-EntryValue = Union[Program, Function, JITFunction]
+if TYPE_CHECKING:  # the jit layer is imported only by files that use it (jit_values)
+    from ..jit import JITFunction
+    from ..jit.signature import MissingArgumentError
+
+EntryValue = Union[Program, Function, "JITFunction"]
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,7 @@ class Entry:
 
     @property
     def is_jit(self) -> bool:
-        return isinstance(self.value, JITFunction)
+        return is_jit_function(self.value)
 
     def describe(self) -> str:
         value = self.value
@@ -178,9 +180,11 @@ def entry_program(entry: Entry, missing_arguments: str = "error") -> Program:
         return value.specialize()
     except (InternalError, AssertionError):
         raise
-    except MissingArgumentError as err:
-        raise ProgramError([missing_argument_finding(err, missing_arguments)], err) from err
     except (ParserError, SyntaxError, ValueError, TypeError) as err:
+        if is_missing_argument(err):
+            finding = missing_argument_finding(cast("MissingArgumentError", err),
+                                               missing_arguments)
+            raise ProgramError([finding], err) from err
         raise ProgramError(findings_of_error(err), err) from err
 
 
@@ -243,7 +247,7 @@ def _entries_of(namespace: dict[str, Any]) -> list[Entry]:
     for name, value in namespace.items():
         if name.startswith("__"):
             continue
-        if isinstance(value, (Program, Function)) or _is_jit_entry(value):
+        if isinstance(value, (Program, Function)) or is_jit_entry(value):
             if id(value) not in names_of:
                 names_of[id(value)] = []
                 values.append(value)
@@ -254,8 +258,6 @@ def _entries_of(namespace: dict[str, Any]) -> list[Entry]:
     return [e for e in entries if not (isinstance(e.value, Function) and id(e.value) in members)]
 
 
-def _is_jit_entry(value: Any) -> bool:
-    return isinstance(value, JITFunction) and value.kind in _JIT_ENTRY_KINDS
 
 
 def _own_name(value: EntryValue) -> str:

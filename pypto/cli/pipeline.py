@@ -141,7 +141,9 @@ class _PreconditionCheck(PassInstrument):
     verification instrument checks that after every pass of every test), and so
     does every property checked or produced since that check and not invalidated
     (the trust the pipeline's own verification places in the declarations).  The
-    running pipeline's verified properties (``pipeline_guarantees``) hold too."""
+    running pipeline's verified properties (``pipeline_guarantees``) hold too: on the
+    first pass's input that is the pipeline's own input check, which this one would
+    otherwise repeat."""
 
     def __init__(self) -> None:
         super().__init__("PreconditionCheck")
@@ -151,11 +153,13 @@ class _PreconditionCheck(PassInstrument):
     def run_before_pass(self, pass_: Pass, program: Program) -> None:
         required = pass_.get_required_properties()
         if program is self._last_output:
-            props = IRPropertySet([prop for prop in required.difference(self._established)
-                                   .to_list() if not pipeline_guarantees(prop)])
+            wanted = required.difference(self._established)
         else:  # a program from outside this run: check everything
             self._established = IRPropertySet()
-            props = required.union_with(get_structural_properties())
+            wanted = required.union_with(get_structural_properties())
+        # The pipeline has just verified part of it on this very input.
+        props = IRPropertySet([prop for prop in wanted.to_list()
+                               if not pipeline_guarantees(prop)])
         if not props.empty():
             diagnostics = PropertyVerifierRegistry.verify(props, program)
             if has_errors(diagnostics):

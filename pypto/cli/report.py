@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import linecache
 import traceback
-from typing import Optional
+from typing import TYPE_CHECKING, Optional, cast
 
-from ..jit.signature import MissingArgumentError
 from ..language.parser.diagnostics import span_to_dict
 from ..language.parser.display import BACKTRACE_SEPARATOR, backtrace_enabled
 from ..language.parser.findings import (JIT_NEEDS_ARGUMENTS, PYTHON_EXCEPTION,
@@ -21,6 +20,10 @@ from ..language.parser.findings import (JIT_NEEDS_ARGUMENTS, PYTHON_EXCEPTION,
                                         findings_of)
 from ..passes.diagnostic import Diagnostic, PassErrorCode
 from .errors import ProgramError
+from .jit_values import is_missing_argument
+
+if TYPE_CHECKING:  # the jit layer is imported only by files that use it (jit_values)
+    from ..jit.signature import MissingArgumentError
 
 __all__ = ["findings_of_error", "syntax_error_finding", "module_exception_finding",
            "plain_finding", "diagnostic_finding", "program_error", "backtrace_text"]
@@ -70,8 +73,8 @@ def _innermost_line_in(exc: BaseException, filename: str) -> Optional[int]:
 
 def findings_of_error(exc: BaseException) -> list[Finding]:
     """The findings of a user-facing error raised while compiling or checking."""
-    if isinstance(exc, MissingArgumentError):
-        return [missing_argument_finding(exc, "error")]
+    if is_missing_argument(exc):
+        return [missing_argument_finding(cast("MissingArgumentError", exc), "error")]
     found = findings_of(exc)
     if found:
         return found
@@ -80,7 +83,7 @@ def findings_of_error(exc: BaseException) -> list[Finding]:
     return [plain_finding(str(exc) or type(exc).__name__)]
 
 
-def missing_argument_finding(err: MissingArgumentError, severity: str) -> Finding:
+def missing_argument_finding(err: "MissingArgumentError", severity: str) -> Finding:
     """A jit entry that has no type until it is called, at the parameter that needs
     the argument."""
     return Finding(

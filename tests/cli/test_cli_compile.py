@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 import pypto.language as pl
 from pypto import ir, passes
 
-from _cli_helpers import EXAMPLES, console_script, run_cli, run_process, write
+from _cli_helpers import EXAMPLES, console_script, plain_env, run_cli, run_process, write
 
 PROGRAM = """
     import pypto.language as pl
@@ -252,6 +255,18 @@ def test_the_enclosing_pass_context_still_applies(tmp_path, capsys):
     with passes.PassContext([spy]):
         assert run_cli(capsys, "compile", str(path), "-p", "convert-to-ssa").code == 0
     assert seen == ["ConvertToSSA"]
+
+
+def test_a_file_without_jit_entries_never_imports_the_jit_layer(tmp_path):
+    # pypto.jit is looked up in sys.modules by the command line (cli/jit_values.py).
+    path = write(tmp_path, "twice.py", PROGRAM)
+    script = ("import sys; from pypto.cli import main; "
+              f"code = main(['compile', {str(path)!r}, '-q', '-o', {str(tmp_path / 'o.py')!r}]); "
+              "print(code, 'pypto.jit' in sys.modules)")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=120, env=plain_env())
+    assert proc.stdout.split() == ["0", "False"], proc.stderr
+    assert (tmp_path / "o.py").read_text(encoding="utf-8") == HOST_OUTLINED
 
 
 UNROLLED = """

@@ -79,7 +79,6 @@ class ExprPrinter:
         self.names: dict[E.Var, str] = names if names is not None else {}
         self.closure_vars = closure_vars if closure_vars is not None else {}
         self.callee = callee if callee is not None else sanitize_identifier
-        self.values = ValueContext(prefix, self.expr, self.type)
         self._closure_only_memo: dict[Expr, bool] = {}
         self._expansion_memo: ExpansionMemo = ExpansionMemo()
         # Type text by object identity (types are often shared); the type is kept
@@ -87,6 +86,12 @@ class ExprPrinter:
         self._type_memo: dict[int, tuple[Type, str]] = {}
 
     # -- public --------------------------------------------------------------------
+    @property
+    def values(self) -> ValueContext:
+        """What ``value_text`` needs; made per use: kept on ``self`` its bound methods
+        would make every printer a reference cycle, left for the cycle collector."""
+        return ValueContext(self.prefix, self.expr, self.type)
+
     def expr(self, node: Expr) -> str:
         if type(node) not in LEAF_TYPES:  # a shared sub-expression is written per use
             check_expansion(node, self._expansion_memo)
