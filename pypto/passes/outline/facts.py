@@ -27,6 +27,9 @@ from ..diagnostic import PassError, PassErrorCode
 
 __all__ = ["BodyFacts", "visible_definitions", "returned_params"]
 
+# ``BodyFacts.root`` gives up after this many steps along a lineage (a loop has no end).
+_ROOT_STEPS = 10_000
+
 # Call attrs whose Vars are bookkeeping, not reads.
 _NON_READ_ATTRS = ("dump_vars", "arg_direction_overrides_vars")
 _WRITE_ALIAS_OPS = ("tile.store", "tensor.assemble", "tile.assemble", "tensor.write",
@@ -101,11 +104,27 @@ class BodyFacts:
 
     # -- helpers -------------------------------------------------------------------------
     def root(self, var: E.Var) -> E.Var:
-        """Follow the lineage of ``var`` to the Var it ultimately is."""
-        seen = 0
-        while var in self.lineage and seen < 10_000:
-            var = self.lineage[var]
-            seen += 1
+        """Follow the lineage of ``var`` to the Var it ultimately is.
+
+        Before SSA form the lineage can loop (``acc = pl.store(.., acc)`` names
+        itself).  The answer on a loop is the Var ``_ROOT_STEPS`` steps along it (what
+        a walk capped at that many steps gives); it is found by arithmetic on the
+        loop's length instead of by taking every step.
+        """
+        lineage = self.lineage
+        if var not in lineage:
+            return var
+        step_of: dict[E.Var, int] = {}
+        path: list[E.Var] = []  # path[k]: the Var k steps along
+        steps = 0
+        while var in lineage and steps < _ROOT_STEPS:
+            first = step_of.get(var)
+            if first is not None:  # a loop of ``steps - first`` Vars from step ``first``
+                return path[first + (_ROOT_STEPS - first) % (steps - first)]
+            step_of[var] = steps
+            path.append(var)
+            var = lineage[var]
+            steps += 1
         return var
 
     def _define(self, var: E.Var) -> None:

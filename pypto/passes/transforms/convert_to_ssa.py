@@ -76,6 +76,15 @@ def _is_host_subworker(func: Function) -> bool:
 _Slot = tuple  # (source compound statement, source Var)
 
 
+def _equality_key(type_: Type) -> object:
+    """A dict key under which two types meet exactly when they are equal: for a type
+    without Vars (nearly all) its class and plain value key, a tuple hash; else the
+    type itself, whose first hash is a structural walk (one per type object, and the
+    parser makes one per annotation)."""
+    plain = type_._plain_key()
+    return type_ if plain is None else (type(type_), plain)
+
+
 class _Converter:
     def __init__(self, func: Function, index: SSAIndex | None = None,
                  dead: frozenset = frozenset()) -> None:
@@ -90,7 +99,7 @@ class _Converter:
         # Visible version per source Var, and per type (by ``_type_key``) the most
         # recent one: an escaping value's fallback init.
         self.versions = VisibleVersions()
-        self.canonical_types: dict[Type, Type] = {}
+        self.canonical_types: dict[object, Type] = {}  # by ``_equality_key``
         self.type_keys: dict[int, tuple[Type, int]] = {}
         self.latest: dict[E.Var, E.Var] = {}
         # Source name -> [``base__``, next version]: the checked stem of every name
@@ -104,7 +113,7 @@ class _Converter:
         self.type = self.reads.type
         # Statement class -> its conversion, which takes statements of that class.
         self.handlers: dict[type, Callable[[Any], Stmt]] = {}
-        self.out_param_by_type: dict[Type, E.Var] = {}
+        self.out_param_by_type: dict[object, E.Var] = {}  # by ``_equality_key``
         # Versions that may hold an escaping value's made-up seed -> (loop, source Var)
         # of that escape; live escapes seeded with no source (see ``check_escapes``).
         self._unsure: dict[E.Var, tuple[Stmt, E.Var]] = {}
@@ -121,7 +130,7 @@ class _Converter:
         self._placeholders: set[E.Var] = set()  # seeds with no source (see _escape_init)
         for param, direction in zip(func.params, func.param_directions):
             if direction is not ParamDirection.In:
-                self.out_param_by_type.setdefault(param.type, param)
+                self.out_param_by_type.setdefault(_equality_key(param.type), param)
 
     # -- versions -------------------------------------------------------------------
     def current(self, var: E.Var) -> E.Var:
@@ -183,7 +192,7 @@ class _Converter:
         definition is bound by type, and Type's own hash and ``==`` are Python methods."""
         found = self.type_keys.get(id(type_))
         if found is None:
-            canonical = self.canonical_types.setdefault(type_, type_)
+            canonical = self.canonical_types.setdefault(_equality_key(type_), type_)
             # Holding ``type_`` keeps its id from being reused while it is cached.
             found = self.type_keys[id(type_)] = (type_, id(canonical))
         return found[1]
@@ -339,7 +348,7 @@ class _Converter:
         Var of its type, else an unversioned placeholder.  ``check_escapes`` makes sure
         no read can observe it."""
         var_type = self.type(var.type)
-        param = self.out_param_by_type.get(var_type)
+        param = self.out_param_by_type.get(_equality_key(var_type))
         if param is not None:
             return self.current(param)
         found = self.versions.lookup_type(self._type_key(var_type))
