@@ -297,6 +297,56 @@ class f:
     ir.assert_structural_equal(with_layout, plain)
 
 
+_LOOP_RESULT_REBINDS = """
+import pypto.language as pl
+@pl.program
+class Before:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        acc: pl.Tensor[[64], pl.FP32] = x
+        for i, (a,) in pl.range(4, init_values=(acc,)):
+            b: pl.Tensor[[64], pl.FP32] = pl.tensor.add(a, a)
+            %s: pl.Tensor[[64], pl.FP32] = pl.yield_(b)
+        return %s
+"""
+
+
+def test_a_loop_result_bound_to_an_existing_name_is_a_new_var_0306():
+    """At the function body's level a loop result that rebinds a name is a new Var, as in
+    PyPTO (printed ``acc_1``); nothing there could tell it from the old one."""
+    rebound = pl.parse(_LOOP_RESULT_REBINDS % ("acc", "acc"))
+    ir.assert_structural_equal(rebound, pl.parse(_LOOP_RESULT_REBINDS % ("acc_1", "acc_1")))
+    first, loop = rebound["main"].body.stmts[:2]
+    assert loop.return_vars[0] is not first.var
+    assert loop.return_vars[0].name_hint == "acc"
+    assert "acc_1: pl.Tensor[[64], pl.FP32] = pl.yield_(b)" in rebound.as_python()
+    ir.assert_structural_equal(pl.parse(rebound.as_python()), rebound)
+
+
+def test_a_loop_result_rebinding_a_name_inside_a_loop_stays_that_variable():
+    """Inside another loop the result is the same Var: the outer loop carries it.  A new
+    Var there would leave the outer loop handing on the value it started with."""
+    text = """
+import pypto.language as pl
+@pl.program
+class P:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        acc: pl.Tensor[[64], pl.FP32] = x
+        for j in pl.range(2):
+            for i, (a,) in pl.range(2, init_values=(acc,)):
+                b: pl.Tensor[[64], pl.FP32] = pl.tensor.add(a, a)
+                acc: pl.Tensor[[64], pl.FP32] = pl.yield_(b)
+        return acc
+"""
+    program = pl.parse(text)
+    first, outer = program["main"].body.stmts[:2]
+    assert outer.body.return_vars[0] is first.var  # the sole statement of its body
+    x = np.ones(64, np.float32)
+    before, after = _run_before_and_after(program, x)
+    assert np.array_equal(before[0], after[0]) and np.array_equal(after[0], x * 16)
+
+
 def test_mutually_recursive_methods_parse_in_class_order_0246():
     """The later method's call of the earlier one is typed, and a ``pl.UnknownType``
     annotation takes the call's type, as PyPTO reads it."""
