@@ -58,6 +58,33 @@ def test_host_level_parent_of_a_kernel_stays_opaque_at_its_level():
     assert result["main_host_0"].func_type is ir.FunctionType.Opaque
 
 
+def test_a_host_parent_stays_opaque_so_the_entry_and_its_result_stay_main_0489():
+    """Promoted as PyPTO promotes it, ``main_host_0`` would be the sole Orchestration
+    function and so the entry a runner picks (PyPTO's backend takes the first one; so
+    does ``pypto.run``): 0489's would return nothing where ``main`` returns ``out``, and
+    0826's would take two arguments where ``main`` takes three."""
+    @pl.program
+    class Before:
+        @pl.function(level=pl.Level.HOST)
+        def main_host_0(self, x: V, out: pl.Out[V]):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0], [64])
+                pl.store(t, [0], out)
+
+        @pl.function
+        def main(self, x: V, out: pl.Out[V], n: pl.Scalar[pl.INDEX]) -> V:
+            self.main_host_0(x, out)
+            y = pl.tensor.adds(out, n)
+            return y
+
+    compiled = ir.PassManager.get_strategy().run_passes(Before)
+    assert compiled["main_host_0"].func_type is ir.FunctionType.Opaque
+    assert compiled["main_host_0"].level is ir.Level.HOST
+    x = np.arange(64, dtype=np.float32)
+    before, after = _run_before_and_after(Before, x, np.zeros(64, np.float32), 2)
+    assert np.array_equal(before[0], after[0]) and np.array_equal(after[0], x + 2)
+
+
 # -- kept: a written capture is never In --------------------------------------------------------
 
 def test_store_into_a_loop_carried_tensor_makes_it_out_0751():
