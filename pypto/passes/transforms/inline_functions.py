@@ -222,7 +222,8 @@ class _Template:
         self.name = func.name
         self.params = func.params
         # Params the body assigns anywhere (the splice may give them the caller's Var).
-        self.rebound = frozenset(v for v in collect_def_vars(body) if v in set(func.params))
+        params = set(func.params)
+        self.rebound = frozenset(v for v in collect_def_vars(body) if v in params)
         # A hand-placed AUTO scope the callee may hold (only with auto_scope=False).
         self.auto_scope = None if _auto_scoped(func) else _hand_placed_auto_scope(body)
         self.body = self.body_without_copies(frozenset())
@@ -296,7 +297,8 @@ class _Splicer(IRMutator):
             flatten_to_stmts(body)
         self._written_params = {p for p, d in zip(caller.params, caller.param_directions)
                                 if d is not ParamDirection.In}
-        self._reads_after: dict[int, set[E.Var]] | None = None
+        # (position of each statement of that level, last position reading each Var)
+        self._positions: tuple[dict[int, int], dict[E.Var, int]] | None = None
 
     def visit_stmt(self, op: Stmt) -> Stmt:
         # Without a call site below it, a statement only changes through a remapped Var
@@ -316,17 +318,23 @@ class _Splicer(IRMutator):
             return self._templates.get(expr.op.name)
         return None
 
-    def _later_reads(self, stmt: Stmt) -> set[E.Var] | None:
-        """The Vars read after ``stmt`` when it is a statement of the body's own level
-        (``None`` otherwise); one backward walk over that level, on first need."""
-        if self._reads_after is None:
-            self._reads_after, seen = {}, set()
-            for top in reversed(self._top_level):
-                self._reads_after[id(top)] = set(seen)
+    def _read_after(self, stmt: Stmt, var: E.Var) -> bool | None:
+        """Is ``var`` read after ``stmt``, a statement of the body's own level (``None``
+        for any other statement)?  One walk over that level, on first need."""
+        if self._positions is None:
+            positions: dict[int, int] = {}
+            last_read: dict[E.Var, int] = {}
+            for i, top in enumerate(self._top_level):
+                positions[id(top)] = i
                 for inner in iter_stmts(top):
                     for expr in stmt_exprs(inner):
-                        seen.update(var_uses(expr))
-        return self._reads_after.get(id(stmt))
+                        last_read.update((v, i) for v in var_uses(expr))
+            self._positions = positions, last_read
+        positions, last_read = self._positions
+        position = positions.get(id(stmt))
+        if position is None:
+            return None
+        return last_read.get(var, -1) > position
 
     def _direct_params(self, template: _Template, call: E.Call, args: list[Expr],
                        stmt: Stmt) -> dict[E.Var, E.Var]:
@@ -337,9 +345,6 @@ class _Splicer(IRMutator):
         it then changes nothing anyone sees; any other argument gets a local copy."""
         if not template.rebound or not self._top_level or call._attrs.get("dump_vars"):
             return {}
-        later = self._later_reads(stmt)
-        if later is None:
-            return {}
         # Every Var the arguments read, with repeats: an argument expression that reads
         # ``x`` (substituted at the callee's uses) must not see the callee's updates.
         read_by_args = [v for a in args for v in var_uses(a)]
@@ -348,7 +353,8 @@ class _Splicer(IRMutator):
             if param in template.rebound and type(arg) is E.Var and arg is given \
                     and isinstance(arg.type, ShapedType) and arg.type == param.type \
                     and sum(v is arg for v in read_by_args) == 1 \
-                    and arg not in later and arg not in self._written_params:
+                    and arg not in self._written_params \
+                    and self._read_after(stmt, arg) is False:
                 direct[param] = arg
         return direct
 
