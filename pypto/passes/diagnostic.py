@@ -117,7 +117,6 @@ class PassErrorCode(enum.Enum):
     OUTLINE_NEEDS_SSA = ("P400", "an outlining pass ran on a function not in SSA form")
     NESTED_GRAPH = ("P401", "a pl.graph region nested inside another")
     REGION_NOT_OUTLINED = ("P402", "a region survives in a function its pass does not outline")
-    KERNEL_RETURNS_SCALAR = ("P403", "a device kernel would have to return a scalar")
     UNUSED_NO_DEP_ARG = ("P404", "no_dep_args names a tensor the region does not use")
     BLOCK_COUNT_FROM_CLUSTER = (
         "P405", "a pl.spmd block count is computed inside the enclosing pl.cluster")

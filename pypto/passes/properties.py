@@ -60,7 +60,7 @@ class IRProperty(enum.Enum):
     AtomicAddDtypeValid = 40
     GraphOutlined = 41
     GraphBoundaryLegalized = 42
-    NoScalarKernelReturn = 43
+    NoScalarKernelReturn = 43   # the spec's; nothing produces it: kernels return scalars
     AivSplitLoweredValid = 44
     AccCompactValid = 45
 

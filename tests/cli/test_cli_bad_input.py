@@ -225,37 +225,36 @@ def test_sys_exit_while_loading(in_tmp, capsys):
 
 
 def test_a_pass_refusal_points_at_the_statement(in_tmp, capsys):
-    write(in_tmp, "escape.py", """
+    write(in_tmp, "while_carry.py", """
         import pypto.language as pl
 
         T = pl.Tensor[[64], pl.FP32]
 
         @pl.program
-        class ScalarEscape:
+        class CarriedCondition:
             @pl.function
-            def main(self, x: T, out: pl.Out[T]) -> T:
-                with pl.at(level=pl.Level.CORE_GROUP):
-                    t = pl.load(x, [0], [64])
-                    first = pl.read(t, [0])
-                y = pl.store(pl.expands(t, first), [0], out)
+            def main(self, x: T) -> T:
+                k = 0
+                while pl.tensor.read(x, [k]) > 0.0:
+                    k = k + 1
+                y = pl.tensor.adds(x, k)
                 return y
     """)
-    result = run_cli(capsys, "compile", "escape.py")
+    result = run_cli(capsys, "compile", "while_carry.py")
     assert (result.code, result.out) == (1, "")
     assert result.err == (
-        "Error: OutlineIncoreScopes: the scope outlined as 'main_incore_0' in function 'main' "
-        "computes scalar 'first' from device-side data and uses it after the scope; a "
-        "device kernel cannot return a scalar\n"
-        "  --> escape.py:11:13\n"
+        "Error: FlattenCallExpr: in function 'main': the while condition calls 'tensor.read' "
+        "on the loop-carried value 'k__iter_v1'; a call hoisted before the loop cannot see "
+        "it. Compute the condition value in the loop body and yield it\n"
+        "  --> while_carry.py:10:9\n"
         "   |\n"
-        " 9 |         with pl.at(level=pl.Level.CORE_GROUP):\n"
-        "10 |             t = pl.load(x, [0], [64])\n"
-        "11 |             first = pl.read(t, [0])\n"
-        "   |             ^^^^^\n"
-        "12 |         y = pl.store(pl.expands(t, first), [0], out)\n"
-        "13 |         return y\n"
-        "   |\n"
-        "   = help: Write the value into a [1] tensor, or compute it before the scope\n")
+        " 8 |     def main(self, x: T) -> T:\n"
+        " 9 |         k = 0\n"
+        "10 |         while pl.tensor.read(x, [k]) > 0.0:\n"
+        "   |         ^^^^^\n"
+        "11 |             k = k + 1\n"
+        "12 |         y = pl.tensor.adds(x, k)\n"
+        "   |\n")
 
 
 def test_pass_precondition_error_names_the_missing_pass():

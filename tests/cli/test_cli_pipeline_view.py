@@ -63,28 +63,28 @@ def test_print_changed_skips_passes_that_returned_their_input(capsys):
 
 def test_print_on_failure_shows_what_the_failing_pass_saw(capsys, tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    write(tmp_path, "escape.py", """
+    write(tmp_path, "while_carry.py", """
         import pypto.language as pl
 
         T = pl.Tensor[[64], pl.FP32]
 
         @pl.program
-        class ScalarEscape:
+        class CarriedCondition:
             @pl.function
-            def main(self, x: T, out: pl.Out[T]) -> T:
-                with pl.at(level=pl.Level.CORE_GROUP):
-                    t = pl.load(x, [0], [64])
-                    first = pl.read(t, [0])
-                y = pl.store(pl.expands(t, first), [0], out)
+            def main(self, x: T) -> T:
+                k = 0
+                while pl.tensor.read(x, [k]) > 0.0:
+                    k = k + 1
+                y = pl.tensor.adds(x, k)
                 return y
     """)
-    result = run_cli(capsys, "compile", "escape.py", "--print-on-failure")
+    result = run_cli(capsys, "compile", "while_carry.py", "--print-on-failure")
     assert result.code == 1
-    assert headers(result.err) == [("before", "OutlineIncoreScopes", 7, ", which failed")]
+    assert headers(result.err) == [("before", "FlattenCallExpr", 4, ", which failed")]
     dump = result.err.split(" =====\n", 1)[1].split("\nError: ", 1)[0]
-    assert "with pl.at(level=pl.Level.CORE_GROUP" in dump
-    assert "\nError: OutlineIncoreScopes: the scope outlined as" in result.err
-    quiet = run_cli(capsys, "compile", "escape.py")
+    assert "pl.cond(pl.tensor.read(x__ssa_v0, [k__iter_v1]) > 0.0)" in dump
+    assert "\nError: FlattenCallExpr: in function 'main': the while condition" in result.err
+    quiet = run_cli(capsys, "compile", "while_carry.py")
     assert headers(quiet.err) == []
 
 

@@ -22,30 +22,29 @@ T = pl.Tensor[[64], pl.FP32]
 CELLS = {
     "pass refusal": ("""\
 @pl.program
-class Escape:
+class CarriedCondition:
     @pl.function
-    def main(self, x: T, out: pl.Out[T]) -> T:
-        with pl.at(level=pl.Level.CORE_GROUP):
-            t = pl.load(x, [0], [64])
-            first = pl.read(t, [0])
-        y = pl.store(pl.expands(t, first), [0], out)
+    def main(self, x: T) -> T:
+        k = 0
+        while pl.tensor.read(x, [k]) > 0.0:
+            k = k + 1
+        y = pl.tensor.adds(x, k)
         return y
 
-ir.PassManager.get_strategy().run_passes(Escape)
+ir.PassManager.get_strategy().run_passes(CarriedCondition)
 """, "PassError", [
-        "Error: OutlineIncoreScopes: the scope outlined as 'main_incore_0' in function 'main' "
-        "computes scalar 'first' from device-side data and uses it after the scope; a device "
-        "kernel cannot return a scalar",
-        "  --> Cell In[2], line 7",
+        "Error: FlattenCallExpr: in function 'main': the while condition calls 'tensor.read' "
+        "on the loop-carried value 'k__iter_v1'; a call hoisted before the loop cannot see "
+        "it. Compute the condition value in the loop body and yield it",
+        "  --> Cell In[2], line 6",
         "  |",
-        "5 |         with pl.at(level=pl.Level.CORE_GROUP):",
-        "6 |             t = pl.load(x, [0], [64])",
-        "7 |             first = pl.read(t, [0])",
-        "  |             ^^^^^",
-        "8 |         y = pl.store(pl.expands(t, first), [0], out)",
-        "9 |         return y",
-        "  |",
-        "   = help: Write the value into a [1] tensor, or compute it before the scope"]),
+        "4 |     def main(self, x: T) -> T:",
+        "5 |         k = 0",
+        "6 |         while pl.tensor.read(x, [k]) > 0.0:",
+        "  |         ^^^^^",
+        "7 |             k = k + 1",
+        "8 |         y = pl.tensor.adds(x, k)",
+        "  |"]),
     "failed verification": ("""\
 @pl.function
 def twice(x: T) -> T:
@@ -151,11 +150,12 @@ T = pl.Tensor[[64], pl.FP32]
 
 
 @pl.function
-def f(x: T) -> pl.Scalar[pl.FP32]:
-    with pl.at(level=pl.Level.CORE_GROUP):
-        t = pl.load(x, [0], [8])
-        s = pl.tile.read(t, [0])
-    return s
+def f(x: T) -> T:
+    k = 0
+    while pl.tensor.read(x, [k]) > 0.0:
+        k = k + 1
+    y = pl.tensor.adds(x, k)
+    return y
 
 
 ir.PassManager.get_strategy().run_passes(ir.Program([f], "P"))
@@ -169,10 +169,10 @@ def test_an_uncaught_pass_refusal_in_a_script_is_a_snippet(tmp_path):
                           env=subprocess_env(tmp_path, NO_COLOR="1"), cwd=tmp_path, timeout=120)
     assert proc.returncode == 1
     assert proc.stderr.startswith(textwrap.dedent(f"""\
-        Error: OutlineIncoreScopes: the scope outlined as 'f_incore_0' in function 'f' computes \
-scalar 's' from device-side data and uses it after the scope; a device kernel cannot return a \
-scalar
-          --> {path}:11:9
+        Error: FlattenCallExpr: in function 'f': the while condition calls 'tensor.read' on the \
+loop-carried value 'k__iter_v1'; a call hoisted before the loop cannot see it. Compute the \
+condition value in the loop body and yield it
+          --> {path}:10:5
         """))
     assert "Traceback" not in proc.stderr
     assert proc.stderr.endswith("note: run with PTO_BACKTRACE=1 to show the Python backtrace\n")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+import numpy as np
 import pytest
 
 import pypto
@@ -367,7 +368,8 @@ def test_parameter_reassigned_in_straight_line_code_reads_the_argument_until_the
         @pl.function
         def main(self, x: T) -> T:
             y = self.twice(x)
-            return y
+            z = pl.add(y, x)  # reads the argument after the call
+            return z
 
     @pl.program
     class Expected:
@@ -378,7 +380,8 @@ def test_parameter_reassigned_in_straight_line_code_reads_the_argument_until_the
                 a = pl.add(x, b)
             a = pl.mul(a, a)
             y = a
-            return y
+            z = pl.add(y, x)
+            return z
 
     after = inline(Before)
     ir.assert_structural_equal(after, Expected)
@@ -396,17 +399,19 @@ def test_parameter_reassigned_in_a_loop_becomes_a_local_seeded_with_the_argument
 
         @pl.function
         def main(self, x: T, n: IDX) -> T:
-            y = self.repeat(x, n)
+            for j in pl.range(2):  # the next iteration reads the argument again
+                y = self.repeat(x, n)
             return y
 
     @pl.program
     class Expected:
         @pl.function
         def main(self, x: T, n: IDX) -> T:
-            a = x
-            for i in pl.range(n):
-                a = pl.add(a, a)
-            y = a
+            for j in pl.range(2):
+                a = x
+                for i in pl.range(n):
+                    a = pl.add(a, a)
+                y = a
             return y
 
     after = inline(Before)
@@ -414,7 +419,70 @@ def test_parameter_reassigned_in_a_loop_becomes_a_local_seeded_with_the_argument
     assert_roundtrip(after)
     # ... and it stays a proper loop carry after ConvertToSSA.
     ssa = passes.convert_to_ssa()(after)
-    assert len(ssa["main"].body.stmts[1].iter_args) == 1
+    assert len(ssa["main"].body.stmts[0].body.stmts[1].iter_args) == 1
+
+
+def test_a_rebound_parameter_is_spliced_onto_an_argument_dead_after_the_call():
+    """As PyPTO splices it (conformance 0443): the caller's ``x`` is read nowhere after
+    the call, so the callee's assignments may update it directly, with no copy."""
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Inline)
+        def repeat(self, a: T, n: IDX) -> T:
+            for i in pl.range(n):
+                a = pl.add(a, a)
+            a = pl.mul(a, a)
+            return a
+
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            y = self.repeat(x, n)
+            return y
+
+    @pl.program
+    class Expected:
+        @pl.function
+        def main(self, x: T, n: IDX) -> T:
+            for i in pl.range(n):
+                x = pl.add(x, x)
+            x = pl.mul(x, x)
+            y = x
+            return y
+
+    after = inline(Before)
+    ir.assert_structural_equal(after, Expected)
+    assert_roundtrip(after)
+    args = (np.arange(64, dtype=np.float32) / 64, 3)
+    assert np.array_equal(pypto.run(Before, *args), pypto.run(after, *args))
+
+
+@pytest.mark.parametrize("tail, why", [
+    ("z = pl.add(y, x)\n        return z", "read after the call"),
+    ("z = self.repeat(x, n)\n        return z", "passed again"),
+])
+def test_a_rebound_parameter_gets_a_copy_when_the_argument_is_still_needed(tail, why):
+    text = f"""
+import pypto.language as pl
+T = pl.Tensor[[64], pl.FP32]
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Inline)
+    def repeat(self, a: T, n: pl.Scalar[pl.INDEX]) -> T:
+        for i in pl.range(n):
+            a = pl.add(a, a)
+        return a
+
+    @pl.function
+    def main(self, x: T, n: pl.Scalar[pl.INDEX]) -> T:
+        y = self.repeat(x, n)
+        {tail}
+"""
+    before = pl.parse(text)
+    after = inline(before)
+    first = after["main"].body.stmts[0]
+    assert first.var.name_hint == "a_inline0" and first.value is after["main"].params[0], why
+    args = (np.arange(64, dtype=np.float32) / 64, 2)
+    assert np.array_equal(pypto.run(before, *args), pypto.run(after, *args))
 
 
 # -- names ---------------------------------------------------------------------------------

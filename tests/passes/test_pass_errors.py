@@ -17,17 +17,6 @@ T = pl.Tensor[[64], pl.FP32]
 
 # (pipeline prefix to run, program text, code, pass, the line (1-based) of the statement)
 CASES = {
-    "kernel returns a scalar": (
-        "convert-to-ssa,outline-incore-scopes", HEADER + '''\
-@pl.program
-class P:
-    @pl.function
-    def main(self, x: T) -> pl.Scalar[pl.FP32]:
-        with pl.at(level=pl.Level.CORE_GROUP):
-            t = pl.load(x, [0], [8])
-            s = pl.tile.read(t, [0])
-        return s
-''', PassErrorCode.KERNEL_RETURNS_SCALAR, "OutlineIncoreScopes", 9),
     "no_dep_args names an unused tensor": (
         "convert-to-ssa,outline-incore-scopes", HEADER + '''\
 @pl.program

@@ -9,6 +9,9 @@ right pypto matches it; where PyPTO is wrong pypto keeps its answer and
 
 from __future__ import annotations
 
+import numpy as np
+
+import pypto
 import pypto.language as pl
 from pypto import ir, passes
 
@@ -53,6 +56,33 @@ def test_host_level_parent_of_a_kernel_stays_opaque_at_its_level():
     result = passes.outline_incore_scopes()(Before)
     ir.assert_structural_equal(result, After)
     assert result["main_host_0"].func_type is ir.FunctionType.Opaque
+
+
+def test_a_host_parent_stays_opaque_so_the_entry_and_its_result_stay_main_0489():
+    """Promoted as PyPTO promotes it, ``main_host_0`` would be the sole Orchestration
+    function and so the entry a runner picks (PyPTO's backend takes the first one; so
+    does ``pypto.run``): 0489's would return nothing where ``main`` returns ``out``, and
+    0826's would take two arguments where ``main`` takes three."""
+    @pl.program
+    class Before:
+        @pl.function(level=pl.Level.HOST)
+        def main_host_0(self, x: V, out: pl.Out[V]):
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0], [64])
+                pl.store(t, [0], out)
+
+        @pl.function
+        def main(self, x: V, out: pl.Out[V], n: pl.Scalar[pl.INDEX]) -> V:
+            self.main_host_0(x, out)
+            y = pl.tensor.adds(out, n)
+            return y
+
+    compiled = ir.PassManager.get_strategy().run_passes(Before)
+    assert compiled["main_host_0"].func_type is ir.FunctionType.Opaque
+    assert compiled["main_host_0"].level is ir.Level.HOST
+    x = np.arange(64, dtype=np.float32)
+    before, after = _run_before_and_after(Before, x, np.zeros(64, np.float32), 2)
+    assert np.array_equal(before[0], after[0]) and np.array_equal(after[0], x + 2)
 
 
 # -- kept: a written capture is never In --------------------------------------------------------
@@ -294,6 +324,56 @@ class f:
     ir.assert_structural_equal(with_layout, plain)
 
 
+_LOOP_RESULT_REBINDS = """
+import pypto.language as pl
+@pl.program
+class Before:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        acc: pl.Tensor[[64], pl.FP32] = x
+        for i, (a,) in pl.range(4, init_values=(acc,)):
+            b: pl.Tensor[[64], pl.FP32] = pl.tensor.add(a, a)
+            %s: pl.Tensor[[64], pl.FP32] = pl.yield_(b)
+        return %s
+"""
+
+
+def test_a_loop_result_bound_to_an_existing_name_is_a_new_var_0306():
+    """At the function body's level a loop result that rebinds a name is a new Var, as in
+    PyPTO (printed ``acc_1``); nothing there could tell it from the old one."""
+    rebound = pl.parse(_LOOP_RESULT_REBINDS % ("acc", "acc"))
+    ir.assert_structural_equal(rebound, pl.parse(_LOOP_RESULT_REBINDS % ("acc_1", "acc_1")))
+    first, loop = rebound["main"].body.stmts[:2]
+    assert loop.return_vars[0] is not first.var
+    assert loop.return_vars[0].name_hint == "acc"
+    assert "acc_1: pl.Tensor[[64], pl.FP32] = pl.yield_(b)" in rebound.as_python()
+    ir.assert_structural_equal(pl.parse(rebound.as_python()), rebound)
+
+
+def test_a_loop_result_rebinding_a_name_inside_a_loop_stays_that_variable():
+    """Inside another loop the result is the same Var: the outer loop carries it.  A new
+    Var there would leave the outer loop handing on the value it started with."""
+    text = """
+import pypto.language as pl
+@pl.program
+class P:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        acc: pl.Tensor[[64], pl.FP32] = x
+        for j in pl.range(2):
+            for i, (a,) in pl.range(2, init_values=(acc,)):
+                b: pl.Tensor[[64], pl.FP32] = pl.tensor.add(a, a)
+                acc: pl.Tensor[[64], pl.FP32] = pl.yield_(b)
+        return acc
+"""
+    program = pl.parse(text)
+    first, outer = program["main"].body.stmts[:2]
+    assert outer.body.return_vars[0] is first.var  # the sole statement of its body
+    x = np.ones(64, np.float32)
+    before, after = _run_before_and_after(program, x)
+    assert np.array_equal(before[0], after[0]) and np.array_equal(after[0], x * 16)
+
+
 def test_mutually_recursive_methods_parse_in_class_order_0246():
     """The later method's call of the earlier one is typed, and a ``pl.UnknownType``
     annotation takes the call's type, as PyPTO reads it."""
@@ -330,3 +410,118 @@ class orch:
 """
     ir.assert_structural_equal(pl.parse(text % ("a: pl.Scalar[pl.INDEX] = M", "a")),
                                pl.parse(text % ("", "M")))
+
+
+# -- matched: a kernel returns its live-out scalars (0515, 0286, 0456) ---------------------------
+
+def _run_before_and_after(program: ir.Program, *args: object) -> list[object]:
+    """The executor's results (returned value, then the arrays) before and after the
+    default pipeline; the passes must not change them."""
+    results = []
+    for version in (program, ir.PassManager.get_strategy().run_passes(program)):
+        arrays = [np.array(a, copy=True) if isinstance(a, np.ndarray) else a for a in args]
+        returned = pypto.run(version, *arrays)
+        results.append([returned, *[a for a in arrays if isinstance(a, np.ndarray)]])
+    return results
+
+
+def test_a_scalar_read_from_device_data_is_returned_by_the_kernel_0456():
+    """PyPTO returns it from the kernel; pypto refused the program (a kernel returning
+    a scalar).  Nothing about that output is wrong, so pypto matches it."""
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: V, out: pl.Out[V]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0], [64])
+                first = pl.read(t, [0])
+            y = pl.store(pl.expands(t, first), [0], out)
+            return y
+
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.InCore)
+        def main_incore_0(x: V) -> tuple[pl.Tile[[64], pl.FP32, pl.Mem.Vec], pl.Scalar[pl.FP32]]:
+            t = pl.load(x, [0], [64])
+            first = pl.read(t, [0])
+            return t, first
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: V, out: pl.Out[V]) -> V:
+            ret = self.main_incore_0(x)
+            t = ret[0]
+            first = ret[1]
+            y = pl.store(pl.expands(t, first), [0], out)
+            return y
+
+    ir.assert_structural_equal(passes.outline_incore_scopes()(front(Before)), front(After))
+    x = np.arange(64, dtype=np.float32) + 3
+    before, after = _run_before_and_after(Before, x, np.zeros(64, np.float32))
+    assert all(np.array_equal(b, a) for b, a in zip(before, after))
+    assert np.array_equal(after[0], np.full(64, 3.0, np.float32))
+
+
+def test_a_scalar_computed_from_inputs_is_returned_not_recomputed_0515():
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: V, out: pl.Out[V], n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                offset = n * 2
+                t = pl.load(x, [offset], [8])
+                pl.store(t, [0], out)
+            total = offset + 1
+            return total
+
+    result = passes.outline_incore_scopes()(front(Before))
+    kernel = result["main_incore_0"]
+    assert [p.name_hint for p in kernel.params] == ["n__ssa_v0", "x__ssa_v0", "out__ssa_v0"]
+    assert len(kernel.return_types) == 2 and isinstance(kernel.return_types[0], ir.ScalarType)
+    x = np.arange(64, dtype=np.float32)
+    before, after = _run_before_and_after(Before, x, np.zeros(64, np.float32), 5)
+    assert before[0] == after[0] == 11
+    assert np.array_equal(before[2], after[2]) and np.array_equal(after[2][:8], x[10:18])
+
+
+def test_in_a_graph_a_scalar_from_the_inputs_is_still_recomputed_by_the_caller():
+    """A recorded graph replays without the scalars one task would hand to the next
+    (seed: a derived scalar has no argument slot), so in a Graph parent the chain is
+    recomputed before the call, and LegalizeGraphBoundary lifts it to the graph's call
+    site.  PyPTO has no pl.graph: the seed and the spec rule here."""
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Graph)
+        def g(self, x: V, out: pl.InOut[V], n: pl.Scalar[pl.INDEX]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                offset = n * 2
+                t = pl.load(x, [offset], [8])
+                out = pl.store(t, [0], out)
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t2 = pl.load(x, [offset + 8], [8])
+                out = pl.store(t2, [8], out)
+            return out
+
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.InCore)
+        def g_incore_0(x: V, offset: pl.Scalar[pl.INDEX], out: pl.Out[V]) -> V:
+            t = pl.load(x, [offset], [8])
+            out_1 = pl.store(t, [0], out)
+            out__store = out_1
+            return out
+
+        @pl.function(type=pl.FunctionType.InCore)
+        def g_incore_1(x: V, offset: pl.Scalar[pl.INDEX], out_1: pl.Out[V]) -> V:
+            t2 = pl.load(x, [offset + 8], [8])
+            out_2 = pl.store(t2, [8], out_1)
+            out__store = out_2
+            return out_1
+
+        @pl.function(type=pl.FunctionType.Graph)
+        def g(self, x: V, out: pl.InOut[V], n: pl.Scalar[pl.INDEX]) -> V:
+            offset = n * 2
+            out_3 = self.g_incore_0(x, offset, out)
+            out_5 = self.g_incore_1(x, offset, out_3)
+            return out_5
+
+    ir.assert_structural_equal(passes.outline_incore_scopes()(front(Before)), front(After))

@@ -43,12 +43,17 @@ def require_bool(p: "FunctionParser", value: Expr, node: ast.AST, what: str) -> 
 def bind_result_var(p: "FunctionParser", name: str, type_: T.Type, span: Any) -> E.Var:
     """A loop/if return var: the Var already named ``name`` (same type) or a new one.
 
-    Reusing the Var keeps non-SSA meaning intact: a name is one variable, so an
-    enclosing implicit-carry loop sees the rebinding as a carried update.
+    Inside a loop or a branch the Var is reused, which keeps non-SSA meaning intact:
+    a name is one variable, so the enclosing loop or ``if`` sees the rebinding as an
+    update it carries or merges (PyPTO's new Var there drops it: conformance 0828).
+    At the function body's own level nothing can tell the two apart, and the
+    result is a new Var, as in PyPTO (0306: ``acc = pl.yield_(b)`` after ``acc = x``
+    prints as ``acc_1``).
     """
     existing = p.names.lookup(name)
     p.bindings.bound(name, existing is not None)
-    if isinstance(existing, E.Var) and existing.type == type_ \
+    nested = bool(p.yield_contexts or p.inline_stack)
+    if nested and isinstance(existing, E.Var) and existing.type == type_ \
             and p.program.dyn_vars.get(name) is not existing:
         return existing
     var = E.Var(name, type_, span)

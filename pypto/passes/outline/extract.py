@@ -2,7 +2,7 @@
 
 Given a scope whose nested targets are already outlined, this decides the
 outputs (definitions used after the scope, plus store targets), hoists
-scalar outputs a device kernel cannot return, derives captures and parameter
+scalar outputs where the parent is a Graph, derives captures and parameter
 directions, and builds the outlined ``Function`` with param-explicit returns.
 The caller (``_Context``) places the call and binds the results.
 """
@@ -177,11 +177,10 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
     else:
         used = {v for v in visible if index.used_after(v, scope)}
     hoisted: list[St.AssignStmt] = []
-    if config.hoist_scalar_outputs:
+    if state.func.func_type in config.hoist_scalar_outputs_in:
         live_scalars = [v for v in visible if v in used and _is_scalar_output(v)]
         if live_scalars:
-            body, hoisted = hoist_scalar_outputs(body, live_scalars, config.pass_name,
-                                                 state.func.name, name)
+            body, hoisted = hoist_scalar_outputs(body, live_scalars)
             hoisted_vars = {s.var for s in hoisted}
             visible = [v for v in visible if v not in hoisted_vars]
             used -= hoisted_vars

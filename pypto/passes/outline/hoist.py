@@ -1,10 +1,15 @@
-"""Scalar-output hoisting (03-passes.md §10.3 step 2).
+"""Scalar-output hoisting in Graph functions (03-passes.md §10.3 step 2, §15).
 
-A device kernel cannot return a scalar.  A live-out scalar computed only from
-constants, arithmetic and values that flow into the scope is recomputed by the
-caller instead: its defining chain moves out of the body, in body order, and
-is emitted just before the call.  Anything else (a scalar read from device
-data) is an error the user must resolve.
+A kernel returns its live-out scalars like any other output, as PyPTO's
+outliner does.  Inside a Graph function that would hand a scalar from one
+recorded task to the next, which a replayed graph cannot patch (the seed's
+"a scalar derived inside the region has no argument slot").  So there a live-out
+scalar computed only from constants, arithmetic and values that flow into the
+scope is recomputed by the caller instead: its defining chain moves out of the
+body, in body order, and is emitted just before the call, where
+LegalizeGraphBoundary lifts it to the graph's call site.  Any other scalar (one
+read from device data) stays a kernel output; LegalizeGraphBoundary judges how
+the graph uses it.
 """
 
 from __future__ import annotations
@@ -14,14 +19,13 @@ from typing import Callable
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.node import Expr, Stmt
-from ..diagnostic import PassError, PassErrorCode
-from ..names import base_name
 
 __all__ = ["hoist_scalar_outputs"]
 
 
-def hoist_scalar_outputs(body: Stmt, live_scalars: list[E.Var], pass_name: str,
-                         func_name: str, scope_name: str) -> tuple[Stmt, list[St.AssignStmt]]:
+def hoist_scalar_outputs(body: Stmt, live_scalars: list[E.Var]
+                         ) -> tuple[Stmt, list[St.AssignStmt]]:
+    """The body without the hoistable chains of ``live_scalars``, and those chains."""
     top = list(body.stmts) if isinstance(body, St.SeqStmts) else [body]
     defining: dict[E.Var, int] = {}
     assigns: dict[int, St.AssignStmt] = {}  # position in ``top`` -> the assignment there
@@ -44,17 +48,9 @@ def hoist_scalar_outputs(body: Stmt, live_scalars: list[E.Var], pass_name: str,
         memo[var] = ok
         return ok
 
-    for var in live_scalars:
-        if not hoistable(var):
-            raise PassError(
-                f"the scope outlined as '{scope_name}' in function '{func_name}' "
-                f"computes scalar '{base_name(var.name_hint)}' from device-side data and uses it after the "
-                "scope; a device kernel cannot return a scalar", var.span,
-                code=PassErrorCode.KERNEL_RETURNS_SCALAR, pass_name=pass_name,
-                hint="Write the value into a [1] tensor, or compute it before the scope")
-    # The chain: the live-out scalars and the body scalars they are computed from.
+    # The chain: the hoistable live-out scalars and the body scalars they are computed from.
     wanted: set[E.Var] = set()
-    stack = list(live_scalars)
+    stack = [var for var in live_scalars if hoistable(var)]
     while stack:
         item = stack.pop()
         if item in wanted or item not in defining or not memo.get(item):

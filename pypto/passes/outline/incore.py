@@ -3,8 +3,9 @@ kernels (03-passes.md §13).
 
 An Opaque parent that loses at least one region becomes Orchestration (it now
 only dispatches); Orchestration and Graph parents keep their type, so a Graph
-function made by OutlineGraphScopes stays a Graph.  Device kernels cannot
-return scalars, so live-out scalars are recomputed by the caller (hoisted).
+function made by OutlineGraphScopes stays a Graph.  A live-out scalar is one of
+the kernel's outputs, as in PyPTO (conformance 0515, 0286); in a Graph parent one
+computed from the scope's inputs alone is recomputed by the caller (hoist.py).
 """
 
 from __future__ import annotations
@@ -44,7 +45,7 @@ CONFIG = OutlineConfig(
     name_suffix=lambda scope: "_incore_",
     signature=lambda scope: (FunctionType.InCore, None, None),
     function_attrs=_function_attrs,
-    hoist_scalar_outputs=True,
+    hoist_scalar_outputs_in=(FunctionType.Graph,),
     reorder_returns_by_param=True,
     nested_targets=False,
 )

@@ -60,7 +60,8 @@ class OutlineConfig:
     # its stores sit in kernel regions, which OutlineIncoreScopes binds when it lifts
     # them, so a graph region and a @pl.jit.graph function lower alike (seed example).
     bind_store_targets: bool = True
-    hoist_scalar_outputs: bool = False            # device kernels cannot return scalars
+    # Parents whose live-out scalars are recomputed by the caller, not returned (hoist.py)
+    hoist_scalar_outputs_in: tuple[FunctionType, ...] = ()
     reorder_returns_by_param: bool = False        # InCore
     use_program: bool = False                     # read callee param directions
     nested_targets: bool = True                   # may a target hold another (not kernels)

@@ -32,15 +32,16 @@ from ...ir import expr as E
 from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.depth import nesting_guard
-from ...ir.enums import AUTO_SCOPED_FUNCTION_TYPES, FunctionType, Level
+from ...ir.enums import AUTO_SCOPED_FUNCTION_TYPES, FunctionType, Level, ParamDirection
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops.effects import op_has_declared_arg_effects
 from ...ir.ops.registry import DEVICE_ONLY, OpDef
 from ...ir.scope import SCOPE_ATTR_KEYS
+from ...ir.types import ShapedType
 from ...ir.utils import collect_def_vars, deep_clone, flatten_to_stmts
 from ...ir.visitor import IRMutator, IRVisitor
-from ...ir.walk import iter_exprs, stmt_children
+from ...ir.walk import iter_exprs, iter_stmts, stmt_children, stmt_exprs, var_uses
 from ..diagnostic import PassError, PassErrorCode
 from .inline_retype import RetypeClone, Retyping
 
@@ -198,10 +199,12 @@ class _Template:
     ``body`` ends with the function's trailing ``ReturnStmt`` (if any).  A param the
     body re-assigns inside a loop or an if is first copied into a local
     (``p = p``), so every assignment updates that local while the reads before it
-    still see the argument.
+    still see the argument -- except at a call whose argument nothing reads again,
+    where the splice assigns the argument itself (``_Splicer._direct_params``).
     """
 
-    __slots__ = ("name", "params", "body", "has_return", "auto_scope")
+    __slots__ = ("name", "params", "body", "has_return", "auto_scope", "rebound", "_stmts",
+                 "_prologue", "_span")
 
     def __init__(self, func: Function, body: Stmt) -> None:
         stmts = flatten_to_stmts(body)
@@ -214,13 +217,22 @@ class _Template:
                     f"{PASS_NAME}: Inline function '{func.name}' has a return that is not its "
                     f"last statement ({ret.span})")
         copied = _params_redefined_in_nested_bodies(func, body)
-        prologue = [St.AssignStmt(p, p, p.span) for p in func.params if p in copied]
+        self._prologue = {p: St.AssignStmt(p, p, p.span) for p in func.params if p in copied}
+        self._stmts, self._span = stmts, body.span
         self.name = func.name
         self.params = func.params
+        # Params the body assigns anywhere (the splice may give them the caller's Var).
+        params = set(func.params)
+        self.rebound = frozenset(v for v in collect_def_vars(body) if v in params)
         # A hand-placed AUTO scope the callee may hold (only with auto_scope=False).
         self.auto_scope = None if _auto_scoped(func) else _hand_placed_auto_scope(body)
-        self.body = St.SeqStmts([*prologue, *stmts], body.span)
+        self.body = self.body_without_copies(frozenset())
         self.has_return = trailing is not None
+
+    def body_without_copies(self, direct: frozenset) -> St.SeqStmts:
+        """The body, with the local copy of each nested-rebound param not in ``direct``."""
+        prologue = [stmt for p, stmt in self._prologue.items() if p not in direct]
+        return St.SeqStmts([*prologue, *self._stmts], self._span)
 
 
 def _base_of(name: str) -> str:
@@ -279,6 +291,14 @@ class _Splicer(IRMutator):
         self._kernel_depth = 0  # kernel regions around the statement being rewritten
         self._tuple_results: dict[E.Var, tuple[Expr, ...]] = {}
         self._touched = _statements_to_calls(body, templates)
+        # Splicing straight into the caller's Var (``_direct_params``) is decided for
+        # the statements of the body's own level of a non-Inline caller only.
+        self._top_level = [] if caller.func_type is FunctionType.Inline else \
+            flatten_to_stmts(body)
+        self._written_params = {p for p, d in zip(caller.params, caller.param_directions)
+                                if d is not ParamDirection.In}
+        # (position of each statement of that level, last position reading each Var)
+        self._positions: tuple[dict[int, int], dict[E.Var, int]] | None = None
 
     def visit_stmt(self, op: Stmt) -> Stmt:
         # Without a call site below it, a statement only changes through a remapped Var
@@ -298,7 +318,48 @@ class _Splicer(IRMutator):
             return self._templates.get(expr.op.name)
         return None
 
-    def _splice(self, template: _Template, call: E.Call) -> tuple[list[Stmt], tuple | None]:
+    def _read_after(self, stmt: Stmt, var: E.Var) -> bool | None:
+        """Is ``var`` read after ``stmt``, a statement of the body's own level (``None``
+        for any other statement)?  One walk over that level, on first need."""
+        if self._positions is None:
+            positions: dict[int, int] = {}
+            last_read: dict[E.Var, int] = {}
+            for i, top in enumerate(self._top_level):
+                positions[id(top)] = i
+                for inner in iter_stmts(top):
+                    for expr in stmt_exprs(inner):
+                        last_read.update((v, i) for v in var_uses(expr))
+            self._positions = positions, last_read
+        positions, last_read = self._positions
+        position = positions.get(id(stmt))
+        if position is None:
+            return None
+        return last_read.get(var, -1) > position
+
+    def _direct_params(self, template: _Template, call: E.Call, args: list[Expr],
+                       stmt: Stmt) -> dict[E.Var, E.Var]:
+        """Rebound params whose argument the splice may assign itself, as PyPTO's does
+        (conformance 0443, 0532, 0562): a tensor Var of the caller passed once and read
+        nowhere after this statement of the body's own level (not in a loop, so no next
+        iteration reads it either), and not an ``Out``/``InOut`` parameter.  Assigning
+        it then changes nothing anyone sees; any other argument gets a local copy."""
+        if not template.rebound or not self._top_level or call._attrs.get("dump_vars"):
+            return {}
+        # Every Var the arguments read, with repeats: an argument expression that reads
+        # ``x`` (substituted at the callee's uses) must not see the callee's updates.
+        read_by_args = [v for a in args for v in var_uses(a)]
+        direct: dict[E.Var, E.Var] = {}
+        for param, arg, given in zip(template.params, args, call.args):
+            if param in template.rebound and type(arg) is E.Var and arg is given \
+                    and isinstance(arg.type, ShapedType) and arg.type == param.type \
+                    and sum(v is arg for v in read_by_args) == 1 \
+                    and arg not in self._written_params \
+                    and self._read_after(stmt, arg) is False:
+                direct[param] = arg
+        return direct
+
+    def _splice(self, template: _Template, call: E.Call,
+                stmt: Stmt) -> tuple[list[Stmt], tuple | None]:
         """The cloned body (without its return) and the cloned return values."""
         if len(call.args) != len(template.params):
             raise InternalError(
@@ -315,8 +376,14 @@ class _Splicer(IRMutator):
                      f"'{template.name}', or call it inside a kernel region")
         args = [self.visit_expr(a) for a in call.args]
         splice = next(self._splices)
-        clone, _ = deep_clone(template.body, list(zip(template.params, args)),
-                              name_of=lambda v: f"{_base_of(v.name_hint)}_inline{splice}")
+        direct = self._direct_params(template, call, args, stmt)
+        body = template.body_without_copies(frozenset(direct)) if direct else template.body
+        clone, defined = deep_clone(body, list(zip(template.params, args)),
+                                    name_of=lambda v: f"{_base_of(v.name_hint)}_inline{splice}")
+        if direct:
+            onto_args = IRMutator()
+            onto_args.var_remap.update((defined[p], arg) for p, arg in direct.items())
+            clone = onto_args.visit_stmt(clone)
         retyping = self._retyping
         for param, arg in zip(template.params, args):
             if arg.type != param.type:  # e.g. a Vec tile for a param declared without memory
@@ -345,7 +412,7 @@ class _Splicer(IRMutator):
         if template is None:
             self._tuple_results.pop(op.var, None)  # a re-bound tuple target is a plain Var again
             return self._retyping.assign(self, op, self.visit_expr(op.value))
-        stmts, values = self._splice(template, cast(E.Call, op.value))  # (_template_of)
+        stmts, values = self._splice(template, cast(E.Call, op.value), op)  # (_template_of)
         values = self._value_required(template, values, op)
         if len(values) == 1 and isinstance(values[0], E.MakeTuple):
             values = values[0].elements
@@ -360,7 +427,7 @@ class _Splicer(IRMutator):
         template = self._template_of(op.expr)
         if template is None:
             return super().visit_eval_stmt(op)
-        stmts, values = self._splice(template, cast(E.Call, op.expr))  # (_template_of)
+        stmts, values = self._splice(template, cast(E.Call, op.expr), op)  # (_template_of)
         # A discarded result is dropped, as PyPTO drops it, unless computing it does
         # something (a store, a pop, a call of a function): then it still has to run.
         stmts.extend(St.EvalStmt(v, op.span) for v in values or ()
@@ -371,7 +438,7 @@ class _Splicer(IRMutator):
         template = self._template_of(op.value[0]) if len(op.value) == 1 else None
         if template is None:
             return super().visit_return_stmt(op)
-        stmts, values = self._splice(template, cast(E.Call, op.value[0]))  # (_template_of)
+        stmts, values = self._splice(template, cast(E.Call, op.value[0]), op)  # (_template_of)
         values = self._value_required(template, values, op)
         stmts.append(St.ReturnStmt(list(values), op.span))
         return St.SeqStmts.flatten(stmts, op.span)
