@@ -14,8 +14,11 @@ For every program pypto parses:
   its declared shapes and dtypes; results (returned values and every array argument
   afterwards: ``Out``/``InOut`` are written in place) must be bitwise equal.  No pass
   reorders or re-associates floating-point work, so equal means the same bits.
-  Dynamic dims take the first of ``DYNAMIC_CANDIDATES`` with which the parsed
-  program runs without an ``ExecutionError``;
+  Arguments come from ``VARIANTS`` (a dynamic dim's extent, the integer, bool and
+  float scalar values, the seed of the arrays): the comparison runs on up to
+  ``CLEAN_RUNS`` variants with which the parsed program runs without an
+  ``ExecutionError`` (so both arms of a branch on a scalar are seen), else on the
+  first variant (both runs must then stop at an ``ExecutionError``);
 * **diagnostics**: any error anywhere is a pypto diagnostic with a span (a
   ``ParserError``, a ``PassError``, an ``ExecutionError``) or a ``pypto.Error``;
   anything else raised from inside pypto (``InternalError``, ``KeyError`` ...) is a
@@ -61,9 +64,23 @@ PYPTO_DIR = os.path.dirname(pypto.__file__)
 
 STAGES = ("inline_functions", "convert_to_ssa", "normalize_stmt_structure", "flatten_call_expr",
           "outline_hierarchy_scopes", "outline_incore_scopes", "outline_cluster_scopes")
-DYNAMIC_CANDIDATES = (64, 16, 128, 8, 1)
-SCALAR_INT = 3
-SCALAR_FLOAT = 0.75
+
+
+@dataclass(frozen=True)
+class Variant:
+    dynamic: int  # every dynamic dim
+    integer: int  # every integer scalar that is not a dynamic dim
+    boolean: bool
+    floating: float
+    seed: int
+
+
+# The second variant runs zero-trip loops (``pl.range(n)`` with n = 0) and the other arm
+# of a branch on a bool.
+VARIANTS = (Variant(64, 3, True, 0.75, 0), Variant(16, 0, False, -1.5, 1),
+            Variant(128, 1, True, 2.0, 2), Variant(8, 2, False, 0.5, 3),
+            Variant(1, 1, True, 1.0, 4))
+CLEAN_RUNS = 3
 TIMEOUT_S = 30
 
 # Executor refusals by name: there is nothing to compare (pypto/runtime's documented ones).
@@ -71,7 +88,7 @@ REFUSALS = {"is a device-only op: the CPU executor refuses it": "device-only op"
             "cannot run on the reference executor": "not runnable on the reference executor"}
 
 
-class Timeout(Exception):
+class Timeout(BaseException):  # not an Exception: no handler of pypto errors catches it
     pass
 
 
@@ -177,7 +194,7 @@ def _collect_dims(t: Any, out: list[E.Var]) -> None:
             _collect_dims(item, out)
 
 
-def _value(t: Any, dims: dict[int, int], rng: np.random.Generator) -> Any:
+def _value(t: Any, dims: dict[int, int], rng: np.random.Generator, v: Variant) -> Any:
     if isinstance(t, ShapedType) and type(t).__name__ in ("TensorType", "TileType"):
         shape = tuple(_eval_dim(d, dims) for d in t.shape)
         if any(n < 0 for n in shape):
@@ -187,29 +204,29 @@ def _value(t: Any, dims: dict[int, int], rng: np.random.Generator) -> Any:
             return rng.standard_normal(shape).astype(storage)
         if storage == np.bool_:
             return rng.integers(0, 2, shape).astype(np.bool_)
-        return rng.integers(0, 4, shape).astype(storage)
+        return rng.integers(1, 5, shape).astype(storage)  # no zero: integer division
     if isinstance(t, ScalarType):
         if t.dtype is ir.DataType.BOOL:
-            return True
-        return SCALAR_FLOAT if t.dtype.is_float() else SCALAR_INT
+            return v.boolean
+        return v.floating if t.dtype.is_float() else v.integer
     if isinstance(t, TupleType):
-        return tuple(_value(item, dims, rng) for item in t.types)
+        return tuple(_value(item, dims, rng, v) for item in t.types)
     raise Unsupported(f"parameter of type {type(t).__name__}")
 
 
-def make_args(function: ir.Function, dynamic: int, seed: int) -> tuple:
-    """Fresh arguments for ``function``: the same bits for the same seed and dims."""
-    rng = np.random.default_rng(seed)
+def make_args(function: ir.Function, v: Variant) -> tuple:
+    """Fresh arguments for ``function``: the same bits for the same variant."""
+    rng = np.random.default_rng(v.seed)
     found: list[E.Var] = []
     for param in function.params:
         _collect_dims(param.type, found)
-    dims = {id(v): dynamic for v in found}
+    dims = {id(var): v.dynamic for var in found}
     args = []
     for param in function.params:
         if isinstance(param.type, ScalarType) and id(param) in dims:
             args.append(dims[id(param)])  # a scalar parameter naming a dynamic dim
         else:
-            args.append(_value(param.type, dims, rng))
+            args.append(_value(param.type, dims, rng, v))
     return tuple(args)
 
 
@@ -228,7 +245,7 @@ def _frozen(value: Any) -> Any:
 def _show(value: Any) -> str:
     if isinstance(value, tuple) and value and value[0] == "array":
         arr = np.frombuffer(value[3], value[1]).reshape(value[2])
-        return f"{value[1]}{list(value[2])} sum={arr.astype(np.float64).sum()!r}"
+        return f"{np.dtype(value[1]).name}{list(value[2])} sum={float(arr.astype(np.float64).sum()):.9g}"
     if isinstance(value, tuple):
         return "(" + ", ".join(_show(v) for v in value) + ")"
     return repr(value)
@@ -279,7 +296,10 @@ def roots(program: ir.Program) -> list[str]:
 
 # -- one program ----------------------------------------------------------------------------
 
-def _stages(parsed: ir.Program, outcome: Outcome) -> Iterator[tuple[str, ir.Program]]:
+Stages = Callable[[ir.Program, "Outcome"], Iterator[tuple[str, ir.Program]]]
+
+
+def pipeline_stages(parsed: ir.Program, outcome: Outcome) -> Iterator[tuple[str, ir.Program]]:
     """(stage name, output) of each stage of the chain, then of the Default pipeline."""
     prog = parsed
     for stage in STAGES:
@@ -313,24 +333,29 @@ class _Differs(Exception):
     pass
 
 
-def _baseline(parsed: ir.Program, entry: str, function: ir.Function, seed: int
-              ) -> tuple[tuple, Run] | str:
-    """Arguments and the parsed program's run, or the skip reason."""
-    has_dynamic = bool(_dims_of(function))
-    last: tuple[tuple, Run] | None = None
-    for dynamic in DYNAMIC_CANDIDATES if has_dynamic else DYNAMIC_CANDIDATES[:1]:
+def _baselines(parsed: ir.Program, entry: str, function: ir.Function
+               ) -> list[tuple[tuple, Run]] | str:
+    """(arguments, the parsed program's run) per variant compared, or the skip reason."""
+    clean: list[tuple[tuple, Run]] = []
+    first: tuple[tuple, Run] | None = None
+    refused = ""
+    for variant in VARIANTS:
         try:
-            args = make_args(function, dynamic, seed)
+            args = make_args(function, variant)
         except Unsupported as why:
             return str(why)
         base = _guarded_execute("execute parsed", parsed, entry, args)
         if base.refused:
-            return base.refused
-        last = (args, base)
+            refused = base.refused  # this variant's path reaches a device op
+            continue
+        first = first or (args, base)
         if base.error is None:
-            break
-    assert last is not None
-    return last
+            clean.append((args, base))
+            if len(clean) == CLEAN_RUNS:
+                break
+    if first is None:
+        return refused
+    return clean or [first]
 
 
 def _dims_of(function: ir.Function) -> list[E.Var]:
@@ -350,16 +375,20 @@ def _guarded_execute(stage: str, program: ir.Program, entry: str, args: tuple) -
 
 
 def check_program(pid: str, text: str | None, program: ir.Program | None = None,
-                  seed: int = 0) -> Outcome:
+                  stages: Stages = pipeline_stages) -> Outcome:
+    """Check one program (DSL ``text``, or an ``ir.Program``); ``stages`` yields the
+    outputs to compare with the parsed program (the tests give a broken one)."""
     outcome = Outcome(pid)
     try:
-        _check(text, program, seed, outcome)
+        _check(text, program, outcome, stages)
     except _Crash as crash:
         outcome.status, outcome.reason = "crash", str(crash)
     except _Differs as why:
         outcome.status, outcome.reason = "differing", str(why)
     except Timeout:
         outcome.status, outcome.reason = "skipped", "timeout"
+    except Exception as exc:  # noqa: BLE001 - a stage that escaped classification
+        outcome.status, outcome.reason = "crash", _describe_crash("stages", exc)
     return outcome
 
 
@@ -376,7 +405,8 @@ def _parse(text: str, outcome: Outcome) -> ir.Program | ir.Function | None:
         return None
 
 
-def _check(text: str | None, program: ir.Program | None, seed: int, outcome: Outcome) -> None:
+def _check(text: str | None, program: ir.Program | None, outcome: Outcome,
+           stages: Stages) -> None:
     if program is None:
         assert text is not None
         parsed = _parse(text, outcome)
@@ -391,7 +421,7 @@ def _check(text: str | None, program: ir.Program | None, seed: int, outcome: Out
     if problem:
         outcome.notes.append(f"parse: {problem}")
     outputs = []
-    for stage, result in _stages(program, outcome):
+    for stage, result in stages(program, outcome):
         problem = round_trip_problem(result)
         if problem:
             outcome.notes.append(f"{stage}: {problem}")
@@ -400,28 +430,12 @@ def _check(text: str | None, program: ir.Program | None, seed: int, outcome: Out
     skip_reasons = []
     for entry in roots(program):
         function = program._functions[entry]
-        baseline = _baseline(program, entry, function, seed)
-        if isinstance(baseline, str):
-            skip_reasons.append(baseline)
+        baselines = _baselines(program, entry, function)
+        if isinstance(baselines, str):
+            skip_reasons.append(baselines)
             continue
-        args, base = baseline
-        if base.error is None and _observable(function, base):
-            outcome.observable = True
-        for stage, result in outputs:
-            if entry not in result._functions:
-                outcome.notes.append(f"{stage}: entry {entry} is gone")
-                continue
-            after = _guarded_execute(f"execute after {stage}", result, entry, args)
-            if after.refused:
-                continue  # outlining may expose a device op the parsed form hid: nothing to compare
-            outcome.executed += 1
-            if (after.error is None) != (base.error is None) or after.values != base.values:
-                raise _Differs(f"{stage}, entry {entry}: before {_run_text(base)}; "
-                               f"after {_run_text(after)}")
-            if base.error is not None:
-                outcome.errored += 1
-                if after.error != base.error:
-                    outcome.notes.append(f"{stage}: error text changed: {after.error}")
+        for args, base in baselines:
+            _compare(entry, function, args, base, outputs, outcome)
     if round_trip:
         outcome.status, outcome.reason = "roundtrip", round_trip[0]
     elif outcome.executed:
@@ -431,6 +445,27 @@ def _check(text: str | None, program: ir.Program | None, seed: int, outcome: Out
         outcome.reason = skip_reasons[0] if skip_reasons else (
             "no root function" if not roots(program) else
             "no stage output to compare" if not outputs else "entry gone after every stage")
+
+
+def _compare(entry: str, function: ir.Function, args: tuple, base: Run,
+             outputs: list[tuple[str, ir.Program]], outcome: Outcome) -> None:
+    if base.error is None and _observable(function, base):
+        outcome.observable = True
+    for stage, result in outputs:
+        if entry not in result._functions:
+            outcome.notes.append(f"{stage}: entry {entry} is gone")
+            continue
+        after = _guarded_execute(f"execute after {stage}", result, entry, args)
+        if after.refused:
+            continue  # outlining may expose a device op the parsed form hid: nothing to compare
+        outcome.executed += 1
+        if (after.error is None) != (base.error is None) or after.values != base.values:
+            raise _Differs(f"{stage}, entry {entry}: before {_run_text(base)}; "
+                           f"after {_run_text(after)}")
+        if base.error is not None:
+            outcome.errored += 1
+            if after.error != base.error:
+                outcome.notes.append(f"{stage}: error text changed: {after.error}")
 
 
 def _observable(function: ir.Function, run: Run) -> bool:
@@ -489,17 +524,79 @@ def example_programs() -> Iterator[tuple[str, ir.Program | BaseException]]:
                 yield label, exc
                 continue
             for entry in loaded.entries:
+                if entry.is_jit:
+                    continue  # specialised from the script's own calls, below
                 try:
                     yield f"{label}:{entry.name}", entry_program(entry)
                 except Exception as exc:  # noqa: BLE001
                     yield f"{label}:{entry.name}", exc
+            if any(entry.is_jit for entry in loaded.entries):
+                yield from _script_specialisations(path, label)
 
 
-def _with_timeout(fn: Callable[[], Outcome], pid: str) -> Outcome:
+def _script_specialisations(path: str, label: str) -> Iterator[tuple[str, Any]]:
+    """The programs an example script's ``@pl.jit`` calls specialise: the script runs as
+    ``python SCRIPT --numpy`` (its golden checks included) while ``pypto.runtime.run_jit``
+    records each entry and its arguments."""
+    import contextlib
+    import io
+    import runpy
+    calls: dict[int, tuple[Any, tuple]] = {}
+    original = runtime.run_jit
+
+    def recording(jit_function: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.setdefault(id(jit_function), (jit_function, args))
+        return original(jit_function, *args, **kwargs)
+
+    saved_argv, saved_path = sys.argv, list(sys.path)
+    sys.argv = [path, "--numpy"]
+    sys.path.insert(0, os.path.dirname(path))
+    runtime.run_jit = recording
+    try:
+        with contextlib.redirect_stdout(io.StringIO()):
+            runpy.run_path(path, run_name="__main__")
+    except Exception as exc:  # noqa: BLE001 - the script failing is the finding
+        yield f"{label} (run)", exc
+    finally:
+        runtime.run_jit = original
+        sys.argv, sys.path[:] = saved_argv, saved_path
+    for jit_function, args in calls.values():
+        name = f"{label}:{jit_function.__name__}"
+        try:
+            yield name, jit_function.specialize(*args)
+        except Exception as exc:  # noqa: BLE001
+            yield name, exc
+
+
+def mutants(items: list[tuple[str, Any]], per_program: int) -> list[tuple[str, str]]:
+    """Up to ``per_program`` distinct swap mutants of each text item (a name read on a
+    line becomes another name the same function reads: ``test_semantic_mutations``'
+    ``swap``), deterministic per id.  A swap keeps the text valid Python and often a
+    valid program, with another meaning: new inputs for the before/after comparison."""
+    import random
+    sys.path.insert(0, os.path.join(REPO, "tests", "properties"))
+    from test_semantic_mutations import mutate
+    out = []
+    for pid, item in items:
+        if not isinstance(item, str):
+            continue
+        rng = random.Random(pid)
+        seen: set[str] = set()
+        for _ in range(10 * per_program):
+            found = mutate(item, rng)
+            if found is not None and found[0] == "swap" and found[1] not in seen:
+                seen.add(found[1])
+                out.append((f"{pid}~swap{len(seen)}", found[1]))
+                if len(seen) == per_program:
+                    break
+    return out
+
+
+def _with_timeout(fn: Callable[[], Outcome], pid: str, timeout: int) -> Outcome:
     def alarm(signum: int, frame: Any) -> None:
         raise Timeout()
     old = signal.signal(signal.SIGALRM, alarm)
-    signal.alarm(TIMEOUT_S)
+    signal.alarm(timeout)
     try:
         return fn()
     except Timeout:
@@ -509,7 +606,7 @@ def _with_timeout(fn: Callable[[], Outcome], pid: str) -> Outcome:
         signal.signal(signal.SIGALRM, old)
 
 
-def run_corpus(items: list[tuple[str, Any]]) -> list[Outcome]:
+def run_corpus(items: list[tuple[str, Any]], timeout: int = TIMEOUT_S) -> list[Outcome]:
     outcomes = []
     with passes.PassContext([], verification_level=passes.VerificationLevel.BASIC):
         for pid, item in items:
@@ -519,9 +616,9 @@ def run_corpus(items: list[tuple[str, Any]]) -> list[Outcome]:
                 outcome.status = "crash" if crash else "parse-rejected"
                 outcome.reason = _first_line(item)
             elif isinstance(item, ir.Program):
-                outcome = _with_timeout(lambda: check_program(pid, None, item), pid)
+                outcome = _with_timeout(lambda: check_program(pid, None, item), pid, timeout)
             else:
-                outcome = _with_timeout(lambda: check_program(pid, item), pid)
+                outcome = _with_timeout(lambda: check_program(pid, item), pid, timeout)
             outcomes.append(outcome)
     return outcomes
 
@@ -562,6 +659,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--examples-only", action="store_true")
     ap.add_argument("--show", type=int, default=3)
     ap.add_argument("--jsonl")
+    ap.add_argument("--mutants", type=int, default=0,
+                    help="check N semantic mutants of each program instead of the programs")
+    ap.add_argument("--timeout", type=int, default=TIMEOUT_S, help="seconds per program")
     opts = ap.parse_args(argv)
     items: list[tuple[str, Any]] = []
     if not opts.examples_only:
@@ -573,7 +673,9 @@ def main(argv: list[str] | None = None) -> int:
         items = [(pid, item) for pid, item in items if pid in wanted]
     if opts.limit:
         items = items[:opts.limit]
-    outcomes = run_corpus(items)
+    if opts.mutants:
+        items = list(mutants(items, opts.mutants))
+    outcomes = run_corpus(items, opts.timeout)
     print(summary(outcomes, opts.show))
     if opts.jsonl:
         with open(opts.jsonl, "w") as f:
