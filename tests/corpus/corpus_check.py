@@ -158,6 +158,10 @@ def round_trip_problem(program: ir.Program) -> str | None:
         return f"reparse differs: {_first_line(exc)}"
     if ir.python_print(again) != text:
         return "reprint differs"
+    try:
+        ir.assert_structural_equal(program, ir.deserialize(ir.serialize(program)))
+    except Exception as exc:  # noqa: BLE001
+        return f"serialize round trip differs: {_first_line(exc)}"
     return None
 
 
@@ -323,6 +327,13 @@ def pipeline_stages(parsed: ir.Program, outcome: Outcome) -> Iterator[tuple[str,
         return
     outcome.compiled = True
     yield "Default", compiled
+    try:  # compiling a compiled program again keeps its meaning
+        yield "Default twice", pipeline.run_passes(compiled)
+    except Exception as exc:  # noqa: BLE001
+        crash = crash_text(exc)
+        if crash:
+            raise _Crash(_describe_crash("Default twice", exc)) from exc
+        outcome.notes.append(f"Default twice refuses: {_first_line(exc)}")
 
 
 class _Crash(Exception):
@@ -426,7 +437,8 @@ def _check(text: str | None, program: ir.Program | None, outcome: Outcome,
         if problem:
             outcome.notes.append(f"{stage}: {problem}")
         outputs.append((stage, result))
-    round_trip = [n for n in outcome.notes if "reparse" in n or "reprint" in n]
+    round_trip = [n for n in outcome.notes if "round trip" in n or "reparse" in n
+                  or "reprint" in n]
     skip_reasons = []
     for entry in roots(program):
         function = program._functions[entry]
@@ -592,6 +604,22 @@ def mutants(items: list[tuple[str, Any]], per_program: int) -> list[tuple[str, s
     return out
 
 
+def damaged(items: list[tuple[str, Any]], per_program: int) -> list[tuple[str, str]]:
+    """``per_program`` damaged copies of each text item (``tests/fuzz/fuzzcheck.mutate``:
+    lines deleted, duplicated, swapped or re-indented, tokens inserted or deleted, names
+    and numbers changed), deterministic per id: each must end in a clean diagnostic or
+    a compile that passes the same checks."""
+    import random
+    sys.path.insert(0, os.path.join(REPO, "tests", "fuzz"))
+    from fuzzcheck import mutate
+    out = []
+    for pid, item in items:
+        if isinstance(item, str):
+            rng = random.Random(f"damage:{pid}")
+            out += [(f"{pid}~damage{k}", mutate(item, rng)) for k in range(per_program)]
+    return out
+
+
 def _with_timeout(fn: Callable[[], Outcome], pid: str, timeout: int) -> Outcome:
     def alarm(signum: int, frame: Any) -> None:
         raise Timeout()
@@ -661,6 +689,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jsonl")
     ap.add_argument("--mutants", type=int, default=0,
                     help="check N semantic mutants of each program instead of the programs")
+    ap.add_argument("--damage", type=int, default=0,
+                    help="check N damaged copies of each program instead of the programs")
     ap.add_argument("--timeout", type=int, default=TIMEOUT_S, help="seconds per program")
     opts = ap.parse_args(argv)
     items: list[tuple[str, Any]] = []
@@ -673,8 +703,8 @@ def main(argv: list[str] | None = None) -> int:
         items = [(pid, item) for pid, item in items if pid in wanted]
     if opts.limit:
         items = items[:opts.limit]
-    if opts.mutants:
-        items = list(mutants(items, opts.mutants))
+    if opts.mutants or opts.damage:
+        items = mutants(items, opts.mutants) + damaged(items, opts.damage)
     outcomes = run_corpus(items, opts.timeout)
     print(summary(outcomes, opts.show))
     if opts.jsonl:
