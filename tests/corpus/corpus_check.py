@@ -546,6 +546,97 @@ def example_programs() -> Iterator[tuple[str, ir.Program | BaseException]]:
                 yield from _script_specialisations(path, label)
 
 
+JIT_CASES = "/work/shared/reference/conformance/jit/cases"
+
+
+class _ShimTensor(np.ndarray):
+    """What the jit cases' ``make_args`` call on a torch tensor, on a NumPy array."""
+
+    def half(self) -> "_ShimTensor":
+        return self.astype(np.float16).view(_ShimTensor)
+
+    def float(self) -> "_ShimTensor":
+        return self.astype(np.float32).view(_ShimTensor)
+
+    def bfloat16(self) -> "_ShimTensor":
+        raise Unsupported("bfloat16 argument (NumPy has no bfloat16)")
+
+
+def _torch_shim() -> Any:
+    """Enough of torch for the jit cases' ``make_args`` (torch is no dependency here)."""
+    import types
+    rng = np.random.default_rng(0)
+    shim = types.ModuleType("torch")
+    dtypes = {"float32": np.float32, "float": np.float32, "float16": np.float16,
+              "half": np.float16, "int32": np.int32, "int64": np.int64, "bool": np.bool_}
+    for name, storage in dtypes.items():
+        setattr(shim, name, np.dtype(storage))
+    shim.bfloat16 = "bfloat16"
+
+    def dtype_of(dtype: Any) -> Any:
+        if dtype == "bfloat16":
+            raise Unsupported("bfloat16 argument (NumPy has no bfloat16)")
+        return np.float32 if dtype is None else dtype
+
+    def shaped(shape: tuple) -> tuple:
+        return tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) \
+            else shape
+    shim.randn = lambda *shape, dtype=None: rng.standard_normal(shaped(shape)).astype(
+        dtype_of(dtype)).view(_ShimTensor)
+    shim.zeros = lambda *shape, dtype=None: np.zeros(shaped(shape), dtype_of(dtype)).view(
+        _ShimTensor)
+    shim.ones = lambda *shape, dtype=None: np.ones(shaped(shape), dtype_of(dtype)).view(
+        _ShimTensor)
+    shim.tensor = lambda data, dtype=None: np.array(data, dtype_of(dtype)).view(_ShimTensor)
+    return shim
+
+
+def jit_cases() -> Iterator[tuple[str, Any]]:
+    """(label, program) of each conformance jit case: its ENTRY specialised for its
+    ``make_args()`` (with a NumPy stand-in for torch when torch is not installed)."""
+    import importlib.util
+    if not os.path.isdir(JIT_CASES):
+        return
+    saved = sys.modules.get("torch")
+    if importlib.util.find_spec("torch") is None:
+        sys.modules["torch"] = _torch_shim()
+    try:
+        for name in sorted(os.listdir(JIT_CASES)):
+            if not name.endswith(".py"):
+                continue
+            label = f"jit/{name[:-3]}"
+            try:
+                spec = importlib.util.spec_from_file_location(f"jit_case_{name[:-3]}",
+                                                              os.path.join(JIT_CASES, name))
+                module = importlib.util.module_from_spec(spec)
+                spec.loader.exec_module(module)
+                entry = getattr(module, module.ENTRY)
+                args, kwargs = module.make_args(), {}
+                if len(args) == 2 and isinstance(args[0], tuple) and isinstance(args[1], dict):
+                    args, kwargs = args  # (positional, keyword) arguments
+                yield label, entry.specialize(*args, **kwargs)
+            except Unsupported as why:
+                yield label, why
+            except (TypeError, ValueError) as exc:
+                # a call the jit signature refuses, as Python refuses a bad call
+                crash = isinstance(exc, InternalError) or not _raised_in_jit(exc)
+                yield label, Outcome(label, status="crash" if crash else "parse-rejected",
+                                     reason=_first_line(exc))
+            except Exception as exc:  # noqa: BLE001 - classified by the caller
+                yield label, exc
+    finally:
+        if saved is None:
+            sys.modules.pop("torch", None)
+        else:
+            sys.modules["torch"] = saved
+
+
+def _raised_in_jit(exc: BaseException) -> bool:
+    """Raised by ``pypto.jit``'s argument checks (not deeper in the parser or a pass)."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    return bool(frames) and frames[-1].filename.startswith(os.path.join(PYPTO_DIR, "jit"))
+
+
 def _script_specialisations(path: str, label: str) -> Iterator[tuple[str, Any]]:
     """The programs an example script's ``@pl.jit`` calls specialise: the script runs as
     ``python SCRIPT --numpy`` (its golden checks included) while ``pypto.runtime.run_jit``
@@ -638,7 +729,11 @@ def run_corpus(items: list[tuple[str, Any]], timeout: int = TIMEOUT_S) -> list[O
     outcomes = []
     with passes.PassContext([], verification_level=passes.VerificationLevel.BASIC):
         for pid, item in items:
-            if isinstance(item, BaseException):
+            if isinstance(item, Outcome):
+                outcome = item
+            elif isinstance(item, Unsupported):
+                outcome = Outcome(pid, status="skipped", reason=str(item))
+            elif isinstance(item, BaseException):
                 outcome = Outcome(pid)
                 crash = crash_text(item)
                 outcome.status = "crash" if crash else "parse-rejected"
@@ -697,7 +792,7 @@ def main(argv: list[str] | None = None) -> int:
     if not opts.examples_only:
         items += list(conformance_programs())
     if not opts.no_examples:
-        items += list(example_programs())
+        items += list(example_programs()) + list(jit_cases())
     if opts.only:
         wanted = set(opts.only.split(","))
         items = [(pid, item) for pid, item in items if pid in wanted]
