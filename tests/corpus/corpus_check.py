@@ -24,6 +24,10 @@ For every program pypto parses:
   anything else raised from inside pypto (``InternalError``, ``KeyError`` ...) is a
   crash.
 
+The programs come from ``corpus_sources`` (the conformance programs, the examples, the
+conformance jit cases; ``--mutants``/``--damage`` derive variants of them), the
+arguments from ``corpus_args``.
+
 A program is skipped with a recorded reason only when there is nothing to compare (no
 root function left, a parameter kind the executor cannot be given, a device op the
 executor refuses).  The summary prints counts: parsed, compiled, executed-equal,
@@ -50,37 +54,19 @@ import pypto.language as pl
 import pypto.runtime as runtime
 from pypto import ir, passes
 from pypto.errors import InternalError
-from pypto.ir import expr as E
-from pypto.ir.types import ScalarType, ShapedType, TupleType
 from pypto.ir.walk import iter_calls
 from pypto.language.parser.diagnostics import ParserError
-from pypto.runtime.dtypes import numpy_dtype
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-REPO = os.path.dirname(os.path.dirname(HERE))
-PROGRAMS = "/work/shared/reference/conformance/programs.jsonl"
-EXAMPLES = os.path.join(REPO, "examples")
+from corpus_args import CLEAN_RUNS, VARIANTS, Unsupported, frozen, make_args, show
+from corpus_sources import (AUTO_SCOPE_RULE, conformance_programs, damaged, example_programs,
+                            jit_cases, mutants, without_auto_scope)
+
 PYPTO_DIR = os.path.dirname(pypto.__file__)
 
 STAGES = ("inline_functions", "convert_to_ssa", "normalize_stmt_structure", "flatten_call_expr",
           "outline_hierarchy_scopes", "outline_incore_scopes", "outline_cluster_scopes")
 
 
-@dataclass(frozen=True)
-class Variant:
-    dynamic: int  # every dynamic dim
-    integer: int  # every integer scalar that is not a dynamic dim
-    boolean: bool
-    floating: float
-    seed: int
-
-
-# The second variant runs zero-trip loops (``pl.range(n)`` with n = 0) and the other arm
-# of a branch on a bool.
-VARIANTS = (Variant(64, 3, True, 0.75, 0), Variant(16, 0, False, -1.5, 1),
-            Variant(128, 1, True, 2.0, 2), Variant(8, 2, False, 0.5, 3),
-            Variant(1, 1, True, 1.0, 4))
-CLEAN_RUNS = 3
 TIMEOUT_S = 30
 
 # Executor refusals by name: there is nothing to compare (pypto/runtime's documented ones).
@@ -90,10 +76,6 @@ REFUSALS = {"is a device-only op: the CPU executor refuses it": "device-only op"
 
 class Timeout(BaseException):  # not an Exception: no handler of pypto errors catches it
     pass
-
-
-class Unsupported(Exception):
-    """A parameter the harness cannot make an argument for (the skip reason)."""
 
 
 @dataclass
@@ -111,9 +93,13 @@ class Outcome:
 
 # -- errors ---------------------------------------------------------------------------------
 
-def _raised_inside_pypto(exc: BaseException) -> bool:
+def _raised_in(exc: BaseException, package: str = "") -> bool:
     frames = traceback.extract_tb(exc.__traceback__)
-    return bool(frames) and frames[-1].filename.startswith(PYPTO_DIR)
+    return bool(frames) and frames[-1].filename.startswith(os.path.join(PYPTO_DIR, package))
+
+
+def _raised_inside_pypto(exc: BaseException) -> bool:
+    return _raised_in(exc)
 
 
 def _first_line(exc: BaseException) -> str:
@@ -134,8 +120,9 @@ def crash_text(exc: BaseException) -> str | None:
         return None
     if isinstance(exc, SyntaxError) and not _raised_inside_pypto(exc):
         return None
-    if isinstance(exc, (ValueError, TypeError)) and not _raised_inside_pypto(exc):
-        return None
+    if isinstance(exc, (ValueError, TypeError)) and (
+            not _raised_inside_pypto(exc) or _raised_in(exc, "jit")):
+        return None  # a call pypto.jit's signature refuses, as Python refuses a bad call
     return f"raw {type(exc).__name__}"
 
 
@@ -167,94 +154,6 @@ def round_trip_problem(program: ir.Program) -> str | None:
 
 # -- arguments ------------------------------------------------------------------------------
 
-def _eval_dim(dim: Any, dims: dict[int, int]) -> int:
-    if isinstance(dim, E.ConstInt):
-        return dim.value
-    if isinstance(dim, E.Var):
-        return dims[id(dim)]
-    ops: dict[type, Callable[[int, int], int]] = {
-        E.Add: lambda a, b: a + b, E.Sub: lambda a, b: a - b, E.Mul: lambda a, b: a * b,
-        E.FloorDiv: lambda a, b: a // b, E.FloorMod: lambda a, b: a % b,
-        E.Min: min, E.Max: max}
-    op = ops.get(type(dim))
-    if op is None:
-        raise Unsupported(f"dim expression {type(dim).__name__}")
-    return op(_eval_dim(dim.left, dims), _eval_dim(dim.right, dims))
-
-
-def _collect_dims(t: Any, out: list[E.Var]) -> None:
-    if isinstance(t, ShapedType):
-        for dim in t.shape:
-            stack = [dim]
-            while stack:
-                d = stack.pop()
-                if isinstance(d, E.Var):
-                    if all(d is not v for v in out):
-                        out.append(d)
-                elif isinstance(d, E.BinaryExpr):
-                    stack += [d.left, d.right]
-    elif isinstance(t, TupleType):
-        for item in t.types:
-            _collect_dims(item, out)
-
-
-def _value(t: Any, dims: dict[int, int], rng: np.random.Generator, v: Variant) -> Any:
-    if isinstance(t, ShapedType) and type(t).__name__ in ("TensorType", "TileType"):
-        shape = tuple(_eval_dim(d, dims) for d in t.shape)
-        if any(n < 0 for n in shape):
-            raise Unsupported("negative dim")
-        storage = numpy_dtype(t.dtype)
-        if t.dtype.is_float():
-            return rng.standard_normal(shape).astype(storage)
-        if storage == np.bool_:
-            return rng.integers(0, 2, shape).astype(np.bool_)
-        return rng.integers(1, 5, shape).astype(storage)  # no zero: integer division
-    if isinstance(t, ScalarType):
-        if t.dtype is ir.DataType.BOOL:
-            return v.boolean
-        return v.floating if t.dtype.is_float() else v.integer
-    if isinstance(t, TupleType):
-        return tuple(_value(item, dims, rng, v) for item in t.types)
-    raise Unsupported(f"parameter of type {type(t).__name__}")
-
-
-def make_args(function: ir.Function, v: Variant) -> tuple:
-    """Fresh arguments for ``function``: the same bits for the same variant."""
-    rng = np.random.default_rng(v.seed)
-    found: list[E.Var] = []
-    for param in function.params:
-        _collect_dims(param.type, found)
-    dims = {id(var): v.dynamic for var in found}
-    args = []
-    for param in function.params:
-        if isinstance(param.type, ScalarType) and id(param) in dims:
-            args.append(dims[id(param)])  # a scalar parameter naming a dynamic dim
-        else:
-            args.append(_value(param.type, dims, rng, v))
-    return tuple(args)
-
-
-def _frozen(value: Any) -> Any:
-    if isinstance(value, np.ndarray):
-        return ("array", value.dtype.str, value.shape, value.tobytes())
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, (tuple, list)):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, float) and value != value:
-        return "nan"
-    return value
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, tuple) and value and value[0] == "array":
-        arr = np.frombuffer(value[3], value[1]).reshape(value[2])
-        return f"{np.dtype(value[1]).name}{list(value[2])} sum={float(arr.astype(np.float64).sum()):.9g}"
-    if isinstance(value, tuple):
-        return "(" + ", ".join(_show(v) for v in value) + ")"
-    return repr(value)
-
-
 @dataclass(frozen=True)
 class Run:
     """One execution: the frozen results, or the op and detail of an ExecutionError."""
@@ -277,7 +176,7 @@ def execute(program: ir.Program, entry: str, args: tuple) -> Run:
             if text in err.detail:
                 return Run(refused=reason)
         return Run(error=(str(err.what), err.detail))
-    return Run(values=(_frozen(returned), _frozen(fresh)))
+    return Run(values=(frozen(returned), frozen(fresh)))
 
 
 def _copy(value: Any) -> Any:
@@ -369,13 +268,6 @@ def _baselines(parsed: ir.Program, entry: str, function: ir.Function
     return clean or [first]
 
 
-def _dims_of(function: ir.Function) -> list[E.Var]:
-    found: list[E.Var] = []
-    for param in function.params:
-        _collect_dims(param.type, found)
-    return found
-
-
 def _guarded_execute(stage: str, program: ir.Program, entry: str, args: tuple) -> Run:
     try:
         return execute(program, entry, args)
@@ -421,7 +313,7 @@ def _check(text: str | None, program: ir.Program | None, outcome: Outcome,
     if program is None:
         assert text is not None
         parsed = _parse(text, outcome)
-        if parsed is None and _AUTO_SCOPE_RULE in outcome.reason:
+        if parsed is None and AUTO_SCOPE_RULE in outcome.reason:
             parsed = _parse(without_auto_scope(text), outcome)
             outcome.notes.append("normalised: auto_scope=False")
         if parsed is None:
@@ -490,226 +382,10 @@ def _observable(function: ir.Function, run: Run) -> bool:
 def _run_text(run: Run) -> str:
     if run.error is not None:
         return f"ExecutionError in {run.error[0]}: {run.error[1]}"
-    return _show(run.values)
+    return show(run.values)
 
 
 # -- the corpus -----------------------------------------------------------------------------
-
-def conformance_programs() -> Iterator[tuple[str, str]]:
-    """(id, text): the input without ``high_precision=`` where the record has that form
-    (pypto no longer takes the keyword; the conformance runner retries the same way)."""
-    with open(PROGRAMS) as f:
-        for line in f:
-            rec = json.loads(line)
-            yield rec["id"], rec.get("input_without_high_precision", rec["input"])
-
-
-_AUTO_SCOPE_RULE = "requires @pl.function(auto_scope=False)"
-
-
-def without_auto_scope(text: str) -> str:
-    """``text`` with ``auto_scope=False`` on every ``@pl.function``: old printouts place
-    ``with pl.scope()`` by hand, which pypto now takes only from such functions."""
-    lines = []
-    for line in text.split("\n"):
-        stripped = line.strip()
-        if stripped == "@pl.function":
-            line = line.replace("@pl.function", "@pl.function(auto_scope=False)")
-        elif stripped.startswith("@pl.function(") and "auto_scope" not in stripped:
-            line = line.replace("@pl.function(", "@pl.function(auto_scope=False, ", 1)
-        lines.append(line)
-    return "\n".join(lines)
-
-
-def example_programs() -> Iterator[tuple[str, ir.Program | BaseException]]:
-    """(label, program) of every module-level program and jit entry of examples/."""
-    from pypto.cli.load import entry_program, load, open_source
-    for root, _, files in os.walk(EXAMPLES):
-        for name in sorted(files):
-            if not name.endswith(".py") or name.startswith("_"):
-                continue
-            path = os.path.join(root, name)
-            label = os.path.relpath(path, REPO)
-            try:
-                loaded = load(open_source(path))
-            except Exception as exc:  # noqa: BLE001
-                yield label, exc
-                continue
-            for entry in loaded.entries:
-                if entry.is_jit:
-                    continue  # specialised from the script's own calls, below
-                try:
-                    yield f"{label}:{entry.name}", entry_program(entry)
-                except Exception as exc:  # noqa: BLE001
-                    yield f"{label}:{entry.name}", exc
-            if any(entry.is_jit for entry in loaded.entries):
-                yield from _script_specialisations(path, label)
-
-
-JIT_CASES = "/work/shared/reference/conformance/jit/cases"
-
-
-class _ShimTensor(np.ndarray):
-    """What the jit cases' ``make_args`` call on a torch tensor, on a NumPy array."""
-
-    def half(self) -> "_ShimTensor":
-        return self.astype(np.float16).view(_ShimTensor)
-
-    def float(self) -> "_ShimTensor":
-        return self.astype(np.float32).view(_ShimTensor)
-
-    def bfloat16(self) -> "_ShimTensor":
-        raise Unsupported("bfloat16 argument (NumPy has no bfloat16)")
-
-
-def _torch_shim() -> Any:
-    """Enough of torch for the jit cases' ``make_args`` (torch is no dependency here)."""
-    import types
-    rng = np.random.default_rng(0)
-    shim = types.ModuleType("torch")
-    dtypes = {"float32": np.float32, "float": np.float32, "float16": np.float16,
-              "half": np.float16, "int32": np.int32, "int64": np.int64, "bool": np.bool_}
-    for name, storage in dtypes.items():
-        setattr(shim, name, np.dtype(storage))
-    shim.bfloat16 = "bfloat16"
-
-    def dtype_of(dtype: Any) -> Any:
-        if dtype == "bfloat16":
-            raise Unsupported("bfloat16 argument (NumPy has no bfloat16)")
-        return np.float32 if dtype is None else dtype
-
-    def shaped(shape: tuple) -> tuple:
-        return tuple(shape[0]) if len(shape) == 1 and isinstance(shape[0], (tuple, list)) \
-            else shape
-    shim.randn = lambda *shape, dtype=None: rng.standard_normal(shaped(shape)).astype(
-        dtype_of(dtype)).view(_ShimTensor)
-    shim.zeros = lambda *shape, dtype=None: np.zeros(shaped(shape), dtype_of(dtype)).view(
-        _ShimTensor)
-    shim.ones = lambda *shape, dtype=None: np.ones(shaped(shape), dtype_of(dtype)).view(
-        _ShimTensor)
-    shim.tensor = lambda data, dtype=None: np.array(data, dtype_of(dtype)).view(_ShimTensor)
-    return shim
-
-
-def jit_cases() -> Iterator[tuple[str, Any]]:
-    """(label, program) of each conformance jit case: its ENTRY specialised for its
-    ``make_args()`` (with a NumPy stand-in for torch when torch is not installed)."""
-    import importlib.util
-    if not os.path.isdir(JIT_CASES):
-        return
-    saved = sys.modules.get("torch")
-    if importlib.util.find_spec("torch") is None:
-        sys.modules["torch"] = _torch_shim()
-    try:
-        for name in sorted(os.listdir(JIT_CASES)):
-            if not name.endswith(".py"):
-                continue
-            label = f"jit/{name[:-3]}"
-            try:
-                spec = importlib.util.spec_from_file_location(f"jit_case_{name[:-3]}",
-                                                              os.path.join(JIT_CASES, name))
-                module = importlib.util.module_from_spec(spec)
-                spec.loader.exec_module(module)
-                entry = getattr(module, module.ENTRY)
-                args, kwargs = module.make_args(), {}
-                if len(args) == 2 and isinstance(args[0], tuple) and isinstance(args[1], dict):
-                    args, kwargs = args  # (positional, keyword) arguments
-                yield label, entry.specialize(*args, **kwargs)
-            except Unsupported as why:
-                yield label, why
-            except (TypeError, ValueError) as exc:
-                # a call the jit signature refuses, as Python refuses a bad call
-                crash = isinstance(exc, InternalError) or not _raised_in_jit(exc)
-                yield label, Outcome(label, status="crash" if crash else "parse-rejected",
-                                     reason=_first_line(exc))
-            except Exception as exc:  # noqa: BLE001 - classified by the caller
-                yield label, exc
-    finally:
-        if saved is None:
-            sys.modules.pop("torch", None)
-        else:
-            sys.modules["torch"] = saved
-
-
-def _raised_in_jit(exc: BaseException) -> bool:
-    """Raised by ``pypto.jit``'s argument checks (not deeper in the parser or a pass)."""
-    frames = traceback.extract_tb(exc.__traceback__)
-    return bool(frames) and frames[-1].filename.startswith(os.path.join(PYPTO_DIR, "jit"))
-
-
-def _script_specialisations(path: str, label: str) -> Iterator[tuple[str, Any]]:
-    """The programs an example script's ``@pl.jit`` calls specialise: the script runs as
-    ``python SCRIPT --numpy`` (its golden checks included) while ``pypto.runtime.run_jit``
-    records each entry and its arguments."""
-    import contextlib
-    import io
-    import runpy
-    calls: dict[int, tuple[Any, tuple]] = {}
-    original = runtime.run_jit
-
-    def recording(jit_function: Any, *args: Any, **kwargs: Any) -> Any:
-        calls.setdefault(id(jit_function), (jit_function, args))
-        return original(jit_function, *args, **kwargs)
-
-    saved_argv, saved_path = sys.argv, list(sys.path)
-    sys.argv = [path, "--numpy"]
-    sys.path.insert(0, os.path.dirname(path))
-    runtime.run_jit = recording
-    try:
-        with contextlib.redirect_stdout(io.StringIO()):
-            runpy.run_path(path, run_name="__main__")
-    except Exception as exc:  # noqa: BLE001 - the script failing is the finding
-        yield f"{label} (run)", exc
-    finally:
-        runtime.run_jit = original
-        sys.argv, sys.path[:] = saved_argv, saved_path
-    for jit_function, args in calls.values():
-        name = f"{label}:{jit_function.__name__}"
-        try:
-            yield name, jit_function.specialize(*args)
-        except Exception as exc:  # noqa: BLE001
-            yield name, exc
-
-
-def mutants(items: list[tuple[str, Any]], per_program: int) -> list[tuple[str, str]]:
-    """Up to ``per_program`` distinct swap mutants of each text item (a name read on a
-    line becomes another name the same function reads: ``test_semantic_mutations``'
-    ``swap``), deterministic per id.  A swap keeps the text valid Python and often a
-    valid program, with another meaning: new inputs for the before/after comparison."""
-    import random
-    sys.path.insert(0, os.path.join(REPO, "tests", "properties"))
-    from test_semantic_mutations import mutate
-    out = []
-    for pid, item in items:
-        if not isinstance(item, str):
-            continue
-        rng = random.Random(pid)
-        seen: set[str] = set()
-        for _ in range(10 * per_program):
-            found = mutate(item, rng)
-            if found is not None and found[0] == "swap" and found[1] not in seen:
-                seen.add(found[1])
-                out.append((f"{pid}~swap{len(seen)}", found[1]))
-                if len(seen) == per_program:
-                    break
-    return out
-
-
-def damaged(items: list[tuple[str, Any]], per_program: int) -> list[tuple[str, str]]:
-    """``per_program`` damaged copies of each text item (``tests/fuzz/fuzzcheck.mutate``:
-    lines deleted, duplicated, swapped or re-indented, tokens inserted or deleted, names
-    and numbers changed), deterministic per id: each must end in a clean diagnostic or
-    a compile that passes the same checks."""
-    import random
-    sys.path.insert(0, os.path.join(REPO, "tests", "fuzz"))
-    from fuzzcheck import mutate
-    out = []
-    for pid, item in items:
-        if isinstance(item, str):
-            rng = random.Random(f"damage:{pid}")
-            out += [(f"{pid}~damage{k}", mutate(item, rng)) for k in range(per_program)]
-    return out
-
 
 def _with_timeout(fn: Callable[[], Outcome], pid: str, timeout: int) -> Outcome:
     def alarm(signum: int, frame: Any) -> None:
