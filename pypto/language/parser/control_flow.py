@@ -292,7 +292,7 @@ def _check_yield_types(values: Sequence[Expr], targets: Sequence[E.Var], what: s
         if reason is not None:
             raise ParserTypeError(
                 f"pl.yield_ gives '{target.name_hint}' a value of type "
-                f"{value.type.as_python()}, but {what} {target.type.as_python()} "
+                f"{value.type}, but {what} {target.type} "
                 f"({reason})", span)
 
 
