@@ -43,13 +43,21 @@ def _bad_node(walker: Any, op: Any, base: type) -> None:
                     f"got {type(op).__name__}")
 
 
+def _group_default(group: str, hook: str) -> Callable[[Any, Any], Any]:
+    """``visit_add(op)`` forwarding to ``visit_binary_expr(op)``: the group is closed over,
+    so the hook has PyPTO's one-parameter signature."""
+    def default(self: Any, op: Any) -> Any:
+        return getattr(self, group)(op)
+    default.__name__ = hook
+    return default
+
+
 def _install_group_defaults(cls: type, group: str, classes: tuple) -> None:
     for klass in classes:
         hook = klass._visit_name
         if hook not in cls.__dict__:
-            def default(self: Any, op: Any, _group: str = group) -> Any:
-                return getattr(self, _group)(op)
-            default.__name__ = hook
+            default = _group_default(group, hook)
+            default.__qualname__ = f"{cls.__name__}.{hook}"
             setattr(cls, hook, default)
 
 

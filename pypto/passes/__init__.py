@@ -15,6 +15,7 @@ from .custom import (PassProperties, create_function_pass, create_program_pass,
                      runtime_kind_from_name, runtime_kind_to_name)
 from .diagnostic_checks import (DiagnosticCheck, DiagnosticCheckSet, DiagnosticPhase,
                                 MemoryPlanner, get_default_diagnostic_phase)
+from .diagnostic_registry import DiagnosticCheckRegistry, DiagnosticInstrument
 from .diagnostic import (Diagnostic, DiagnosticSeverity, PassError, PassErrorCode,
                          VerificationError, format_report)
 from .instrumentation import (IRStatistics, PassStatisticsInstrument, PassTimingInstrument,
@@ -45,7 +46,8 @@ __all__ = [
     "fresh_name_like", "PassProperties", "create_function_pass", "create_program_pass",
     "runtime_kind_from_name", "runtime_kind_to_name", "DiagnosticCheck", "DiagnosticCheckSet",
     "DiagnosticPhase", "MemoryPlanner", "get_default_diagnostic_phase", "NestedCallErrorType",
-    "TypeCheckErrorType", "UseAfterDefErrorType",
+    "TypeCheckErrorType", "UseAfterDefErrorType", "DiagnosticCheckRegistry",
+    "DiagnosticInstrument",
 ]
 
 # passes.inline_functions(), passes.convert_to_ssa(), ..., passes.run_verifier(properties=None)

@@ -86,6 +86,12 @@ class PassInstrument:
     def run_after_function(self, pass_: "Pass", done: int, total: int) -> None:
         """Called by a function pass after each function (``done`` of ``total``)."""
 
+    def run_before_pipeline(self, program: Program) -> None:
+        """Called by ``PassPipeline.run`` with its input, before the first pass."""
+
+    def run_after_pipeline(self, program: Program) -> None:
+        """Called by ``PassPipeline.run`` with its output, after the last pass."""
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self._name!r})"
 
@@ -122,9 +128,9 @@ _DEFAULT_DISABLED = default_disabled_diagnostics()
 class PassContext:
     """Instruments and pass configuration for every pass run inside ``with ctx:``.
 
-    PyPTO's back-end options (diagnostic phase and disabled diagnostics, memory
-    planner, L0C double buffering) are kept and returned by their getters; no in-scope
-    pass reads them.
+    The diagnostic phase and disabled diagnostics tell a ``DiagnosticInstrument`` when
+    and what to check.  PyPTO's back-end options (memory planner, L0C double buffering)
+    are kept and returned by their getters; no in-scope pass reads them.
     """
 
     def __init__(self, instruments: Iterable[PassInstrument],

@@ -22,13 +22,21 @@ class PassProperties:
         self._sets = (IRPropertySet(list(required)), IRPropertySet(list(produced)),
                       IRPropertySet(list(invalidated)))
 
-    required = property(lambda self: self._sets[0])
-    produced = property(lambda self: self._sets[1])
-    invalidated = property(lambda self: self._sets[2])
+    # Copies: the object is shared as ``create_*_pass``'s default and must never change.
+    required = property(lambda self: self._sets[0].copy())
+    produced = property(lambda self: self._sets[1].copy())
+    invalidated = property(lambda self: self._sets[2].copy())
 
-    def __repr__(self) -> str:
+    def __repr__(self) -> str:  # PyPTO's (the compiled class's default) form
+        return f"<pypto.pypto_core.passes.PassProperties object at {id(self):#x}>"
+
+    def __str__(self) -> str:
         return (f"PassProperties(required={self.required}, produced={self.produced}, "
                 f"invalidated={self.invalidated})")
+
+
+# PyPTO's default ``properties``: one empty, unchangeable declaration.
+_NO_PROPERTIES = PassProperties()
 
 
 def _create(kind: PassKind, transform: Callable[[Any], Any], name: str,
@@ -43,13 +51,13 @@ def _create(kind: PassKind, transform: Callable[[Any], Any], name: str,
 
 
 def create_function_pass(transform: Callable[[Any], Any], name: str = "",
-                         properties: PassProperties | None = None) -> Pass:
+                         properties: PassProperties | None = _NO_PROPERTIES) -> Pass:
     """A pass applying ``transform(Function) -> Function`` to every function."""
     return _create(PassKind.FUNCTION, transform, name, properties)
 
 
 def create_program_pass(transform: Callable[[Any], Any], name: str = "",
-                        properties: PassProperties | None = None) -> Pass:
+                        properties: PassProperties | None = _NO_PROPERTIES) -> Pass:
     """A pass applying ``transform(Program) -> Program``."""
     return _create(PassKind.PROGRAM, transform, name, properties)
 

@@ -127,6 +127,10 @@ class PassErrorCode(enum.Enum):
     JUMP_OUT_OF_REGION = ("P408", "a break, continue or return would leave an outlined region")
     KERNEL_IN_KERNEL = ("P409", "an InCore region holds another one")
     GRAPH_BOUNDARY = ("P500", "a Graph function's boundary cannot be legalized")
+    UNROLL_REFUSED = ("P600", "a pl.unroll loop cannot be unrolled (bounds not constant, "
+                              "a break/continue, a reassigned loop variable)")
+    CALL_DIRECTION_CONFLICT = ("P601", "a call's recorded argument directions contradict "
+                                       "the callee's parameter directions")
 
     def __init__(self, code: str, summary: str) -> None:
         self.code = code

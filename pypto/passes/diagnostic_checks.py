@@ -3,8 +3,9 @@
 (``DiagnosticCheckSet``, what ``PassContext(disabled_diagnostics=...)`` takes), plus
 the memory planner choice a ``PassContext`` carries.
 
-pypto records these settings in the context; it runs none of the advisory checks
-themselves (docs/guide/differences.md), so they change no result.
+The checks themselves are in ``diagnostic_rules.py``; ``DiagnosticInstrument`` and
+``DiagnosticCheckRegistry`` (``diagnostic_registry.py``) run them.  They report and
+never change a result.
 """
 
 from __future__ import annotations

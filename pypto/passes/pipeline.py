@@ -21,7 +21,7 @@ from .properties import (IRProperty, IRPropertySet, get_structural_properties,
 from .verifier_registry import verify_properties
 
 __all__ = ["PassPipeline", "get_default_verification_level", "parse_verification_level",
-           "VERIFY_LEVEL_ENV", "pipeline_guarantees"]
+           "VERIFY_LEVEL_ENV", "pipeline_guarantees", "in_pipeline"]
 
 VERIFY_LEVEL_ENV = "PYPTO_VERIFY_LEVEL"
 
@@ -47,6 +47,11 @@ def get_default_verification_level() -> VerificationLevel:
 
 
 _state = threading.local()
+
+
+def in_pipeline() -> bool:
+    """Is a ``PassPipeline.run`` running on this thread (its passes are being called)?"""
+    return getattr(_state, "depth", 0) > 0
 
 
 def pipeline_guarantees(prop: IRProperty) -> bool:
@@ -96,7 +101,11 @@ class PassPipeline:
             verify_properties(verified, program, "pipeline_input")
         current = program
         outer = getattr(_state, "guaranteed", None)
+        instruments = context.get_instruments() if context is not None else []
+        _state.depth = getattr(_state, "depth", 0) + 1
         try:
+            for instrument in instruments:
+                instrument.run_before_pipeline(program)
             for p in self._passes:
                 _state.guaranteed = verified if verify else None
                 current = p(current)
@@ -117,6 +126,9 @@ class PassPipeline:
                 verified = verified.union_with(due).union_with(checked_by_pass)
         finally:
             _state.guaranteed = outer
+            _state.depth -= 1
+        for instrument in instruments:
+            instrument.run_after_pipeline(current)
         return current
 
     def __repr__(self) -> str:

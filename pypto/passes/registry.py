@@ -157,6 +157,33 @@ PASS_SPECS: tuple[PassSpec, ...] = (
           "Hoist region-derived scalars to Graph call sites and check the boundary contract.",
           required=(P.SplitIncoreOrch, P.GraphOutlined),
           produced=(P.GraphBoundaryLegalized,), self_verified=(P.GraphBoundaryLegalized,)),
+    # Front-end passes outside the default pipeline (PyPTO's factories; docs/guide/passes.md).
+    _spec("Simplify", "simplify", "simplify", _FUNCTION,
+          "pypto.passes.transforms.simplify:transform",
+          "Fold and normalise scalar expressions (constants, x + 0, x * 1, linear forms).",
+          in_default_pipeline=False),
+    _spec("UnrollLoops", "unroll-loops", "unroll_loops", _FUNCTION,
+          "pypto.passes.transforms.unroll_loops:transform",
+          "Expand pl.unroll loops with constant bounds into one body copy per iteration.",
+          produced=(P.UnrollResolved,), invalidated=(P.NormalizedStmtStructure,),
+          in_default_pipeline=False),
+    _spec("DeriveCallDirections", "derive-call-directions", "derive_call_directions",
+          _PROGRAM, "pypto.passes.transforms.derive_call_directions:transform",
+          "Record each call's per-argument directions from the callee's parameters.",
+          produced=(P.CallDirectionsResolved,), in_default_pipeline=False),
+    _spec("NormalizeReturnOrder", "normalize-return-order", "normalize_return_order",
+          _PROGRAM, "pypto.passes.transforms.normalize_return_order:transform",
+          "Return a called function's written parameters in parameter order; callers follow.",
+          produced=(P.ReturnParamsExplicit,), in_default_pipeline=False),
+    _spec("CanonicalizeIOOrder", "canonicalize-io-order", "canonicalize_io_order",
+          _PROGRAM, "pypto.passes.transforms.canonicalize_io_order:transform",
+          "Order each called kernel's parameters In, InOut, Out; rewrite its calls.",
+          in_default_pipeline=False),
+    _spec("ClassifyIterArgCarry", "classify-iter-arg-carry", "classify_iter_arg_carry",
+          _FUNCTION, "pypto.passes.transforms.classify_iter_arg_carry:transform",
+          "Record per for-loop iter_arg whether the body reads it (carry) or not (escape).",
+          required=(P.SSAForm,), produced=(P.IterArgCarryClassified,),
+          in_default_pipeline=False),
     _spec("IRVerifier", "run-verifier", "run_verifier", _PROGRAM,
           "pypto.passes.verifier_registry:verify_program",
           "Verify a property set (default: get_default_verify_properties()); change nothing.",
@@ -188,7 +215,8 @@ def get_pass_spec(name: str) -> PassSpec:
 
 
 def list_passes() -> list[PassSpec]:
-    """All declarations: the default pipeline in order, then the verifier pass."""
+    """All declarations: the default pipeline in order, then the stand-alone passes and the
+    verifier pass."""
     return list(PASS_SPECS)
 
 

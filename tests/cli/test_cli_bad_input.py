@@ -26,7 +26,12 @@ VALID_PASSES = (
     "outline-graph-scopes (OutlineGraphScopes, outline_graph_scopes), outline-incore-scopes "
     "(OutlineIncoreScopes, outline_incore_scopes), outline-cluster-scopes "
     "(OutlineClusterScopes, outline_cluster_scopes), legalize-graph-boundary "
-    "(LegalizeGraphBoundary, legalize_graph_boundary), run-verifier (IRVerifier, run_verifier)")
+    "(LegalizeGraphBoundary, legalize_graph_boundary), simplify (Simplify, simplify), "
+    "unroll-loops (UnrollLoops, unroll_loops), derive-call-directions (DeriveCallDirections, "
+    "derive_call_directions), normalize-return-order (NormalizeReturnOrder, "
+    "normalize_return_order), canonicalize-io-order (CanonicalizeIOOrder, "
+    "canonicalize_io_order), classify-iter-arg-carry (ClassifyIterArgCarry, "
+    "classify_iter_arg_carry), run-verifier (IRVerifier, run_verifier)")
 
 
 @pytest.fixture

@@ -252,3 +252,28 @@ def test_the_enclosing_pass_context_still_applies(tmp_path, capsys):
     with passes.PassContext([spy]):
         assert run_cli(capsys, "compile", str(path), "-p", "convert-to-ssa").code == 0
     assert seen == ["ConvertToSSA"]
+
+
+UNROLLED = """
+    import pypto.language as pl
+
+
+    @pl.program
+    class Rows:
+        @pl.function
+        def main(self, x: pl.Tensor[[48, 64], pl.FP32]) -> pl.Scalar[pl.INDEX]:
+            s: pl.Scalar[pl.INDEX] = 0 + 0
+            for u in pl.unroll(3):
+                s = s + u * 16
+            return s
+"""
+
+
+def test_pipeline_option_runs_the_stand_alone_front_end_passes(tmp_path, capsys):
+    path = write(tmp_path, "rows.py", UNROLLED)
+    result = run_cli(capsys, "compile", str(path), "-p",
+                     "unroll-loops,convert-to-ssa,simplify,classify-iter-arg-carry")
+    assert (result.code, result.err) == (0, "")
+    assert "pl.unroll" not in result.out
+    assert "s__ssa_v3: pl.Scalar[pl.INDEX] = s__ssa_v2 + 32" in result.out
+    pl.parse(result.out)

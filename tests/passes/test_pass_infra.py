@@ -251,7 +251,9 @@ def test_list_passes_in_pipeline_order():
     assert [s.name for s in passes.list_passes()] == [
         "InlineFunctions", "ConvertToSSA", "NormalizeStmtStructure", "FlattenCallExpr",
         "OutlineHierarchyScopes", "OutlineGraphScopes", "OutlineIncoreScopes",
-        "OutlineClusterScopes", "LegalizeGraphBoundary", "IRVerifier"]
+        "OutlineClusterScopes", "LegalizeGraphBoundary", "Simplify", "UnrollLoops",
+        "DeriveCallDirections", "NormalizeReturnOrder", "CanonicalizeIOOrder",
+        "ClassifyIterArgCarry", "IRVerifier"]
 
 
 @pytest.mark.parametrize("factory, name, required, produced, invalidated", [
@@ -271,6 +273,13 @@ def test_list_passes_in_pipeline_order():
      "{SSAForm, ClusterOutlined}", "{}"),
     ("legalize_graph_boundary", "LegalizeGraphBoundary", "{SplitIncoreOrch, GraphOutlined}",
      "{GraphBoundaryLegalized}", "{}"),
+    ("simplify", "Simplify", "{}", "{}", "{}"),
+    ("unroll_loops", "UnrollLoops", "{}", "{UnrollResolved}", "{NormalizedStmtStructure}"),
+    ("derive_call_directions", "DeriveCallDirections", "{}", "{CallDirectionsResolved}", "{}"),
+    ("normalize_return_order", "NormalizeReturnOrder", "{}", "{ReturnParamsExplicit}", "{}"),
+    ("canonicalize_io_order", "CanonicalizeIOOrder", "{}", "{}", "{}"),
+    ("classify_iter_arg_carry", "ClassifyIterArgCarry", "{SSAForm}", "{IterArgCarryClassified}",
+     "{}"),
     ("run_verifier", "IRVerifier", "{}", "{}", "{}"),
 ])
 def test_factories_build_declared_passes(factory, name, required, produced, invalidated):

@@ -108,3 +108,33 @@ def test_visitor_entry_points_called_by_keyword():
     assert ir.IRMutator().visit_program(program=program) is program
     func = program.get_function("f")
     assert ir.IRMutator().visit_function(func=func) is func
+
+
+def test_group_forwarding_hooks_have_pyptos_one_operand_signature():
+    """``visit_add(op)`` forwards to ``visit_binary_expr`` without a hidden parameter."""
+    for cls in (ir.IRVisitor, ir.IRMutator):
+        for hook in ("visit_add", "visit_neg", "visit_in_core_scope_stmt"):
+            assert list(inspect.signature(getattr(cls, hook)).parameters) == ["self", "op"]
+    x = ir.Var("x", ir.ScalarType(IDX))
+    seen = []
+
+    class Renamer(ir.IRMutator):
+        def visit_binary_expr(self, op):
+            seen.append(type(op).__name__)
+            return super().visit_binary_expr(op)
+
+    Renamer()(ir.Add(x, ir.Mul(x, x, IDX), IDX))
+    assert seen == ["Add", "Mul"]
+
+
+def test_custom_pass_properties_default_is_one_unchangeable_empty_declaration():
+    default = inspect.signature(passes.create_function_pass).parameters["properties"].default
+    assert isinstance(default, passes.PassProperties)
+    assert default is inspect.signature(passes.create_program_pass).parameters["properties"].default
+    assert repr(default).startswith("<pypto.pypto_core.passes.PassProperties object at 0x")
+    default.required.insert(passes.IRProperty.SSAForm)  # a copy: the default stays empty
+    assert default.required.empty()
+    p = passes.create_program_pass(lambda prog: prog, "Noop")
+    assert p.get_required_properties().empty() and p.get_produced_properties().empty()
+    made = passes.PassProperties([passes.IRProperty.SSAForm], [], [])
+    assert str(made) == "PassProperties(required={SSAForm}, produced={}, invalidated={})"

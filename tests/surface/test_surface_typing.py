@@ -32,7 +32,8 @@ def test_each_class_has_one_home_at_pyptos_path():
 
 
 def test_task_id_is_the_scalar_annotation_of_task_ids():
-    assert repr(pl.TaskId) == repr(pl.Scalar[pl.TASK_ID])
+    assert repr(pl.TaskId) == repr(pl.Scalar[pl.TASK_ID]) == "Scalar[task_id]"  # PyPTO's form
+    assert repr(pl.Scalar[pl.BF16]) == "Scalar[bfloat16]"
 
     @pl.function
     def f(t: pl.TaskId) -> pl.Scalar[pl.TASK_ID]:

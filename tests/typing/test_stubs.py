@@ -54,3 +54,12 @@ def test_ir_all_lists_every_public_name():
     assert set(ir.__all__) == expected, (
         f"pypto/ir/__init__.py __all__: add {sorted(expected - set(ir.__all__))}, "
         f"drop {sorted(set(ir.__all__) - expected)}")
+
+
+def test_committed_ir_builder_stubs_match_the_builders():
+    from pypto.ir.op import stubgen as ir_stubgen
+    stale = ir_stubgen.stale_stubs()
+    assert not stale, f"stale stubs {stale}: run `python -m pypto.ir.op.stubgen` after changing ops"
+    text = ir_stubgen.stub_text("pypto.ir.op.tensor_ops")
+    assert "\ndef add(lhs: Any, rhs: Any, span: Span | None = ...) -> Call: ...\n" in text
+    assert "def __getattr__" not in text  # a misspelt builder is an error to a checker

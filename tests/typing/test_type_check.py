@@ -198,6 +198,21 @@ def test_pyright_wants_self_on_a_program_method(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
+def test_mypy_reports_a_misspelt_ir_builder_or_keyword(tmp_path: Path, mypy_cache: Path) -> None:
+    bad = tmp_path / "bad.py"
+    bad.write_text("from pypto import ir\n\n\n"
+                   "def f(x: ir.Expr) -> ir.Call:\n"
+                   "    ir.op.tensor.addd(x, x)\n"
+                   "    ir.op.tile.exp(x, spam=1)\n"
+                   "    return ir.op.tensor.add(x, x)\n")
+    result = _mypy(tmp_path, bad, cache=mypy_cache)
+    assert result.returncode == 1
+    assert 'bad.py:5: error: Module has no attribute "addd"' in result.stdout, result.stdout
+    assert 'bad.py:6: error: Unexpected keyword argument "spam" for "exp"' in result.stdout, \
+        result.stdout
+
+
+@pytest.mark.slow
 def test_mypy_passes_on_pypto_itself(tmp_path: Path) -> None:
     """pypto/ at the strictness pyproject.toml's [tool.mypy] documents."""
     pytest.importorskip("mypy")

@@ -29,6 +29,7 @@ from ...ir import enums as _enums
 from ...ir.ops.registry import OpDef, ops_in
 from ...ir.ops.signature import REQUIRED, SigParam, wrapper_params
 from ...ir.ops.wrappers import wrapper_name
+from ...ir.op.stubgen import run_stub_command
 
 __all__ = ["NAMESPACES", "stub_text", "package_stub_text", "write_stubs", "stale_stubs"]
 
@@ -344,15 +345,8 @@ def write_stubs() -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = sys.argv[1:] if argv is None else argv
-    if "--check" in args:
-        stale = stale_stubs()
-        for name in stale:
-            print(f"stale stub: {name} (run python -m pypto.language.op.stubgen)")
-        return 1 if stale else 0
-    for name in write_stubs():
-        print(f"wrote {name}")
-    return 0
+    return run_stub_command(argv, "python -m pypto.language.op.stubgen", stale_stubs,
+                            write_stubs)
 
 if __name__ == "__main__":
     sys.exit(main())

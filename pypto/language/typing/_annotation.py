@@ -12,6 +12,7 @@ import ast
 import enum
 from typing import Any
 
+from ...ir.dtype import DataType
 from ...ir.node import Expr
 
 __all__ = ["AnnotationRecord", "AnnotationMeta", "WrappedExpr"]
@@ -27,6 +28,8 @@ class AnnotationRecord:
         self.args = args if isinstance(args, tuple) else (args,)
 
     def __repr__(self) -> str:
+        if self.kind == "Scalar" and len(self.args) == 1 and isinstance(self.args[0], DataType):
+            return f"Scalar[{self.args[0].to_string()}]"  # PyPTO's form (``pl.TaskId``)
         return f"pl.{self.kind}[{', '.join(map(repr, self.args))}]"
 
     def to_ast(self) -> "ast.expr":

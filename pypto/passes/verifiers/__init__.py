@@ -13,15 +13,17 @@ from ..properties import IRProperty
 
 if TYPE_CHECKING:  # (the registry imports this module when it first runs)
     from ..verifier_registry import PropertyVerifierRegistry
-from .calls import (InlineFunctionsEliminatedVerifier, ManualDepsOnSubmitOnlyVerifier,
-                    OrchestrationReferencesResolvedVerifier)
-from .control_flow import BreakContinueValidVerifier, PipelineLoopValidVerifier
+from .calls import (CallDirectionsResolvedVerifier, InlineFunctionsEliminatedVerifier,
+                    ManualDepsOnSubmitOnlyVerifier, OrchestrationReferencesResolvedVerifier)
+from .control_flow import (BreakContinueValidVerifier, IterArgCarryClassifiedVerifier,
+                           PipelineLoopValidVerifier, UnrollResolvedVerifier)
 from .graph_boundary import GraphBoundaryLegalizedVerifier
 from .nested_calls import NoNestedCallsVerifier
 from .params import InOutUseValidVerifier, OutParamNotShadowedVerifier
 from .scope_absence import ScopeAbsenceVerifier, iter_scopes
 from .scopes import (NoNestedInCoreVerifier, SplitIncoreOrchVerifier, cluster_outlined,
                      graph_outlined, hierarchy_outlined, is_compute_tensor_op)
+from .signatures import ReturnParamsExplicitVerifier
 from .ssa import SSAErrorType, SSAVerifier
 from .stmt_structure import NoRedundantBlocksVerifier, NormalizedStmtStructureVerifier
 from .trivial import AlwaysPassingVerifier
@@ -46,6 +48,10 @@ def _builtin_verifiers() -> dict:
         P.OutParamNotShadowed: OutParamNotShadowedVerifier(),
         P.InOutUseValid: InOutUseValidVerifier(),
         P.PipelineLoopValid: PipelineLoopValidVerifier(),
+        P.UnrollResolved: UnrollResolvedVerifier(),
+        P.CallDirectionsResolved: CallDirectionsResolvedVerifier(),
+        P.ReturnParamsExplicit: ReturnParamsExplicitVerifier(),
+        P.IterArgCarryClassified: IterArgCarryClassifiedVerifier(),
         P.NoNestedInCore: NoNestedInCoreVerifier(),
         P.ManualDepsOnSubmitOnly: ManualDepsOnSubmitOnlyVerifier(),
         P.InlineFunctionsEliminated: InlineFunctionsEliminatedVerifier(),

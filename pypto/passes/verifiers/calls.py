@@ -1,5 +1,5 @@
 """Call-target verifiers: ManualDepsOnSubmitOnly, InlineFunctionsEliminated,
-OrchestrationReferencesResolved.  Each looks at every call (``StmtCheck.on_call``),
+OrchestrationReferencesResolved, CallDirectionsResolved.  Each looks at every call (``StmtCheck.on_call``),
 so they share one walk when verified together (``checks.py``)."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from .checks import CheckVerifier, StmtCheck
 from .walk import error
 
 __all__ = ["ManualDepsOnSubmitOnlyVerifier", "InlineFunctionsEliminatedVerifier",
-           "OrchestrationReferencesResolvedVerifier"]
+           "OrchestrationReferencesResolvedVerifier", "CallDirectionsResolvedVerifier"]
 
 # InlineFunctionsEliminated error codes
 INLINE_SURVIVES = 0
@@ -103,3 +103,36 @@ class OrchestrationReferencesResolvedVerifier(CheckVerifier):
 
     def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
         return _OrchestrationReferencesCheck(program, diagnostics)
+
+
+class _CallDirectionsCheck(StmtCheck):
+    function_calls_only = True  # on_call looks at GlobalVar ops only
+
+    def on_call(self, call: E.Call | E.Submit, stmt: Stmt) -> None:
+        from ..transforms.derive_call_directions import compatible_directions
+        if not isinstance(call.op, GlobalVar):
+            return
+        callee = self.program.get_function(call.op.name)
+        if callee is None or len(callee.params) != len(call.args):
+            return  # reported by the call-target and type verifiers
+        recorded = call.arg_directions
+        rule = CallDirectionsResolvedVerifier.rule_name
+        if not recorded and call.args:  # (a call without arguments has nothing to record)
+            self.diagnostics.append(error(
+                rule, 0, f"the call of '{callee.name}' in function '{self.func.name}' records "
+                "no argument directions (DeriveCallDirections records them)", call.span))
+            return
+        for i, (given, ok) in enumerate(zip(recorded, compatible_directions(callee))):
+            if given not in ok:
+                self.diagnostics.append(error(
+                    rule, 1, f"the call of '{callee.name}' in function '{self.func.name}' "
+                    f"records argument {i} as {given.name}; its parameter "
+                    f"'{callee.params[i].name_hint}' allows {', '.join(d.name for d in ok)}",
+                    call.span))
+
+
+class CallDirectionsResolvedVerifier(CheckVerifier):
+    rule_name = "CallDirectionsResolved"
+
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _CallDirectionsCheck(program, diagnostics)

@@ -4,6 +4,9 @@
   bodies (the nearest enclosing loop decides; ifs and scopes are transparent);
   ``yield`` never in a function's own body (outside every loop and branch).
 * ``kind == Pipeline`` if and only if ``attrs["pipeline_stages"]`` is present.
+* UnrollResolved: no ``pl.unroll`` loop (``ForKind.Unroll``) is left.
+* IterArgCarryClassified: every ``for`` loop with iter_args records, in
+  ``attrs["iter_arg_carry"]``, what ClassifyIterArgCarry computes for it.
 """
 
 from __future__ import annotations
@@ -17,7 +20,8 @@ from ..diagnostic import Diagnostic
 from .checks import CheckVerifier, StmtCheck
 from .walk import error
 
-__all__ = ["BreakContinueValidVerifier", "PipelineLoopValidVerifier"]
+__all__ = ["BreakContinueValidVerifier", "PipelineLoopValidVerifier", "UnrollResolvedVerifier",
+           "IterArgCarryClassifiedVerifier"]
 
 _BREAKABLE = (ForKind.Sequential, ForKind.Pipeline)
 
@@ -91,3 +95,49 @@ class PipelineLoopValidVerifier(CheckVerifier):
 
     def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
         return _PipelineLoopCheck(program, diagnostics)
+
+
+class _UnrollResolvedCheck(StmtCheck):
+    def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(program, diagnostics)
+        self.stmt_hooks = {St.ForStmt: self.check}
+
+    def check(self, stmt: St.ForStmt, loop: Stmt | None) -> None:
+        if stmt.kind is ForKind.Unroll:
+            self.diagnostics.append(error(
+                UnrollResolvedVerifier.rule_name, 0, f"pl.unroll loop over "
+                f"'{stmt.loop_var.name_hint}' left in function '{self.func.name}' "
+                "(UnrollLoops expands them)", stmt.span))
+
+
+class UnrollResolvedVerifier(CheckVerifier):
+    rule_name = "UnrollResolved"
+
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _UnrollResolvedCheck(program, diagnostics)
+
+
+class _IterArgCarryCheck(StmtCheck):
+    def __init__(self, program: Program, diagnostics: list[Diagnostic]) -> None:
+        super().__init__(program, diagnostics)
+        self.stmt_hooks = {St.ForStmt: self.check}
+
+    def check(self, stmt: St.ForStmt, loop: Stmt | None) -> None:
+        from ..transforms.classify_iter_arg_carry import ATTR, classify
+        if not stmt.iter_args:
+            return
+        recorded = stmt._attrs.get(ATTR)
+        expected = classify(stmt)
+        if recorded is None or list(recorded) != expected:
+            what = "records no" if recorded is None else f"records {list(recorded)!r} as its"
+            self.diagnostics.append(error(
+                IterArgCarryClassifiedVerifier.rule_name, 0,
+                f"for loop over '{stmt.loop_var.name_hint}' in function '{self.func.name}' "
+                f"{what} iter_arg carry classification (expected {expected!r})", stmt.span))
+
+
+class IterArgCarryClassifiedVerifier(CheckVerifier):
+    rule_name = "IterArgCarryClassified"
+
+    def make_check(self, program: Program, diagnostics: list[Diagnostic]) -> StmtCheck:
+        return _IterArgCarryCheck(program, diagnostics)
