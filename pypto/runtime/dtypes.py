@@ -183,6 +183,8 @@ def _packer_rounding(packer: struct.Struct) -> Callable[[Any], float]:
             return packer.unpack(packer.pack(value))[0]
         except OverflowError:
             return math.copysign(math.inf, value)
+        except struct.error:  # not a number (ill-typed IR): a TypeError, as float() gives
+            raise TypeError(f"expected a number, got {type(value).__name__}") from None
     return round_scalar
 
 

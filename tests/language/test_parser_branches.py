@@ -142,6 +142,29 @@ def test_branches_must_yield_into_the_same_names():
                 z = pl.yield_(n)  # @names
 
 
+def test_both_branches_yield_values_of_the_result_type():
+    with expect_error(ParserTypeError, "pl.yield_ gives 'r' a value of type "
+                      "pl.Scalar[pl.INDEX], but the if's result is pl.Tensor[[64], pl.FP32] "
+                      "(kind Scalar != Tensor)", "else-scalar", "pl.yield_"):
+        @pl.function
+        def f(x: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:
+            if n > 0:
+                r = pl.yield_(x)
+            else:
+                r = pl.yield_(n)  # @else-scalar
+            return r
+    with expect_error(ParserTypeError, "pl.yield_ gives 'r' a value of type "
+                      "pl.Tensor[[64], pl.FP32], but the if's result is pl.Scalar[pl.INDEX] "
+                      "(kind Tensor != Scalar)", "then-tensor", "pl.yield_"):
+        @pl.function
+        def g(x: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:
+            if n > 0:
+                r: pl.Scalar[pl.INDEX] = pl.yield_(x)  # @then-tensor
+            else:
+                r: pl.Scalar[pl.INDEX] = pl.yield_(n)
+            return r
+
+
 # -- break / continue ---------------------------------------------------------------------------
 
 def test_break_and_continue_in_sequential_loops():

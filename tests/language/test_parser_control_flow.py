@@ -259,6 +259,46 @@ def test_yield_arity_mismatch():
                 a2 = pl.yield_(a, a)  # @arity
 
 
+def test_a_yield_keeps_the_kind_of_the_carried_value():
+    # Found by the corpus check (tests/corpus, a swap mutant of program 0808): the parser
+    # took a scalar yielded into a tensor carry; the loop then ran one way as written and
+    # failed once OutlineIncoreScopes made the carried value a tensor parameter.
+    with expect_error(ParserTypeError, "pl.yield_ gives 'acc' a value of type "
+                      "pl.Scalar[pl.INDEX], but the loop carries it as pl.Tensor[[64], "
+                      "pl.FP32] (kind Scalar != Tensor)", "scalar-into-tensor", "pl.yield_"):
+        @pl.function
+        def f(x: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:
+            for i, (acc,) in pl.range(n, init_values=(x,)):
+                k: pl.Scalar[pl.INDEX] = i + 1
+                r = pl.yield_(k)  # @scalar-into-tensor
+            return r
+
+
+def test_a_yield_keeps_the_dtype_of_a_while_carry():
+    with expect_error(ParserTypeError, "pl.yield_ gives 'x1' a value of type "
+                      "pl.Tensor[[64], pl.INT32], but the loop carries it as pl.Tensor[[64], "
+                      "pl.FP32] (dtype int32 != fp32)", "dtype", "pl.yield_"):
+        @pl.function
+        def f(x: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:
+            k: pl.Scalar[pl.INDEX] = 0
+            for (k1, x1) in pl.while_(init_values=(k, x)):
+                pl.cond(k1 < n)
+                y: pl.Tensor[[64], pl.INT32] = pl.cast(x1, pl.INT32)
+                k2, x2 = pl.yield_(k1 + 1, y)  # @dtype
+            return x2
+
+
+def test_a_yield_of_the_carried_type_is_taken():
+    @pl.function
+    def f(x: pl.Tensor[[64], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:
+        for i, (acc, j) in pl.range(n, init_values=(x, 0)):
+            acc2, j2 = pl.yield_(pl.add(acc, acc), j + 1)
+        return acc2
+
+    loop = stmts(f)[0]
+    assert [a.type for a in loop.iter_args] == [rv.type for rv in loop.return_vars]
+
+
 def test_assignment_yield_in_a_loop_without_init_values():
     with expect_error(ParserSyntaxError, "x = pl.yield_(...) in a loop without init_values",
                       "implicit-yield", "for"):

@@ -253,3 +253,36 @@ def test_importing_pypto_does_not_import_numpy():
                                cwd=os.path.dirname(os.path.dirname(os.path.dirname(THIS_FILE))))
     assert completed.returncode == 0, completed.stderr
     assert completed.stdout.strip() == "False"
+
+
+class _YieldTheTensor(ir.IRMutator):
+    """Hand-built ill-typed IR: the loop's float carry is handed the tensor ``x``."""
+
+    def __init__(self, x: ir.Var) -> None:
+        super().__init__()
+        self.x = x
+
+    def visit_yield_stmt(self, stmt):
+        return stmt.replace(value=(self.x,))
+
+
+def test_a_scalar_operator_on_a_tensor_is_an_execution_error_not_a_struct_error():
+    # Found by the corpus check (a swap mutant of 0758, before the parser refused such a
+    # yield): `t + 1.0` on a float carry holding an array leaked struct.error.
+    @pl.program
+    class Carry:
+        @pl.function
+        def main(self, x: pl.Tensor[[4], pl.FP32]) -> pl.Scalar[pl.FP32]:
+            total: pl.Scalar[pl.FP32] = 0.0
+            for i, (t,) in pl.range(2, init_values=(total,)):
+                t2: pl.Scalar[pl.FP32] = t + 1.0  # ADD
+                r = pl.yield_(t2)
+            return r
+
+    broken = _YieldTheTensor(Carry.get_function("main").params[0])(Carry)
+    with pytest.raises(ExecutionError) as info:
+        pypto.run(broken, np.zeros(4, np.float32))
+    error = info.value
+    assert error.what == "Add (+)" and error.span.begin_line == marker_line("# ADD")
+    assert error.detail == ("cannot apply to ndarray float32[4] and float 1.0: expected a number, "
+                            "got ndarray")

@@ -9,7 +9,7 @@ the body leak out; ConvertToSSA builds the iter_args later) and explicit carry
 from __future__ import annotations
 
 import ast
-from typing import TYPE_CHECKING, Any, Callable, Literal, cast, overload
+from typing import TYPE_CHECKING, Any, Callable, Literal, Sequence, cast, overload
 
 from ...ir import expr as E
 from ...ir import stmt as S
@@ -18,6 +18,8 @@ from ...ir.dtype import DataType
 from ...ir.enums import ForKind
 from ...ir.node import Expr
 from ...ir.scalar_types import scalar_type
+from ...ir.span import Span
+from ...ir.type_match import type_mismatch
 from ...ir.walk import trailing_yield
 from .annotations import attr_chain
 from .context import LoopFrame, YieldContext
@@ -278,9 +280,25 @@ def _loop_body(p: "FunctionParser", node: ast.For | ast.While, kind: ForKind | N
     if len(last.value) != len(iter_args):
         raise ParserSyntaxError(f"pl.yield_ yields {len(last.value)} value(s) but the loop "
                                 f"carries {len(iter_args)}", last.span)
+    _check_yield_types(last.value, iter_args, "the loop carries it as", last.span)
     rvs = [(t.name, t.annotation or arg.type, t.span)
            for t, arg in zip(context.targets, iter_args)]
     return body, rvs
+
+
+def _check_yield_types(values: Sequence[Expr], targets: Sequence[E.Var], what: str,
+                       span: Span) -> None:
+    """Each yielded value has its target's type (TypeCheck's yield rule: kind, dtype,
+    shape).  Refused here, at the yield: the passes trust it, and a loop carrying a
+    tensor that a scalar replaces would run one way as written and another once the
+    carried value becomes an outlined function's parameter."""
+    for value, target in zip(values, targets):
+        reason = type_mismatch(value.type, target.type)
+        if reason is not None:
+            raise ParserTypeError(
+                f"pl.yield_ gives '{target.name_hint}' a value of type "
+                f"{value.type}, but {what} {target.type} "
+                f"({reason})", span)
 
 
 def _loop_name(node: ast.For | ast.While, kind: ForKind | None) -> str:
@@ -387,6 +405,11 @@ def _if(p: "FunctionParser", node: ast.If) -> None:
         first_values = context.values[0]
         return_vars = [bind_result_var(p, t.name, t.annotation or v.type, t.span)
                        for t, v in zip(context.targets, first_values)]
+        for branch in (then_body, else_body):
+            last = trailing_yield(branch)
+            if last is not None:
+                _check_yield_types(last.value, return_vars, "the if's result is",
+                                   last.span)
     p.emit(S.IfStmt(condition, then_body, else_body, return_vars, span))
 
 

@@ -18,6 +18,7 @@ from ...ir.depth import nesting_guard
 from ...ir.enums import ParamDirection
 from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
+from ...ir.walk import trailing_yield
 from ...ir.ops import call_write_targets
 from ...ir.ops.registry import Effect
 from ...ir.types import TupleType
@@ -320,7 +321,15 @@ class BodyFacts:
         return returned[position] if position < len(returned) else None
 
     def _loop_lineage(self, stmt: St.ForStmt | St.WhileStmt) -> None:
-        for arg, rv in zip(stmt.iter_args, stmt.return_vars):
+        """A loop's result is its carried buffer (and that its initial value) only when
+        the body yields that buffer back, written in place (``acc = pl.store(.., acc)``);
+        a value computed afresh (``acc = pl.add(acc, x)``) is a new tensor, and the
+        outlined function must return it, not the buffer it started from."""
+        last = trailing_yield(stmt.body)
+        yielded = last.value if last is not None else ()
+        for arg, rv, value in zip(stmt.iter_args, stmt.return_vars, yielded):
+            if not isinstance(value, E.Var) or self.root(value) is not arg:
+                continue
             self.lineage[rv] = arg
             if isinstance(arg.initValue, E.Var):
                 self.lineage[arg] = arg.initValue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import pypto
 import pypto.language as pl
 from pypto import ir, passes
 
@@ -48,6 +49,43 @@ def test_spec_example_store_target_carried_through_the_loop():
     loop = result["blend"].body.stmts[0]
     assert loop.iter_args[0].name_hint == "out__iter_v0"
     assert loop.return_vars[0].name_hint == "out__rv_v0"
+
+
+def test_a_loop_result_computed_afresh_is_returned_not_the_buffer_it_started_from():
+    # Found by the corpus check (a swap mutant of 0450): the loop's result was taken for
+    # its initial value (the lineage followed result -> iter_arg -> init whatever the
+    # body yielded), so the kernel returned its input and `main` returned x.
+    @pl.program
+    class Before:
+        @pl.function
+        def main(self, x: V) -> V:
+            acc: V = x
+            with pl.at(level=pl.Level.CORE_GROUP):
+                for i, (acc_it,) in pl.range(4, init_values=(acc,)):
+                    acc_next: V = pl.tensor.add(acc_it, x)
+                    acc_rv: V = pl.yield_(acc_next)
+            return acc_rv
+
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.InCore)
+        def main_incore_0(acc: V, x: V) -> V:
+            for i, (acc_it,) in pl.range(4, init_values=(acc,)):
+                acc_next: V = pl.tensor.add(acc_it, x)
+                acc_rv: V = pl.yield_(acc_next)
+            return acc_rv
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: V) -> V:
+            acc: V = x
+            acc_rv: V = self.main_incore_0(acc, x)
+            return acc_rv
+
+    result = outline(Before)
+    ir.assert_structural_equal(result, After)
+    np = pytest.importorskip("numpy")
+    x = np.arange(64, dtype=np.float32)
+    assert (pypto.run(result, x) == 5 * x).all()
 
 
 def test_two_outputs_give_a_tuple_and_projections():
