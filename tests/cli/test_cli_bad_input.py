@@ -244,7 +244,7 @@ def test_a_pass_refusal_points_at_the_statement(in_tmp, capsys):
     assert (result.code, result.out) == (1, "")
     assert result.err == (
         "Error: FlattenCallExpr: in function 'main': the while condition calls 'tensor.read' "
-        "on the loop-carried value 'k__iter_v1'; a call hoisted before the loop cannot see "
+        "on the loop-carried value 'k'; a call hoisted before the loop cannot see "
         "it. Compute the condition value in the loop body and yield it\n"
         "  --> while_carry.py:10:9\n"
         "   |\n"

@@ -34,7 +34,7 @@ class CarriedCondition:
 ir.PassManager.get_strategy().run_passes(CarriedCondition)
 """, "PassError", [
         "Error: FlattenCallExpr: in function 'main': the while condition calls 'tensor.read' "
-        "on the loop-carried value 'k__iter_v1'; a call hoisted before the loop cannot see "
+        "on the loop-carried value 'k'; a call hoisted before the loop cannot see "
         "it. Compute the condition value in the loop body and yield it",
         "  --> Cell In[2], line 6",
         "  |",
@@ -170,7 +170,7 @@ def test_an_uncaught_pass_refusal_in_a_script_is_a_snippet(tmp_path):
     assert proc.returncode == 1
     assert proc.stderr.startswith(textwrap.dedent(f"""\
         Error: FlattenCallExpr: in function 'f': the while condition calls 'tensor.read' on the \
-loop-carried value 'k__iter_v1'; a call hoisted before the loop cannot see it. Compute the \
+loop-carried value 'k'; a call hoisted before the loop cannot see it. Compute the \
 condition value in the loop body and yield it
           --> {path}:10:5
         """))

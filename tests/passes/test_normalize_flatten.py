@@ -308,7 +308,7 @@ def test_while_condition_call_reading_a_carried_value_is_rejected():
         flatten(ready)
     assert str(info.value) == (
         "FlattenCallExpr: in function 'main': the while condition calls 'tensor.read' on the "
-        "loop-carried value 'k__iter_v1'; a call hoisted before the loop cannot see it. "
+        "loop-carried value 'k'; a call hoisted before the loop cannot see it. "
         f"Compute the condition value in the loop body and yield it [{loop.span}]")
 
 

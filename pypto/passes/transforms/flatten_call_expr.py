@@ -28,7 +28,7 @@ from ...ir.node import Expr, Stmt
 from ...ir.walk import CONST_TYPES
 from .ssa_index import expr_vars
 from ..diagnostic import PassError, PassErrorCode
-from ..names import auto_name
+from ..names import auto_name, source_name
 
 __all__ = ["transform", "TEMP_BASE", "PASS_NAME"]
 
@@ -156,7 +156,7 @@ class _Flattener:
                     name = getattr(call.op, "name", "?")
                     raise PassError(
                         f"in function '{self._func_name}': the while condition "
-                        f"calls '{name}' on the loop-carried value '{var.name_hint}'; a call "
+                        f"calls '{name}' on the loop-carried value '{source_name(var.name_hint)}'; a call "
                         f"hoisted before the loop cannot see it. Compute the condition value "
                         f"in the loop body and yield it", loop.span,
                         code=PassErrorCode.HOISTED_CONDITION_READS_CARRY, pass_name=PASS_NAME)

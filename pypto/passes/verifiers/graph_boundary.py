@@ -24,6 +24,7 @@ from ...ir.types import ScalarType, ShapedType
 from ...ir.walk import (CONST_TYPES, LEAF_TYPES, StmtShape, arith_leaves, calls_in,
                         expr_children, stmt_shape)
 from ..diagnostic import Diagnostic
+from ..names import source_name
 from ..verifier_registry import PropertyVerifier
 from .walk import error, functions_of, stmt_exprs
 
@@ -169,7 +170,7 @@ class _GraphBodyCheck:
             if not isinstance(arg, E.Var):
                 self.report(9, f"computes a scalar inline in a task argument of '{name}'", stmt)
             elif arg not in self.scalar_params and arg not in self.invariant:
-                self.report(9, f"passes scalar '{arg.name_hint}' to task '{name}', but it is "
+                self.report(9, f"passes scalar '{source_name(arg.name_hint)}' to task '{name}', but it is "
                                "neither a parameter nor replay-invariant", stmt)
 
 
