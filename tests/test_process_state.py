@@ -9,7 +9,10 @@ next one, or share with another thread:
 * a ``global`` statement;
 * ``functools.lru_cache`` / ``functools.cache`` on a function;
 * a class attribute a method mutates (``cls.X[k] = v``, ``cls.X = v``, ``Name.X = v``),
-  outside ``__init_subclass__`` (class set-up at import).
+  outside ``__init_subclass__`` (class set-up at import);
+* another module's state: an assignment to or a mutating call on an attribute of an
+  imported module (``linecache.cache[f] = ...``, ``sys.modules[n] = ...``,
+  ``sys.excepthook = ...``, ``sys.path.insert(...)``), or ``sys.set*(...)``.
 
 Each finding must be in ``ALLOWED``, with the reason it is safe; a memo a pass or the
 parser keeps for itself belongs in the object of its run (``passes/run_memo.py``, the
@@ -71,6 +74,13 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("passes/verifier_registry.py", "cls._builtins_loading"): "set under the fill lock",
     ("ir/printer/__init__.py", "global _format_callback"):
         "PyPTO's register_format_callback: a process-wide setting the user installs",
+    ("language/parser/source.py", "linecache.cache"):
+        "register_source: only the CLI's loader, which owns the process, makes the file "
+        "it runs readable to inspect (pl.parse never registers text)",
+    ("language/parser/display.py", "sys.excepthook"):
+        "pypto's error display outside IPython, installed once and only over Python's own",
+    ("cli/load.py", "sys.path"): "the CLI's loader: the process is the command's",
+    ("pypto_core/__init__.py", "sys.modules"): "the compiled-core facade, at import",
     ("runtime/jit_bridge.py", "_EXECUTORS"):
         "weak per-compiled-program executors of run_jit: the program's own, dropped with it",
 }
@@ -100,10 +110,39 @@ def _decorator_name(node: ast.expr) -> str:
     return target.attr if isinstance(target, ast.Attribute) else getattr(target, "id", "")
 
 
+def _foreign(node: ast.expr, modules: set[str]) -> str | None:
+    """``mod.attr`` when ``node`` is an attribute of an imported module ``mod``."""
+    if isinstance(node, ast.Attribute) and isinstance(node.value, ast.Name) \
+            and node.value.id in modules:
+        return f"{node.value.id}.{node.attr}"
+    return None
+
+
+def _foreign_findings(tree: ast.Module) -> set[str]:
+    modules = {(alias.asname or alias.name).split(".")[0] for node in ast.walk(tree)
+               if isinstance(node, ast.Import) for alias in node.names}
+    found: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AugAssign, ast.Delete)):
+            targets = node.target if isinstance(node, ast.AugAssign) else node.targets
+            for target in targets if isinstance(targets, list) else [targets]:
+                base = target.value if isinstance(target, ast.Subscript) else target
+                name = _foreign(base, modules)
+                if name is not None:
+                    found.add(name)
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            called = _foreign(node.func, modules)  # sys.setrecursionlimit ...
+            name = (_foreign(node.func.value, modules) if node.func.attr in _MUTATORS
+                    else called if called and called.startswith("sys.set") else None)
+            if name is not None:
+                found.add(name)
+    return found
+
+
 def _findings(tree: ast.Module) -> set[str]:
     names = _module_names(tree)
     classes = {n.name for n in ast.walk(tree) if isinstance(n, ast.ClassDef)}
-    found: set[str] = set()
+    found: set[str] = _foreign_findings(tree)
     for func in ast.walk(tree):
         if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
             continue
@@ -157,5 +196,9 @@ def test_the_scan_sees_a_shared_memo():
             "class R:\n    table = {}\n    @classmethod\n    def put(cls, k):\n"
             "        cls.table[k] = 1\n"
             "import functools\n@functools.lru_cache(maxsize=None)\ndef facts(func):\n"
-            "    return func\n")
-    assert _findings(ast.parse(memo)) == {"_SEEN", "cls.table", "lru_cache facts"}
+            "    return func\n"
+            "import sys, linecache\ndef run(f):\n    linecache.cache[f] = ()\n"
+            "    sys.setrecursionlimit(10 ** 6)\n    sys.modules.pop(f)\n")
+    assert _findings(ast.parse(memo)) == {"_SEEN", "cls.table", "lru_cache facts",
+                                          "linecache.cache", "sys.setrecursionlimit",
+                                          "sys.modules"}
