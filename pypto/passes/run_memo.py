@@ -54,7 +54,7 @@ def remembered(question: str, obj: Any, answer: Callable[[Any], _T]) -> _T:
         table = memo.tables[question] = {}
     found = table.get(id(obj))
     if found is not None and found[0] is obj:
-        return found[1]  # type: ignore[no-any-return]  # the table holds answer()'s values
+        return found[1]  # (the table holds answer()'s values)
     result = answer(obj)
     table[id(obj)] = (obj, result)
     return result
