@@ -28,7 +28,7 @@ class MemRef(_ir.MemRef):
 
     __slots__ = ()
 
-    def __new__(cls, *args: Any, **kwargs: Any) -> Any:  # type: ignore[misc]
+    def __new__(cls, *args: Any, **kwargs: Any) -> Any:
         return _ir.MemRef(*args, **kwargs)
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
