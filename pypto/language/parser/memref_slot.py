@@ -114,8 +114,10 @@ def _offset(p: Any, node: ast.expr, field: str) -> Any:
     if isinstance(node, ast.Constant) and type(node.value) is int:
         return node.value
     value = p.parse_expr(node)
-    if isinstance(value, bool) or not isinstance(value, (int, Expr)) or isinstance(value, Expr) \
-            and not (isinstance(value.type, T.ScalarType) and value.type.dtype.is_int()):
+    if isinstance(value, int) and not isinstance(value, bool):
+        return value
+    if not isinstance(value, Expr) or not isinstance(value.type, T.ScalarType) \
+            or not value.type.dtype.is_int():
         raise ParserTypeError(f"MemRef {field} '{ast.unparse(node)}' must be an integer "
                               "expression", p.span(node), hint=_HINT)
     return value
