@@ -8,6 +8,6 @@ from .dsl import (AtContext, ClusterContext, RangeIterator, SplitAivContext, Spm
                   split_aiv, spmd, static_assert, static_print, unroll, while_, yield_)
 from .optimizations import Optimization
 
-__all__ = ["AtContext", "ClusterContext", "RangeIterator", "SpmdContext", "WhileIterator", "at",
-           "cluster", "cond", "const", "parallel", "range", "spmd", "static_assert",
-           "static_print", "unroll", "while_", "yield_"]
+__all__ = ["AtContext", "ClusterContext", "RangeIterator", "SplitAivContext", "SpmdContext",
+           "WhileIterator", "at", "cluster", "cond", "const", "parallel", "range", "split_aiv",
+           "spmd", "static_assert", "static_print", "unroll", "while_", "yield_"]

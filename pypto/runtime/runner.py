@@ -24,7 +24,8 @@ from .._lazy import optional_reexports
 from ..ir.function import Function, Program
 from ..passes.pass_manager import OptimizationStrategy, PassDumpLevel  # PassDumpLevel: PyPTO shows it here
 
-__all__ = ["RunConfig", "RunResult", "run", "lower_program", "strategy_of", "world_size_of"]
+__all__ = ["RunConfig", "RunResult", "run", "compile_program", "lower_program", "strategy_of",
+           "world_size_of"]
 
 # PyPTO's runner module also shows these configuration types of RunConfig's fields.
 __getattr__, __dir__ = optional_reexports(globals(), {
@@ -128,13 +129,40 @@ def run(program: Any, *tensors: Any, config: Optional[RunConfig] = None) -> RunR
     return RunResult(True, test_name=name, execution_time=elapsed)
 
 
-def _lower(program: Any, config: Optional[RunConfig]) -> Program:
+def compile_program(program: Any, work_dir: Any, *, strategy: OptimizationStrategy,
+                    backend_type: Any, dump_passes: Any = False, dump_ptoas_passes: bool = False,
+                    diagnostic_phase: Any = None, disabled_diagnostics: Any = None,
+                    profiling: bool = False, analyze_auto_scopes_for_deps: bool = False,
+                    memory_planner: Any = None,
+                    enable_pypto_l0c_double_buffer: Optional[bool] = None) -> Any:
+    """Compile without running: ``ir.compile`` of ``program`` (an ``ir.Program`` or
+    ``ir.Function``) into ``work_dir`` -- the pass pipeline of ``strategy``, the IR after
+    each pass under ``work_dir/passes_dump`` with ``dump_passes``, the result saved as
+    ``work_dir/program.pir`` (``CompiledProgram.from_dir(work_dir)`` reads it back).
+    PyPTO returns nothing; pypto returns the ``CompiledProgram`` as well."""
+    from ..passes.compile import compile as compile_
+    return compile_(_as_program(program, "compile_program"), str(work_dir), strategy=strategy,
+                    dump_passes=dump_passes, backend_type=backend_type,
+                    diagnostic_phase=diagnostic_phase,
+                    disabled_diagnostics=disabled_diagnostics, memory_planner=memory_planner,
+                    enable_pypto_l0c_double_buffer=enable_pypto_l0c_double_buffer,
+                    profiling=profiling,
+                    analyze_auto_scopes_for_deps=analyze_auto_scopes_for_deps,
+                    dump_ptoas_passes=dump_ptoas_passes)
+
+
+def _as_program(program: Any, caller: str) -> Program:
     if isinstance(program, Function):
         program = Program([program], program.name, program.span)
     if not isinstance(program, Program):
-        raise TypeError(f"run() expects an ir.Program, an ir.Function or a @pl.jit function, "
-                        f"got {type(program).__name__}")
-    return lower_program(program, config)
+        what = ("an ir.Program, an ir.Function or a @pl.jit function" if caller == "run"
+                else "an ir.Program or an ir.Function")
+        raise TypeError(f"{caller}() expects {what}, got {type(program).__name__}")
+    return program
+
+
+def _lower(program: Any, config: Optional[RunConfig]) -> Program:
+    return lower_program(_as_program(program, "run"), config)
 
 
 def world_size_of(config: Any) -> int:

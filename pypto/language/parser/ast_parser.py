@@ -30,11 +30,12 @@ from .expr_evaluator import ExprEvaluator  # noqa: F401
 from .scope_manager import ScopeManager  # noqa: F401
 from .span_tracker import SpanTracker  # noqa: F401
 from .type_resolver import TypeResolver  # noqa: F401
+from ._dsl_invoker import invoke_dsl, use_parser_span  # noqa: F401
+from typing import TYPE_CHECKING  # noqa: F401
 
 __all__ = ["ASTParser"]
 
-AUTO_SCOPE_ATTR = "auto_scope"
-EXTERNAL_SOURCE_ATTR = "external_source"
+from ..._function_attrs import AUTO_SCOPE_ATTR, EXTERNAL_SOURCE_ATTR  # noqa: E402,F401
 
 
 class ASTParser:
