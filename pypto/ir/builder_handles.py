@@ -130,3 +130,4 @@ class ScopeBuilder(_Handle):
 for _cls in (ProgramBuilder, FunctionBuilder, ForLoopBuilder, WhileLoopBuilder, IfStmtBuilder,
              ScopeBuilder):
     _cls._kind = _cls
+    _cls.__module__ = "pypto.ir.builder"  # PyPTO's home of the classes
