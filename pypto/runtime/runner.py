@@ -18,7 +18,7 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional  # noqa: F401 - PyPTO shows TYPE_CHECKING
 
 from .._lazy import optional_reexports
 from ..ir.function import Function, Program

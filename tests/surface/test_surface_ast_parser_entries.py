@@ -36,7 +36,8 @@ return w
 @pl.program
 class Reference:
     @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, a: pl.Tensor[[16], pl.FP32], n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16], pl.FP32]:
+    def main(self, a: pl.Tensor[[16], pl.FP32],
+             n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[16], pl.FP32]:
         x = pl.add(a, a)
         y: pl.Tensor[[16], pl.FP32] = pl.mul(x, 2.0)
         for i, (acc,) in pl.range(4, init_values=(y,)):
@@ -130,7 +131,8 @@ def test_entries_refuse_other_node_kinds():
 
 
 def test_entries_report_dsl_errors_with_spans_and_leave_the_session_usable():
-    source = "break\nq = pl.add(a, missing)\nout = pl.yield_(a)\nx = pl.add(a, 'no')\nok = pl.exp(a)\n"
+    source = ("break\nq = pl.add(a, missing)\nout = pl.yield_(a)\nx = pl.add(a, 'no')\n"
+              "ok = pl.exp(a)\n")
     parser, body, _ = _parser(source)
     with pytest.raises(ParserError, match="outside") as info:
         parser.parse_break(body[0])
