@@ -110,7 +110,9 @@ def test_runtime_scalar_marker_is_a_scalar_that_unwraps_its_expression():
 # -- compile_program / multi_chip_orch_names -----------------------------------------------
 
 def test_compile_program_compiles_into_work_dir_without_running(tmp_path):
-    from pypto.runtime.runner import compile_program
+    from pypto.runtime import compile_program
+    from pypto.runtime import runner
+    assert runner.compile_program is compile_program
     compiled = compile_program(Doubler, tmp_path, strategy=ir.OptimizationStrategy.Default,
                                backend_type=BackendType.Ascend910B, dump_passes=True)
     assert sorted(os.listdir(tmp_path)) == ["passes_dump", "program.pir"]
