@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from ..ir.dtype import DataType
 from .errors import ExecutionError, NumPyUnavailableError
 from .log_config import configure_log, current_level as log_level
-from .runner import RunConfig, RunResult, compile_program, run
+from .runner import RunConfig, RunResult, compile_program, execute_compiled, run
 from .tensor_spec import ScalarSpec, TensorSpec
 
 if TYPE_CHECKING:
@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from .executor import Executor
 
 __all__ = ["run", "RunConfig", "RunResult", "TensorSpec", "ScalarSpec", "compile_program",
-           "execute", "run_jit",
+           "execute_compiled", "execute", "run_jit",
            "Executor", "ExecutionError", "NumPyUnavailableError", "numpy_dtype", "configure_log",
            "log_level"]
 

@@ -24,8 +24,8 @@ from .._lazy import optional_reexports
 from ..ir.function import Function, Program
 from ..passes.pass_manager import OptimizationStrategy, PassDumpLevel  # PassDumpLevel: PyPTO shows it here
 
-__all__ = ["RunConfig", "RunResult", "run", "compile_program", "lower_program", "strategy_of",
-           "world_size_of"]
+__all__ = ["RunConfig", "RunResult", "run", "compile_program", "execute_compiled",
+           "lower_program", "strategy_of", "world_size_of"]
 
 # PyPTO's runner module also shows these configuration types of RunConfig's fields.
 __getattr__, __dir__ = optional_reexports(globals(), {
@@ -149,6 +149,35 @@ def compile_program(program: Any, work_dir: Any, *, strategy: OptimizationStrate
                     profiling=profiling,
                     analyze_auto_scopes_for_deps=analyze_auto_scopes_for_deps,
                     dump_ptoas_passes=dump_ptoas_passes)
+
+
+@dataclasses.dataclass(frozen=True)
+class _DfxOpts:
+    """The device diagnostics ``execute_compiled`` may be asked for (``RunConfig``'s
+    fields of the same names); there is no device, so none is recorded."""
+
+    enable_chip_swimlane: int = 0
+    enable_dump_args: int = 0
+    enable_pmu: int = 0
+    enable_dep_gen: bool = False
+    enable_scope_stats: bool = False
+
+
+def execute_compiled(work_dir: Any, args: list, *, platform: str, device_id: int,
+                     dfx: _DfxOpts = _DfxOpts(), level: int = 2,
+                     aicpu_thread_num: Optional[int] = None,
+                     analyze_auto_scopes_for_deps: bool = False) -> None:
+    """Run what ``compile_program`` left in ``work_dir`` (its ``program.pir``) on the CPU
+    executor with ``args``: tensors (NumPy or torch; ``Out``/``InOut`` ones are written
+    in place) and scalars (Python numbers or ``ctypes`` values such as
+    ``ctypes.c_int64(4)``).  ``platform``, ``device_id``, ``dfx``, ``level`` and
+    ``aicpu_thread_num`` describe the device run and are not used."""
+    import ctypes
+    from ..passes.compile import CompiledProgram
+    from .executor import Executor
+    compiled = CompiledProgram.from_dir(str(work_dir))
+    values = [a.value if isinstance(a, ctypes._SimpleCData) else a for a in args]
+    Executor(compiled.program).run(*values)
 
 
 def _as_program(program: Any, caller: str) -> Program:

@@ -132,6 +132,32 @@ def test_compile_program_compiles_into_work_dir_without_running(tmp_path):
                         backend_type=BackendType.Ascend910B)
 
 
+@pl.program
+class ScaledBy:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, a: pl.Tensor[[16], pl.FP32], k: pl.Scalar[pl.INT64],
+             out: pl.Out[pl.Tensor[[16], pl.FP32]]) -> pl.Tensor[[16], pl.FP32]:
+        out = pl.assemble(out, pl.mul(a, pl.cast(k, pl.FP32)), [0])
+        return out
+
+
+def test_execute_compiled_runs_what_compile_program_left(tmp_path):
+    import ctypes
+
+    import numpy as np
+    from pypto.runtime import compile_program, execute_compiled
+    compile_program(ScaledBy, tmp_path, strategy=ir.OptimizationStrategy.Default,
+                    backend_type=BackendType.Ascend910B)
+    a, out = np.arange(16, dtype=np.float32), np.zeros(16, dtype=np.float32)
+    assert execute_compiled(tmp_path, [a, ctypes.c_int64(3), out], platform="a2a3sim",
+                            device_id=0) is None
+    assert np.array_equal(out, 3 * a)
+    execute_compiled(str(tmp_path), [a, 2, out], platform="a2a3", device_id=1)
+    assert np.array_equal(out, 2 * a)
+    with pytest.raises(FileNotFoundError, match="no program.pir"):
+        execute_compiled(tmp_path / "nothing", [a, 2, out], platform="a2a3", device_id=0)
+
+
 def test_multi_chip_orch_names_are_the_functions_dispatched_to_devices():
     sys.path.insert(0, os.path.dirname(os.path.dirname(__file__)))
     from distributed.programs import AllReduce, Ring
