@@ -433,3 +433,7 @@ class IRBuilder(CoreBuilderNames, PyPTOBuilderNames):
     def continue_(self, span: Span | None = None) -> None:
         self.emit(ContinueStmt(_span(span)))
 
+
+# PyPTO's builder module also names the compiled core's builder; pypto has one class for
+# both (the core's begin/end methods are ``builder_core.py``).
+CppIRBuilder = IRBuilder

@@ -129,6 +129,16 @@ def test_a_handle_needs_an_open_construct_and_a_builder():
         ProgramBuilder("ib")
 
 
+def test_cpp_ir_builder_is_the_core_builder():
+    import pypto.pypto_core.ir as core
+    from pypto.ir.builder import CppIRBuilder
+    assert CppIRBuilder is core.IRBuilder
+    ib = CppIRBuilder()
+    ib.begin_function("f")
+    FunctionBuilder(ib).param("x", INDEX)
+    assert [p.name_hint for p in ib.end_function().params] == ["x"]
+
+
 def test_handles_take_pyptos_constructor_and_methods():
     for cls in (ForLoopBuilder, FunctionBuilder, IfStmtBuilder, ProgramBuilder, ScopeBuilder,
                 WhileLoopBuilder):
