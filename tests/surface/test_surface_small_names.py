@@ -105,6 +105,10 @@ def test_runtime_scalar_marker_is_a_scalar_that_unwraps_its_expression():
         pl.RUNTIME.unwrap()
     with pytest.raises(TypeError, match="needs an expression of ScalarType"):
         RuntimeScalarMarker(expr=_var("t"))
+    import copy
+    assert copy.deepcopy(pl.RUNTIME) is pl.RUNTIME  # code tests for the marker with 'is'
+    assert pickle.loads(pickle.dumps(pl.RUNTIME)) is pl.RUNTIME
+    assert copy.copy(marked).unwrap() is n
 
 
 # -- compile_program / multi_chip_orch_names -----------------------------------------------

@@ -63,6 +63,14 @@ class RuntimeScalarMarker(Scalar):
         except AttributeError:
             return "pl.RUNTIME"
 
+    def __reduce__(self) -> Any:
+        # The bare marker stays the one ``pl.RUNTIME`` through copies and pickles: code
+        # tests for it with ``is``.
+        try:
+            return (RuntimeScalarMarker, (), (None, {"_expr": self._expr}))
+        except AttributeError:
+            return "RUNTIME"
+
 
 RUNTIME = RuntimeScalarMarker()
 
