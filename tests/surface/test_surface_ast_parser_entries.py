@@ -164,3 +164,17 @@ def test_entry_signatures_are_pyptos():
     assert params["parse_yield_assignment"] == ["target", "value"]
     assert params["parse_list"] == ["list_node"] and params["parse_unaryop"] == ["unary"]
     assert len(params) == 27
+
+
+def test_line_offset_and_strict_ssa_apply_to_the_session():
+    from pypto.language.parser.diagnostics import SSAViolationError
+    source = "x = pl.add(a, a)\nx = pl.mul(x, 2.0)\n"
+    parser = ASTParser("f.py", source.splitlines(), line_offset=10, closure_vars={"pl": pl},
+                       strict_ssa=True)
+    parser.define_var("a", ir.Var("a", T16, ir.Span.unknown()))
+    first, second = ast.parse(source).body
+    parser.parse_statement(first)
+    assert parser.parsed_statements()[0].span.to_string() == "f.py:11:1"
+    with pytest.raises(SSAViolationError, match="'x' is assigned more than once") as info:
+        parser.parse_statement(second)
+    assert info.value.span["line"] == 12
