@@ -10,11 +10,12 @@ from __future__ import annotations
 import enum
 from typing import Iterable, Iterator
 
+from .._core_enum import CoreEnumRepr
 __all__ = ["IRProperty", "IRPropertySet", "get_structural_properties",
            "get_verified_properties", "get_default_verify_properties"]
 
 
-class IRProperty(enum.Enum):
+class IRProperty(CoreEnumRepr, enum.Enum):
     """One verifiable fact about a Program.  The value is the bit index."""
 
     SSAForm = 0

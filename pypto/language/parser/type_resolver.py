@@ -11,7 +11,7 @@ from __future__ import annotations
 from ... import ir  # noqa: F401 - PyPTO's module-level name of this path
 
 import ast
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional  # noqa: F401 - PyPTO shows TYPE_CHECKING
 
 from ...ir import types as T
 from ...ir.array_types import PtrType
