@@ -22,7 +22,7 @@ from .diagnostics import ParserSyntaxError
 
 __all__ = ["SourceInfo", "get_source_info", "register_source", "registered_source",
            "unregister_source", "locate_entity", "seed_module_ast", "forget_module_ast",
-           "iter_definitions"]
+           "iter_definitions", "module_ast_shared"]
 
 # Python numbers lines at \r\n, \r and \n only; str.splitlines() also splits at \x0c etc.
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -407,6 +407,19 @@ def seed_module_ast(filename: str, tree: ast.Module) -> None:
 
 def forget_module_ast(filename: str) -> None:
     _MODULE_INDEX.pop(filename, None)
+
+
+@contextmanager
+def module_ast_shared(filename: str, tree: ast.Module) -> Iterator[None]:
+    """The decorators of a module run inside the block read ``tree`` (the AST its code
+    was compiled from) instead of parsing the file again; dropped afterwards, so the
+    tree (about as many objects as the IR it becomes) does not outlive the module's
+    run.  The file's text must be in ``linecache`` (``tree`` parsed from it)."""
+    seed_module_ast(filename, tree)
+    try:
+        yield
+    finally:
+        forget_module_ast(filename)
 
 
 def locate_entity(obj: Any) -> Optional[tuple[SourceInfo, ast.AST]]:
