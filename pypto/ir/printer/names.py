@@ -218,7 +218,8 @@ class VarScan:
     def _type(self, type_: Type) -> None:
         if isinstance(type_, ShapedType):
             for dim in type_.shape:
-                self.expr(dim, True)
+                if type(dim) is not E.ConstInt:  # (most dims: they name nothing)
+                    self.expr(dim, True)
             if type_.memref is not None:
                 self.expr(type_.memref.addr, True)
             view = type_.tensor_view if isinstance(type_, TensorType) else \
