@@ -284,11 +284,12 @@ def _run_text_as_module(text: str) -> dict[str, Any]:
 
 
 def _compiled(text: str, filename: str) -> Optional[tuple[Any, types.CodeType]]:
-    """(syntax tree, module code) of ``text``; ``None`` when it does not compile."""
+    """(syntax tree, module code) of ``text``; ``None`` when it does not compile (or is
+    too deep for Python's parser: compiling the text again reports it as Python does)."""
     try:
         tree = pyast.parse(text, filename)
         return tree, pyast.compile_tree(tree, filename, "exec")
-    except (SyntaxError, ValueError):
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
         return None
 
 

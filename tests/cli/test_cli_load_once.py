@@ -83,16 +83,23 @@ def test_a_coding_declaration_is_honoured(tmp_path):
     assert cli_load._run_file(str(path))["word"] == "caf\u00e9"
 
 
-def test_the_file_is_parsed_once_for_its_code_and_every_decorator(tmp_path, monkeypatch):
-    path = write(tmp_path, "observer.py", OBSERVER)
-    parsed: list[str] = []
+@pytest.fixture
+def parsed(monkeypatch) -> list[str]:
+    """The file names of every ``pyast.parse`` call (pypto's only way to Python's parser)."""
+    names: list[str] = []
     real_parse = pyast.parse
 
     def counting_parse(text, filename="<unknown>", mode="exec"):
-        parsed.append(filename)
+        names.append(filename)
         return real_parse(text, filename, mode)
 
     monkeypatch.setattr(pyast, "parse", counting_parse)
+    return names
+
+
+def test_the_file_is_parsed_once_for_its_code_and_every_decorator(tmp_path, monkeypatch,
+                                                                   parsed):
+    path = write(tmp_path, "observer.py", OBSERVER)
     monkeypatch.setattr(runpy, "run_path", None)  # not used for a file that compiles
     loaded = cli_load.load(cli_load.open_source(str(path)))
     assert [entry.name for entry in loaded.entries] == ["neg", "Twice"]
@@ -130,16 +137,8 @@ def test_a_file_that_does_not_compile_fails_as_python_reports_it(tmp_path, capsy
         assert f"{path}:{line}" in result.err
 
 
-def test_standard_input_is_parsed_once(monkeypatch, capsys):
+def test_standard_input_is_parsed_once(parsed):
     text = textwrap.dedent(OBSERVER).split("\n\n\nseen = ")[0]  # stdin has no __cached__
-    parsed: list[str] = []
-    real_parse = pyast.parse
-
-    def counting_parse(text, filename="<unknown>", mode="exec"):
-        parsed.append(filename)
-        return real_parse(text, filename, mode)
-
-    monkeypatch.setattr(pyast, "parse", counting_parse)
     loaded = cli_load.load(cli_load.Source(cli_load.STDIN, text))
     assert loaded.findings == []
     assert [entry.name for entry in loaded.entries] == ["neg", "Twice"]
