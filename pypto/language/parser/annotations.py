@@ -196,18 +196,20 @@ def _plain_annotation(node: ast.expr) -> T.Type | None:
     builds exactly the type the general path builds, without its lookups."""
     if node.__class__ is not ast.Subscript:
         return None
-    head = node.value  # type: ignore[attr-defined]
+    head = node.value
     if head.__class__ is not ast.Attribute or head.value.__class__ is not ast.Name:
         return None
     kind = head.attr
-    items = node.slice  # type: ignore[attr-defined]
+    items = node.slice
     if kind == "Scalar":
-        return scalar_type(DataType(items.attr)) if _is_dotted_dtype(items) else None
+        scalar_dtype = _dotted_dtype(items)
+        return scalar_type(scalar_dtype) if scalar_dtype is not None else None
     if (kind != "Tensor" and kind != "Tile") or items.__class__ is not ast.Tuple \
             or len(items.elts) != 2:
         return None
-    shape, dtype = items.elts
-    if shape.__class__ is not ast.List or not _is_dotted_dtype(dtype):
+    shape, dtype_node = items.elts
+    dtype = _dotted_dtype(dtype_node)
+    if shape.__class__ is not ast.List or dtype is None:
         return None
     dims: list[int] = []
     for dim in shape.elts:
@@ -216,13 +218,16 @@ def _plain_annotation(node: ast.expr) -> T.Type | None:
             return None
         dims.append(dim.value)
     if kind == "Tensor":
-        return T.TensorType(dims, DataType(dtype.attr), None, None)
-    return T.TileType(dims, DataType(dtype.attr), None, None, None)
+        return T.TensorType(dims, dtype, None, None)
+    return T.TileType(dims, dtype, None, None, None)
 
 
-def _is_dotted_dtype(node: ast.expr) -> bool:
-    return node.__class__ is ast.Attribute and node.value.__class__ is ast.Name \
-        and node.attr in _DTYPE_NAMES  # type: ignore[attr-defined]
+def _dotted_dtype(node: ast.expr) -> DataType | None:
+    """``X.FP32`` -> ``DataType("FP32")`` (what ``parse_dtype`` reads it as); else None."""
+    if node.__class__ is ast.Attribute and node.value.__class__ is ast.Name \
+            and node.attr in _DTYPE_NAMES:
+        return DataType(node.attr)
+    return None
 
 
 def _array(p: AnnotationContext, node: ast.Subscript, items: list[ast.expr]) -> T.Type:
