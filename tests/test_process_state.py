@@ -80,6 +80,10 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("language/parser/display.py", "sys.excepthook"):
         "pypto's error display outside IPython, installed once and only over Python's own",
     ("cli/load.py", "sys.path"): "the CLI's loader: the process is the command's",
+    ("cli/load.py", "sys.modules"): "the CLI runs the user's file as runpy does: its module "
+                                    "under __main__ while it runs, restored after",
+    ("cli/load.py", "sys.argv"): "the CLI runs the user's file as runpy does: argv[0] is the "
+                                 "file while it runs, restored after",
     ("pypto_core/__init__.py", "sys.modules"): "the compiled-core facade, at import",
     ("runtime/jit_bridge.py", "_EXECUTORS"):
         "weak per-compiled-program executors of run_jit: the program's own, dropped with it",

@@ -13,6 +13,9 @@ namespaces, a few closures) stays until the collector runs again: about 20 MB on
 those 20,000 lines.  ``pypto check`` pauses per file, so a directory of files never
 holds more than one file's garbage.
 
+The console script also freezes what is alive when its command is done
+(``leave_objects_to_exit``), so the interpreter's exit does not walk and free it all.
+
 Only the command line does this: the library never touches the collector (a caller
 of ``ir.compile`` or ``PassManager`` owns its process).
 """
@@ -23,7 +26,7 @@ import gc
 from contextlib import contextmanager
 from typing import Iterator
 
-__all__ = ["collector_paused"]
+__all__ = ["collector_paused", "leave_objects_to_exit"]
 
 
 @contextmanager
@@ -45,3 +48,20 @@ def collector_paused(process_exits: bool = False) -> Iterator[None]:
     finally:
         if was_enabled and not process_exits:
             gc.enable()
+
+
+def leave_objects_to_exit() -> None:
+    """The console script's last step before its process exits: every object alive now
+    is left to the operating system (``gc.freeze``).
+
+    The interpreter's exit runs the cycle collector over everything still alive and
+    then frees it all: the user's module namespace with the input program, the
+    modules and their caches -- about 0.9 s after a 20,000-line compile, a sixth of
+    the command.  Frozen, those objects are skipped.  Nothing is lost that the exit
+    delivered: the user module's own finalizers ran only after the module teardown
+    had emptied the builtins (an unclosed file's buffer was not written, a
+    ``__del__`` failed with ``NameError: name 'open' is not defined``); ``atexit``
+    handlers and the flush of standard output and error run as before, and an object
+    still reachable from a module is finalized by the module teardown as before.
+    """
+    gc.freeze()

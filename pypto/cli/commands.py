@@ -32,6 +32,7 @@ from typing import Any, Callable, NoReturn, Optional, Sequence, TextIO
 
 from .. import __version__
 from . import diff_cmd, graph_cmd
+from .collector import leave_objects_to_exit
 from .errors import (EXIT_DIAGNOSTICS, EXIT_INTERNAL, EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE,
                      ProgramError, UsageError)
 
@@ -145,6 +146,14 @@ def _add_check(commands: Any) -> None:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     """Run the command line; return the exit status (the console script exits with it)."""
+    try:
+        return _main(argv)
+    finally:
+        if argv is None:  # the console script's call: its process ends now
+            leave_objects_to_exit()
+
+
+def _main(argv: Optional[Sequence[str]]) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     stdout, stderr = sys.stdout, sys.stderr
     args: Optional[argparse.Namespace] = None

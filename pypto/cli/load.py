@@ -1,10 +1,11 @@
 """Find the programs a command-line user means, in a Python file, a DSL text file or
 standard input (``-``).
 
-* A **Python file** is the user's program, so it is executed -- with ``runpy`` under a
-  ``__name__`` that is not ``"__main__"`` (a ``if __name__ == "__main__":`` block does
-  not run) and with the file's directory on ``sys.path`` (sibling imports work as with
-  ``python FILE``).  It runs while parse errors are *collected*: a definition that
+* A **Python file** is the user's program, so it is executed -- as ``runpy.run_path``
+  runs it, under a ``__name__`` that is not ``"__main__"`` (a ``if __name__ ==
+  "__main__":`` block does not run) and with the file's directory on ``sys.path``
+  (sibling imports work as with ``python FILE``).  Its text is parsed once: the code
+  is compiled from the syntax tree its decorators then read (``_run_file``).  It runs while parse errors are *collected*: a definition that
   fails is recorded and the module goes on, so every independent error of the file is
   found.  Its entries are the module-level ``ir.Program`` and ``ir.Function`` values
   and the ``@pl.jit`` / ``@pl.jit.host`` entry functions.  A Function that is part of
@@ -21,19 +22,22 @@ command-line mistake (missing file, not UTF-8, ...) is a ``UsageError``.
 
 from __future__ import annotations
 
+import linecache
 import os
 import runpy
 import sys
 import types
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Optional, TextIO, Union, cast
+from typing import TYPE_CHECKING, Any, Iterator, Optional, TextIO, Union, cast
 
 from ..errors import InternalError
 from ..ir.function import Function, Program
 from ..language.parser.diagnostics import ParserError
 from ..language.parser.findings import PYTHON_EXCEPTION, Finding, findings_of, sort_findings
 from ..language.parser.recovery import DependentError, collect_entity_errors
-from ..language.parser.source import registered_source
+from ..language.parser import pyast
+from ..language.parser.source import module_ast_shared, registered_source
 from ..language.parser.text_parser import parse
 from .errors import ProgramError, UsageError
 from .jit_values import is_jit_entry, is_jit_function, is_missing_argument
@@ -201,7 +205,7 @@ def _run_python(source: Source
         if source.is_stdin:
             namespace = _run_text_as_module(source.text or "")
         else:
-            namespace = runpy.run_path(source.path, run_name=RUN_NAME)
+            namespace = _run_file(source.path)
         return namespace, None, None
     except (InternalError, AssertionError):
         raise  # a bug in pypto: never dressed up as the user's mistake
@@ -220,14 +224,73 @@ def _run_python(source: Source
         _remove_first(sys.path, directory)
 
 
+def _run_file(path: str) -> dict[str, Any]:
+    """``runpy.run_path(path, run_name=RUN_NAME)``, with the file parsed once.
+
+    ``runpy`` compiles the file from its bytes, and then the first decorator's source
+    lookup reads it through ``linecache`` and parses it again for the module index
+    (``source.module_ast_shared``): about 0.1 s per 20,000 lines.  Here the code is
+    compiled from the tree of the ``linecache`` text -- the text every decorator reads
+    (decoded as ``inspect`` decodes it) -- and the decorators share that tree.  A file
+    that does not parse or compile this way (a syntax error, undecodable bytes, a zip
+    or bytecode file) is left to ``runpy``, so its failure is the one Python reports.
+    """
+    lines = linecache.getlines(path)
+    compiled = _compiled("".join(lines), path) if lines else None
+    if compiled is None:
+        return runpy.run_path(path, run_name=RUN_NAME)
+    tree, code = compiled
+    module = types.ModuleType(RUN_NAME)
+    # What runpy sets for a file run under a plain name (no package, no loader).
+    module.__dict__.update(__file__=path, __cached__=None, __package__="")
+    with _temporary_module(module, path), module_ast_shared(path, tree):
+        exec(code, module.__dict__)  # noqa: S102 - the user's own program, as `python FILE`
+    return module.__dict__.copy()
+
+
+@contextmanager
+def _temporary_module(module: types.ModuleType, path: str) -> Iterator[None]:
+    """``sys.modules[RUN_NAME]`` and ``sys.argv[0]`` while the file runs, as runpy has
+    them, restored afterwards."""
+    saved_module = sys.modules.get(RUN_NAME)
+    saved_argv0 = sys.argv[0] if sys.argv else None
+    sys.modules[RUN_NAME] = module
+    if sys.argv:
+        sys.argv[0] = path
+    try:
+        yield
+    finally:
+        if saved_module is None:
+            sys.modules.pop(RUN_NAME, None)
+        else:
+            sys.modules[RUN_NAME] = saved_module
+        if sys.argv:
+            sys.argv[0] = cast(str, saved_argv0)
+
+
 def _run_text_as_module(text: str) -> dict[str, Any]:
-    """``python -`` for pypto: standard input as the code of a module."""
+    """``python -`` for pypto: standard input as the code of a module (parsed once, its
+    tree shared with the decorators as for a file)."""
     module = types.ModuleType(RUN_NAME)
     module.__file__ = STDIN_NAME
-    code = compile(text, STDIN_NAME, "exec", dont_inherit=True)
-    with registered_source(text, STDIN_NAME):  # the decorators read their source here
+    compiled = _compiled(text, STDIN_NAME)
+    if compiled is None:  # raise the error exactly as compiling the text reports it
+        compile(text, STDIN_NAME, "exec", dont_inherit=True)
+        raise InternalError("standard input compiles from its text but not its tree")
+    tree, code = compiled
+    with registered_source(text, STDIN_NAME), module_ast_shared(STDIN_NAME, tree):
         exec(code, module.__dict__)  # noqa: S102 - the user's own program, as `python -`
     return module.__dict__
+
+
+def _compiled(text: str, filename: str) -> Optional[tuple[Any, types.CodeType]]:
+    """(syntax tree, module code) of ``text``; ``None`` when it does not compile (or is
+    too deep for Python's parser: compiling the text again reports it as Python does)."""
+    try:
+        tree = pyast.parse(text, filename)
+        return tree, pyast.compile_tree(tree, filename, "exec")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return None
 
 
 def _first_of(findings: list[Finding]) -> Optional[Finding]:

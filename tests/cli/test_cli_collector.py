@@ -3,13 +3,15 @@
 from __future__ import annotations
 
 import gc
+import subprocess
+import sys
 
 import pytest
 
 from pypto import cli, passes
 from pypto.cli.collector import collector_paused
 
-from _cli_helpers import run_cli, run_process, write
+from _cli_helpers import plain_env, run_cli, run_process, write
 from test_cli_compile import PROGRAM as TWICE
 
 # The file itself fails to load when the collector runs while it is executed.
@@ -101,3 +103,45 @@ def test_only_the_console_call_counts_as_the_process_ending(tmp_path, capsys, co
     result = run_process("compile", str(path), "-q", "-o", str(tmp_path / "p.py"))
     assert result.code == 0, result.err
     assert (tmp_path / "p.py").read_text() == (tmp_path / "o.py").read_text()
+
+
+# A module whose objects are still alive when the process ends: an unflushed file, a
+# finalizer that needs the builtins, an atexit handler.
+LEFT_ALIVE = """
+    import atexit
+    import os
+
+    log = open(os.environ["LOG"], "w")
+    log.write("never flushed")
+
+
+    class Noisy:
+        def __del__(self):
+            open(os.environ["LOG"] + ".del", "w").close()
+
+
+    noisy = Noisy()
+    atexit.register(lambda: open(os.environ["LOG"] + ".atexit", "w").close())
+""" + TWICE
+
+
+def test_the_console_call_leaves_its_objects_to_the_exit(tmp_path, capsys):
+    frozen = gc.get_freeze_count()
+    twice = write(tmp_path, "twice.py", PROGRAM)
+    assert cli.main(["compile", str(twice), "-q", "-o", str(tmp_path / "o.py")]) == 0
+    assert gc.get_freeze_count() == frozen  # main(argv): nothing frozen
+    path = write(tmp_path, "alive.py", LEFT_ALIVE)
+    log = tmp_path / "log.txt"
+    script = ("import gc, sys; from pypto import cli; "
+              f"sys.argv = ['pypto', 'compile', {str(path)!r}, '-q']; code = cli.main(); "
+              "print(code, gc.get_freeze_count() > 0)")
+    proc = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          env=plain_env(LOG=str(log)), timeout=120, cwd=tmp_path)
+    assert proc.stdout.splitlines()[-1] == "0 True", proc.stderr
+    assert "def main" in proc.stdout  # the compiled program, flushed at exit
+    assert (tmp_path / "log.txt.atexit").exists()  # atexit handlers still run
+    # What the exit never delivered before either: the buffer of the unclosed file and a
+    # finalizer that needs the builtins (it failed with a NameError on `open`).
+    assert log.read_text() == ""
+    assert not (tmp_path / "log.txt.del").exists()
+    assert "NameError" not in proc.stderr

@@ -226,7 +226,8 @@ class VarScan:
     def _type(self, type_: Type) -> None:
         if isinstance(type_, ShapedType):
             for dim in type_.shape:
-                self.expr(dim, True)
+                if type(dim) is not E.ConstInt:  # (most dims: they name nothing)
+                    self.expr(dim, True)
             memref = type_.memref
             if memref is not None:
                 self.mem_bases[memref.base_] = None

@@ -134,6 +134,9 @@ def parse_return_annotation(p: AnnotationContext, node: ast.expr | None) -> list
 
 
 def parse_annotation(p: AnnotationContext, node: ast.expr, allow_bare: bool = False) -> T.Type:
+    plain = _plain_annotation(node)
+    if plain is not None:
+        return plain
     node = _string_annotation(p, node)
     span = p.span(node)
     record = _alias_record(p, node)
@@ -184,6 +187,49 @@ def parse_annotation(p: AnnotationContext, node: ast.expr, allow_bare: bool = Fa
                                "pl.Scalar[dtype] or pl.Tuple[...]")
 
 
+def _plain_annotation(node: ast.expr) -> T.Type | None:
+    """The type of the commonest spellings, read straight off the tree (every printed
+    assignment carries one): ``X.Tensor[[16, 64], X.FP32]`` and ``X.Tile[...]`` with
+    literal int dims and no further slot, ``X.Scalar[X.INDEX]``; ``None`` for any other
+    annotation.  What they mean depends on no binding -- the general path too takes a
+    dotted head and dtype by their last name and a literal dim as it is -- so this
+    builds exactly the type the general path builds, without its lookups."""
+    if node.__class__ is not ast.Subscript:
+        return None
+    head = node.value
+    if head.__class__ is not ast.Attribute or head.value.__class__ is not ast.Name:
+        return None
+    kind = head.attr
+    items = node.slice
+    if kind == "Scalar":
+        scalar_dtype = _dotted_dtype(items)
+        return scalar_type(scalar_dtype) if scalar_dtype is not None else None
+    if (kind != "Tensor" and kind != "Tile") or items.__class__ is not ast.Tuple \
+            or len(items.elts) != 2:
+        return None
+    shape, dtype_node = items.elts
+    dtype = _dotted_dtype(dtype_node)
+    if shape.__class__ is not ast.List or dtype is None:
+        return None
+    dims: list[int] = []
+    for dim in shape.elts:
+        if dim.__class__ is not ast.Constant or type(dim.value) is not int \
+                or dim.value > _MAX_DIM:
+            return None
+        dims.append(dim.value)
+    if kind == "Tensor":
+        return T.TensorType(dims, dtype, None, None)
+    return T.TileType(dims, dtype, None, None, None)
+
+
+def _dotted_dtype(node: ast.expr) -> DataType | None:
+    """``X.FP32`` -> ``DataType("FP32")`` (what ``parse_dtype`` reads it as); else None."""
+    if node.__class__ is ast.Attribute and node.value.__class__ is ast.Name \
+            and node.attr in _DTYPE_NAMES:
+        return DataType(node.attr)
+    return None
+
+
 def _array(p: AnnotationContext, node: ast.Subscript, items: list[ast.expr]) -> T.Type:
     """``pl.Array[extent, dtype]``: the extent a constant int."""
     span = p.span(node)
@@ -229,6 +275,8 @@ def parse_shape(p: AnnotationContext, node: ast.expr) -> list[Any]:
 
 def _dim(p: AnnotationContext, node: ast.expr) -> Any:
     if isinstance(node, ast.Constant) and type(node.value) is int:
+        if node.value > _MAX_DIM:  # (a literal is never negative: ``-5`` is a UnaryOp)
+            return _dim_value(p, node.value, node)  # refused there
         return node.value
     if isinstance(node, ast.Name):
         bound = p.read_name(node.id, node)

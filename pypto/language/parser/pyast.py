@@ -28,6 +28,10 @@ def parse(source: str, filename: str = "<unknown>", mode: str = "exec") -> Any:
 
 def compile_tree(tree: ast.Module | ast.Expression | ast.Interactive, filename: str,
                  mode: str) -> Any:
-    """``compile(tree, filename, mode)`` of a syntax tree, one thread at a time."""
+    """``compile(tree, filename, mode)`` of a syntax tree, one thread at a time.
+
+    The code gets only the ``__future__`` features its own tree imports, never this
+    module's (``annotations``): a user's module compiled here runs as Python runs it.
+    """
     with _CONVERTER:
-        return compile(tree, filename, mode)
+        return compile(tree, filename, mode, dont_inherit=True)

@@ -22,7 +22,8 @@ from .comment_extractor import extract_line_comments
 from .diagnostics import ParserSyntaxError
 
 __all__ = ["SourceInfo", "get_source_info", "register_source", "registered_source",
-           "unregister_source", "locate_entity", "iter_definitions"]
+           "unregister_source", "locate_entity", "seed_module_ast", "forget_module_ast",
+           "iter_definitions", "module_ast_shared"]
 
 # Python numbers lines at \r\n, \r and \n only; str.splitlines() also splits at \x0c etc.
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -408,6 +409,31 @@ _BLOCK_FIELDS: dict[type, tuple[str, ...]] = {}
 def _block_fields(cls: type) -> tuple[str, ...]:
     own = getattr(cls, "_fields", ())
     return tuple(name for name in (*_STMT_LISTS, "handlers", "cases") if name in own)
+
+
+def seed_module_ast(filename: str, tree: ast.Module) -> None:
+    """Let ``pl.parse`` share the AST it already built for a registered text."""
+    entry = linecache.cache.get(filename)  # a lazy entry is a 1-tuple: no lines yet
+    lines = entry[2] if entry is not None and len(entry) == 4 else None
+    if lines:
+        _MODULE_INDEX[filename] = _ModuleIndex(filename, lines, tree)
+
+
+def forget_module_ast(filename: str) -> None:
+    _MODULE_INDEX.pop(filename, None)
+
+
+@contextmanager
+def module_ast_shared(filename: str, tree: ast.Module) -> Iterator[None]:
+    """The decorators of a module run inside the block read ``tree`` (the AST its code
+    was compiled from) instead of parsing the file again; dropped afterwards, so the
+    tree (about as many objects as the IR it becomes) does not outlive the module's
+    run.  The file's text must be in ``linecache`` (``tree`` parsed from it)."""
+    seed_module_ast(filename, tree)
+    try:
+        yield
+    finally:
+        forget_module_ast(filename)
 
 
 def locate_entity(obj: Any) -> Optional[tuple[SourceInfo, ast.AST]]:

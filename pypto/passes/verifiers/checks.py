@@ -66,6 +66,13 @@ class StmtCheck:
         self.func = func
         return self.applies_to(func)
 
+    def release(self) -> None:
+        """Called when the walk is done: drop an instance hook table.  Its bound
+        methods tie the check to itself, a cycle that would keep the check -- and the
+        program it holds -- alive until the next cycle collection (to the process's
+        exit under the command line's paused collector)."""
+        vars(self).pop("stmt_hooks", None)
+
 
 class CheckVerifier(PropertyVerifier):
     """A verifier made of one ``StmtCheck``; runs alone or fused (``run_checks``)."""
@@ -169,14 +176,18 @@ def run_checks(program: Program, checks: Iterable[StmtCheck]) -> None:
     """Run ``checks`` over ``program`` in one walk of each function."""
     checks = list(checks)
     dispatches: dict[tuple[int, ...], _Dispatch] = {}
-    for func in functions_of(program):
-        active = tuple(i for i, check in enumerate(checks) if check.begin_function(func))
-        if not active:
-            continue
-        dispatch = dispatches.get(active)
-        if dispatch is None:
-            dispatch = dispatches[active] = _Dispatch([checks[i] for i in active])
-        _walk(func.body, dispatch)
+    try:
+        for func in functions_of(program):
+            active = tuple(i for i, check in enumerate(checks) if check.begin_function(func))
+            if not active:
+                continue
+            dispatch = dispatches.get(active)
+            if dispatch is None:
+                dispatch = dispatches[active] = _Dispatch([checks[i] for i in active])
+            _walk(func.body, dispatch)
+    finally:
+        for check in checks:
+            check.release()
 
 
 class _LeaveLoop:

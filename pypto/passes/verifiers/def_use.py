@@ -50,14 +50,16 @@ class DefUseWalker:
         self.func = func
         self.visible: dict[E.Var, int] = {}         # Var -> open definitions
         self.frames: list[list[E.Var]] = [[]]       # definitions per open frame
-        # statement class -> its visit, which takes statements of that class
-        self._dispatch: dict[type, Callable[[Any], None]] = {
-            St.AssignStmt: self.visit_assign, St.EvalStmt: self.visit_eval,
-            St.ReturnStmt: self.visit_return, St.YieldStmt: self.visit_values,
-            St.SeqStmts: self.visit_seq, St.IfStmt: self.visit_if, St.ForStmt: self.visit_for,
-            St.WhileStmt: self.visit_while, St.BreakStmt: _ignore, St.ContinueStmt: _ignore,
-            St.InlineStmt: _ignore,
-        }
+
+    # statement class -> the (plain function) visit of the class, per subclass.  Kept on
+    # the class, not the walker: a table of bound methods on ``self`` is a reference
+    # cycle, which kept every walker and the function it walked alive until the next
+    # collection (until the process's exit under the command line's paused collector).
+    _handlers: ClassVar[dict[type, Callable[[Any, Any], None]]]
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._handlers = _handlers_of(cls)
 
     # -- hooks ----------------------------------------------------------------------
     def on_define(self, var: E.Var, stmt: Stmt | None) -> None:
@@ -167,9 +169,9 @@ class DefUseWalker:
             self.bind(param)
 
     def visit(self, stmt: Stmt) -> None:
-        handler = self._dispatch.get(type(stmt))
+        handler = self._handlers.get(type(stmt))
         if handler is not None:
-            handler(stmt)
+            handler(self, stmt)
         elif isinstance(stmt, S.ScopeStmt):
             self.visit_scope(stmt)
         else:
@@ -192,13 +194,13 @@ class DefUseWalker:
 
     def visit_seq(self, stmt: St.SeqStmts) -> None:
         # ``visit`` inlined: a body is mostly a long run of plain statements
-        visit, dispatch = self.visit, self._dispatch
+        visit, dispatch = self.visit, self._handlers
         for child in stmt.stmts:
             handler = dispatch.get(type(child))
             if handler is None:
                 visit(child)
             else:
-                handler(child)
+                handler(self, child)
 
     # An if or loop visits its bodies itself (no helper between): every nesting
     # level costs Python frames, and deep bodies pay for each one.
@@ -260,5 +262,18 @@ class DefUseWalker:
         self.visit(stmt.body)
 
 
-def _ignore(stmt: Stmt) -> None:
+def _ignore(walker: DefUseWalker, stmt: Stmt) -> None:
     pass
+
+
+def _handlers_of(cls: type[DefUseWalker]) -> dict[type, Callable[[Any, Any], None]]:
+    return {
+        St.AssignStmt: cls.visit_assign, St.EvalStmt: cls.visit_eval,
+        St.ReturnStmt: cls.visit_return, St.YieldStmt: cls.visit_values,
+        St.SeqStmts: cls.visit_seq, St.IfStmt: cls.visit_if, St.ForStmt: cls.visit_for,
+        St.WhileStmt: cls.visit_while, St.BreakStmt: _ignore, St.ContinueStmt: _ignore,
+        St.InlineStmt: _ignore,
+    }
+
+
+DefUseWalker._handlers = _handlers_of(DefUseWalker)
