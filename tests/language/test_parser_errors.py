@@ -378,6 +378,8 @@ def _check_failure(text: str) -> None:
         pytest.fail(f"{type(err).__name__}: {err}\n--- input ---\n{text}")
 
 
+# Some snippets use the deprecated attrs= on purpose (their errors come first).
+@pytest.mark.filterwarnings(r"ignore:@pl.function\(attrs=\.\.\.\) is deprecated:DeprecationWarning")
 @pytest.mark.parametrize("index", range(len(HANDWRITTEN)))
 def test_handwritten_malformed_snippets(index):
     _check_failure(HANDWRITTEN[index])

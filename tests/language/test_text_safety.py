@@ -137,6 +137,8 @@ INJECTIONS = {
 }
 
 
+# Some snippets use the deprecated attrs= on purpose (their errors come first).
+@pytest.mark.filterwarnings(r"ignore:@pl.function\(attrs=\.\.\.\) is deprecated:DeprecationWarning")
 @pytest.mark.parametrize("payload", [escape_payload, import_payload],
                          ids=["restricted-eval escape", "__import__"])
 @pytest.mark.parametrize("where", list(INJECTIONS))
