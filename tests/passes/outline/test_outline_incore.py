@@ -51,6 +51,27 @@ def test_spec_example_store_target_carried_through_the_loop():
     assert loop.return_vars[0].name_hint == "out__rv_v0"
 
 
+def test_the_call_result_for_a_carried_target_is_named_as_an_ssa_value():
+    # The caller's new Var for a store into an iter_arg is a plain SSA value; it used to
+    # be minted from the iter_arg's name (``acc__iter_v0``), which reads as a carried value.
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: pl.Tensor[[16, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]
+                 ) -> pl.Tensor[[16, 16], pl.FP32]:
+            for i in pl.range(4):
+                with pl.at(level=pl.Level.CORE_GROUP):
+                    band = pl.load(x, [0, 0], [16, 16])
+                    acc = pl.store(band, [0, 0], acc)
+            return acc
+
+    loop = outline(passes.convert_to_ssa()(Before))["main"].body.stmts[0]
+    call, yield_ = loop.body.stmts
+    assert loop.iter_args[0].name_hint == "acc__iter_v1"
+    assert call.var.name_hint == "acc__ssa_v1"
+    assert yield_.value[0] is call.var
+
+
 def test_a_loop_result_computed_afresh_is_returned_not_the_buffer_it_started_from():
     # Found by the corpus check (a swap mutant of 0450): the loop's result was taken for
     # its initial value (the lineage followed result -> iter_arg -> init whatever the
