@@ -18,7 +18,8 @@ from ..ir.enums import FunctionType, Level, Role
 from ..ir.function import Function, Program
 from .parser.closure import Closure
 from .parser.diagnostics import ParserError, ParserSyntaxError
-from .parser.program_parser import parse_function_entity, parse_program_entity, frame_closure
+from .parser.program_parser import (ATTRS_DEPRECATION, frame_closure, parse_function_entity,
+                                    parse_program_entity)
 from .parser.recovery import record_entity_error
 from .parser.source import SourceInfo
 
@@ -79,10 +80,10 @@ def function(func: Callable | None = None, *, type: FunctionType = FunctionType.
     options = {"type": type, "level": level, "role": role, "attrs": attrs,
                "auto_scope": auto_scope, "strict_ssa": strict_ssa,
                "external_source": external_source is not None}
-    if attrs is not None:
-        warnings.warn("@pl.function(attrs=...) is deprecated; use pl.func_attr({...}) as the "
-                      "first statement of the body", DeprecationWarning, stacklevel=2)
     caller = sys._getframe(1)
+    if attrs is not None and not _in_class_body(caller):
+        # In a class body the program parser warns, at the keyword, once.
+        warnings.warn(ATTRS_DEPRECATION, DeprecationWarning, stacklevel=2)
 
     def decorate(fn: Callable) -> Any:
         _expect_kind(fn, inspect.isfunction, "pl.function", "a def")

@@ -220,3 +220,36 @@ def test_positional_argument_to_the_decorator():
 def test_decorators_reject_the_wrong_kind_of_target(apply, message):
     with pytest.raises(TypeError, match=message):
         apply()
+
+
+def test_deprecated_attrs_warn_once_at_the_users_line_in_a_program():
+    import warnings
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+
+        @pl.program
+        class P:
+            @pl.function(attrs={"slot_num": 2})
+            def main(self, x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:
+                return x
+
+    found = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    assert len(found) == 1, [str(w.message) for w in found]
+    assert found[0].filename == __file__
+    assert "pl.func_attr" in str(found[0].message)
+    assert P.get_function("main").attrs["slot_num"] == 2
+
+
+def test_deprecated_attrs_in_dsl_text_warn_at_the_text_line():
+    import warnings
+
+    text = ("import pypto.language as pl\n\n@pl.program\nclass P:\n"
+            "    @pl.function(attrs={'slot_num': 2})\n"
+            "    def main(self, x: pl.Tensor[[4], pl.FP32]) -> pl.Tensor[[4], pl.FP32]:\n"
+            "        return x\n")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        pl.parse(text)
+    found = [w for w in caught if issubclass(w.category, DeprecationWarning)]
+    assert [(w.lineno, "attrs=" in str(w.message)) for w in found] == [(5, True)]

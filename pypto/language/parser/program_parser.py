@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from typing import Any, Callable, TypeVar
 
 from . import pyast
@@ -26,6 +27,10 @@ __all__ = ["parse_function_entity", "parse_program_entity", "parse_function_defi
            "parse_program_definition", "frame_closure", "find_def", "raise_with_source",
            "decorator_keywords", "entity_source", "entity_definition", "options_from_ast",
            "record_error"]
+
+
+ATTRS_DEPRECATION = ("@pl.function(attrs=...) is deprecated; use pl.func_attr({...}) as the "
+                     "first statement of the body")
 
 
 def frame_closure(frame: Any) -> dict[str, Any]:
@@ -129,9 +134,9 @@ def options_from_ast(info: SourceInfo, node: ast.FunctionDef,
         elif kw.arg == "strict_ssa":
             options.strict_ssa = read_bool(kw.value, "strict_ssa=", info.span)
         elif kw.arg == "attrs":
-            import warnings
-            warnings.warn("@pl.function(attrs=...) is deprecated; use pl.func_attr({...})",
-                          DeprecationWarning, stacklevel=4)
+            span = info.span(kw)  # the warning points at the user's line, not at pypto
+            warnings.warn_explicit(ATTRS_DEPRECATION, DeprecationWarning,
+                                   span.filename or "<string>", max(span.begin_line, 1))
             options.attrs.update(_literal_dict(info, kw.value))
         elif kw.arg == "external_source":
             raise UnsupportedFeatureError("@pl.function(external_source=...) is not supported "
