@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...ir.types import Type
 from ...ir import expr as E
 from ...ir.span import Span
-from ..names import auto_name, base_name, split_auto_name
+from ..names import STORE_SUFFIX, auto_name, base_name, split_auto_name
 
 __all__ = ["FunctionNames", "VarNames"]
 
@@ -62,10 +62,31 @@ class VarNames:
         self.taken = taken
         self._next: dict[tuple[str, str], int] = {}
         self._undo: list[tuple] | None = None  # while a trial runs: how to take it back
+        # Store bindings live in one outlined function each, so every function starts
+        # its own ``t__store``, ``t__store_v0``, ... (as PyPTO names them).
+        self._bindings: set[str] = set()
+        self._bindings_at_trial: set[str] = set()
+
+    def begin_function(self) -> None:
+        """The store bindings minted from now on belong to a new outlined function."""
+        self._bindings = set()
+
+    def store_binding(self, target: str) -> str:
+        """``t__store`` for a store into ``target``, else the first free ``t__store_vN``:
+        unique in the outlined function being built and among the parent's names."""
+        base = base_name(target)
+        name = f"{base}{STORE_SUFFIX}"
+        version = 0
+        while name in self.taken or name in self._bindings:
+            name = auto_name(base, "store", version)
+            version += 1
+        self._bindings.add(name)
+        return name
 
     def begin_trial(self) -> None:
         """Names minted from now on can be taken back (``rollback``) or kept (``commit``)."""
         self._undo = []
+        self._bindings_at_trial = set(self._bindings)
 
     def commit(self) -> None:
         self._undo = None
@@ -73,6 +94,7 @@ class VarNames:
     def rollback(self) -> None:
         """Forget every name minted since ``begin_trial``, as if never asked."""
         undo, self._undo = self._undo or [], None
+        self._bindings = self._bindings_at_trial
         for entry in reversed(undo):
             if entry[0] == "taken":
                 self.taken.discard(entry[1])

@@ -72,6 +72,34 @@ def test_the_call_result_for_a_carried_target_is_named_as_an_ssa_value():
     assert yield_.value[0] is call.var
 
 
+def test_store_bindings_are_named_per_outlined_function():
+    # Each kernel binds its own ``out__store``; a second store into the same target in
+    # one kernel is ``out__store_v0`` (PyPTO's names, conformance 0561 and 0826).  Names
+    # used to be unique across the whole parent, so the second kernel said
+    # ``out__ssa_v1 = ...``.
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, a: V, out: pl.Out[V]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(a, [0], [64])
+                pl.store(t, [0], out)
+                pl.store(pl.add(t, t), [0], out)
+            with pl.at(level=pl.Level.CORE_GROUP):
+                u = pl.load(out, [0], [64])
+                pl.store(pl.exp(u), [0], out)
+            return out
+
+    result = outline(passes.convert_to_ssa()(Before))
+
+    def bindings(name):
+        return [s.var.name_hint for s in result[name].body.stmts
+                if isinstance(s, ir.AssignStmt) and s.var.name_hint.startswith("out__store")]
+
+    assert bindings("main_incore_0") == ["out__store", "out__store_v0"]
+    assert bindings("main_incore_1") == ["out__store"]
+
+
 def test_a_loop_result_computed_afresh_is_returned_not_the_buffer_it_started_from():
     # Found by the corpus check (a swap mutant of 0450): the loop's result was taken for
     # its initial value (the lineage followed result -> iter_arg -> init whatever the
