@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...ir.types import Type
 from ...ir import expr as E
 from ...ir.span import Span
-from ..names import STORE_SUFFIX, auto_name, base_name, split_auto_name
+from ..names import STORE_SUFFIX, auto_name, base_name
 
 __all__ = ["FunctionNames", "VarNames"]
 
@@ -123,19 +123,6 @@ class VarNames:
         self._take(name)
         return name
 
-    def fresh_like(self, like: E.Var) -> str:
-        """``out__ssa_v0`` -> ``out__ssa_v1``; ``out`` -> ``out__ssa_v0``."""
-        parsed = split_auto_name(like.name_hint)
-        qualifier = parsed.qualifier if parsed is not None and parsed.qualifier else "ssa"
-        return self.mint(like.name_hint, qualifier)
-
     def var(self, like: E.Var, qualifier: str, type_: Type | None = None,
             span: Span | None = None) -> E.Var:
         return E.Var(self.mint(like.name_hint, qualifier), type_ or like.type, span or like.span)
-
-    def fixed(self, name: str) -> str:
-        """A fixed pass name (``out__store``, ``ret__tmp_v0``): itself, or a fresh version."""
-        if name not in self.taken:
-            self._take(name)
-            return name
-        return self.mint(name, "ssa")
