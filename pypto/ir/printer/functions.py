@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import heapq
 from typing import Callable, Iterable, Mapping
 
 from .. import expr as E
@@ -17,38 +18,34 @@ __all__ = ["render_function", "render_program", "dependency_order"]
 
 
 def dependency_order(callees: dict[str, Iterable[str]]) -> list[str]:
-    """Callees first: depth-first post-order from roots in name order.
+    """Callees first; among the functions whose callees are all printed, the smallest
+    name next (PyPTO's order: every multi-function program of the conformance corpus
+    prints so, where a depth-first walk from the roots differs in the ties).
 
-    ``callees`` maps each function name (in name order) to the names it calls, in
-    call order.  On any call cycle the result is plain name order.  Iterative, so a
-    long call chain cannot exhaust the stack.
+    ``callees`` maps each function name (in name order) to the names it calls.  On any
+    call cycle the result is plain name order.  Linear apart from the heap.
     """
     names = list(callees)
-    in_progress, done = 1, 2
-    state: dict[str, int] = {}
+    waiting: dict[str, int] = {}
+    callers: dict[str, list[str]] = {name: [] for name in names}
+    for name in names:
+        own = {callee for callee in callees[name] if callee in callers and callee != name}
+        if name in set(callees[name]):
+            return names  # calls itself: a cycle
+        waiting[name] = len(own)
+        for callee in own:
+            callers[callee].append(name)
+    ready = [name for name in names if not waiting[name]]
+    heapq.heapify(ready)
     order: list[str] = []
-    for root in names:
-        if root in state:
-            continue
-        state[root] = in_progress
-        stack = [(root, iter(callees[root]))]
-        while stack:
-            name, pending = stack[-1]
-            for callee in pending:
-                if callee not in callees:
-                    continue  # an external name: nothing to order
-                seen = state.get(callee)
-                if seen is None:
-                    state[callee] = in_progress
-                    stack.append((callee, iter(callees[callee])))
-                    break
-                if seen == in_progress:
-                    return names
-            else:
-                stack.pop()
-                state[name] = done
-                order.append(name)
-    return order
+    while ready:
+        name = heapq.heappop(ready)
+        order.append(name)
+        for caller in callers[name]:
+            waiting[caller] -= 1
+            if not waiting[caller]:
+                heapq.heappush(ready, caller)
+    return order if len(order) == len(names) else names
 
 
 def _function_names(names: Iterable[str], prefix: str) -> dict[str, str]:
