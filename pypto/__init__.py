@@ -40,6 +40,7 @@ _install_lazy_attributes(__name__, {
     "arith": ("pypto.arith", None),
     "compile_profiling": ("pypto.compile_profiling", None),
     "pypto_core": ("pypto.pypto_core", None),
+    "debug": ("pypto.debug", None),
     "DataType": ("pypto.ir.dtype", "DataType"),
     **{f"DT_{name}": ("pypto.ir.dtype", f"DataType.{name}") for name in _DTYPES},
     "run": ("pypto.runtime", "execute"),  # NumPy is imported only when a program runs

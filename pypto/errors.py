@@ -23,6 +23,11 @@ class InternalError(RuntimeError):
     """A broken invariant inside pypto.  Always a bug; never wrapped."""
 
 
+# PyPTO shows both as top-level names of the package (``pypto.InternalError``), which
+# is where pickling and tracebacks find them too.
+Error.__module__ = InternalError.__module__ = "pypto"
+
+
 def _core(builtin: type, doc: str) -> type:
     """A subclass of ``builtin`` that prints as PyPTO's ``pypto.pypto_core.<name>``."""
     return type(builtin.__name__, (builtin,), {"__doc__": doc, "__module__": "pypto.pypto_core"})

@@ -20,6 +20,7 @@ import sys
 import threading
 from typing import Any
 
+from ._core_enum import CoreEnumRepr
 from .errors import CoreValueError, InternalError
 
 __all__ = ["LogLevel", "get_log_level", "set_log_level", "log_debug", "log_info", "log_warn",
@@ -27,7 +28,7 @@ __all__ = ["LogLevel", "get_log_level", "set_log_level", "log_debug", "log_info"
            "internal_check_span"]
 
 
-class LogLevel(enum.IntEnum):
+class LogLevel(CoreEnumRepr, enum.IntEnum):
     """PyPTO's log levels (names and values)."""
 
     DEBUG = 0

@@ -33,7 +33,8 @@ ALLOWED: dict[str, set[str]] = {
     "cli": {"ir", "backend", "arith", "passes", "language", "runtime", "jit", "viz"},
 }
 # Modules directly under pypto/ that any layer may use (they import nothing of pypto).
-BASE = {"errors", "_lazy", "logging_", "_version", "compile_profiling"}
+BASE = {"errors", "_lazy", "logging_", "_version", "compile_profiling", "_external_source",
+        "_function_attrs", "_core_enum"}
 # pypto/__init__.py and pypto/__main__.py assemble the package: they may import anything.
 TOP = {"__init__", "__main__"}
 

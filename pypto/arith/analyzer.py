@@ -8,6 +8,7 @@ from __future__ import annotations
 import enum
 from typing import Any, Callable, cast
 
+from .._core_enum import CoreEnumRepr
 from ..ir import expr as E
 from ..ir.node import Expr
 from ..ir.types import ScalarType
@@ -20,7 +21,7 @@ __all__ = ["Analyzer", "CanonicalSimplifier", "CompareResult", "ConstIntBoundAna
            "TransitiveComparisonAnalyzer"]
 
 
-class CompareResult(enum.IntEnum):
+class CompareResult(CoreEnumRepr, enum.IntEnum):
     kInconsistent = 0
     kEQ = 1
     kLT = 2

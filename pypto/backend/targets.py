@@ -13,6 +13,7 @@ import json
 from collections import deque
 from typing import Any, cast
 
+from .._core_enum import CoreEnumRepr
 from ..ir.enums import CoreType, MemorySpace
 from .hardware import Cluster, Core, Die, Mem, SoC
 
@@ -21,7 +22,7 @@ __all__ = ["BackendType", "Backend", "Backend910B", "Backend950", "get_backend_i
 KB = 1024
 
 
-class BackendType(enum.Enum):
+class BackendType(CoreEnumRepr, enum.Enum):
     """PyPTO's targets (names and values)."""
 
     Ascend910B = 0

@@ -36,6 +36,8 @@ from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, ForStmt, IfStm
                    SeqStmts, WhileStmt, YieldStmt)
 from .types import ScalarType, Type
 from .builder_core import CoreBuilderNames
+from .builder_handles import (ForLoopBuilder, FunctionBuilder, IfStmtBuilder, ProgramBuilder,
+                              ScopeBuilder, WhileLoopBuilder)
 from .builder_names import PyPTOBuilderNames, StmtT
 from .. import ir  # noqa: F401 - PyPTO's builder module names the IR module ``ir``
 
@@ -74,6 +76,9 @@ class _Frame:
     def build(self) -> Any:
         raise NotImplementedError
 
+    def _frame(self) -> "_Frame":
+        return self  # a frame is the handle bound to itself
+
     def get_result(self) -> Any:
         """What the construct built (after its ``with`` block closed)."""
         if self.result is None:
@@ -93,7 +98,7 @@ class _Frame:
         return False
 
 
-class ProgramFrame(_Frame):
+class ProgramFrame(_Frame, ProgramBuilder):
     what = "program"
 
     def __init__(self, builder: "IRBuilder", name: str, span: Span | None) -> None:
@@ -126,7 +131,7 @@ class ProgramFrame(_Frame):
         return Program(self.functions, self.name, self.span)
 
 
-class FunctionFrame(_Frame):
+class FunctionFrame(_Frame, FunctionBuilder):
     what = "function"
 
     def __init__(self, builder: "IRBuilder", name: str, span: Span | None,
@@ -200,7 +205,7 @@ class _Outputs:
         return list(self.return_vars)
 
 
-class ForFrame(_Outputs, _LoopFrame):
+class ForFrame(_Outputs, _LoopFrame, ForLoopBuilder):
     what = "for loop"
 
     def __init__(self, builder: "IRBuilder", loop_var: Var, start: Any, stop: Any, step: Any,
@@ -216,7 +221,7 @@ class ForFrame(_Outputs, _LoopFrame):
                        self.return_vars, self.span, self.kind, self.attrs)
 
 
-class WhileFrame(_Outputs, _LoopFrame):
+class WhileFrame(_Outputs, _LoopFrame, WhileLoopBuilder):
     what = "while loop"
 
     def __init__(self, builder: "IRBuilder", condition: Expr | None, span: Span | None) -> None:
@@ -237,7 +242,7 @@ class WhileFrame(_Outputs, _LoopFrame):
         return WhileStmt(self.cond, self.iter_args, self.body(), self.return_vars, self.span)
 
 
-class IfFrame(_Outputs, _Frame):
+class IfFrame(_Outputs, _Frame, IfStmtBuilder):
     what = "if"
 
     def __init__(self, builder: "IRBuilder", condition: Expr, span: Span | None) -> None:
@@ -246,8 +251,9 @@ class IfFrame(_Outputs, _Frame):
         self.then_stmts: list[Stmt] | None = None  # set when else_() switches branches
         self.return_vars: list[Var] = []
 
-    def else_(self) -> None:
-        """Statements from now on go to the else branch."""
+    def else_(self, span: Span | None = None) -> None:
+        """Statements from now on go to the else branch (``span``: where it begins;
+        pypto keeps the if's span)."""
         if self.then_stmts is not None:
             raise ValueError("IRBuilder: if already has an else branch")
         self.then_stmts, self.stmts = self.stmts, []
@@ -267,7 +273,7 @@ class IfFrame(_Outputs, _Frame):
         return IfStmt(self.condition, then_body, else_body, self.return_vars, self.span)
 
 
-class ScopeFrame(_Frame):
+class ScopeFrame(_Frame, ScopeBuilder):
     what = "scope"
 
     def __init__(self, builder: "IRBuilder", kind: ScopeKind, name_hint: str,
@@ -428,6 +434,6 @@ class IRBuilder(CoreBuilderNames, PyPTOBuilderNames):
         self.emit(ContinueStmt(_span(span)))
 
 
-# PyPTO's names for the frames the constructs return.
-ProgramBuilder, FunctionBuilder, ForLoopBuilder = ProgramFrame, FunctionFrame, ForFrame
-WhileLoopBuilder, IfStmtBuilder, ScopeBuilder = WhileFrame, IfFrame, ScopeFrame
+# PyPTO's builder module also names the compiled core's builder; pypto has one class for
+# both (the core's begin/end methods are ``builder_core.py``).
+CppIRBuilder = IRBuilder

@@ -17,6 +17,7 @@ from .node import Expr, Stmt, attach_leading_comments
 from .span import Span
 from .stmt import (AssignStmt, BreakStmt, ContinueStmt, EvalStmt, InlineStmt, ReturnStmt,
                    SeqStmts)
+from .array_types import PtrType
 from .types import MemRef, TensorType, TensorView, TileType, TileView, Type
 
 __all__ = ["PyPTOBuilderNames", "StmtT"]
@@ -136,12 +137,22 @@ class PyPTOBuilderNames:
 
     def memref(self, memory_space_or_addr: Any, addr_or_size: Any, size_or_id: Any,
                id: int | None = None, span: Span | None = None) -> MemRef:  # noqa: A002
-        """``memref(memory_space, addr, size, id)``, or ``memref(addr, size, id)`` for a
-        buffer in DDR (PyPTO's two spellings)."""
+        """PyPTO's builder spellings ``memref(memory_space, addr, size, id)`` and
+        ``memref(addr, size, id)`` (DDR), in the MemRef model: buffer ``id`` of a memory
+        space is one ``pl.Ptr`` base per builder, named as PyPTO names them
+        (``mem_vec_3``), and ``addr`` is the byte offset into it."""
         if id is None:
-            return MemRef(MemorySpace.DDR, memory_space_or_addr, addr_or_size, size_or_id,
-                          _span(span))
-        return MemRef(memory_space_or_addr, addr_or_size, size_or_id, id, _span(span))
+            space, addr, size, number = MemorySpace.DDR, memory_space_or_addr, addr_or_size, \
+                size_or_id
+        else:
+            space, addr, size, number = memory_space_or_addr, addr_or_size, size_or_id, id
+        space = MemorySpace(space)
+        bases = self.__dict__.setdefault("_memref_bases", {})
+        base = bases.get((space, number))
+        if base is None:
+            base = bases[(space, number)] = Var(f"mem_{space.name.lower()}_{number}",
+                                                PtrType.get(), _span(span))
+        return MemRef(base, addr, size, _span(span))
 
     def tensor_view(self, stride: Iterable[Any], layout: TensorLayout,
                     span: Span | None = None) -> TensorView:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import importlib
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any  # noqa: F401 - PyPTO shows TYPE_CHECKING
 
 from .enums import ParamDirection, Role, level_to_linqu_level
 from .function import Program

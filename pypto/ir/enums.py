@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 
+from .._core_enum import CoreEnumRepr
 __all__ = [
     "FunctionType", "ScopeKind", "Level", "Role", "ParamDirection", "ArgDirection",
     "ForKind", "SplitMode", "MemorySpace", "Mem", "CoreType", "WriteChannel", "NotifyOp",
@@ -13,8 +14,9 @@ __all__ = [
 ]
 
 
-class IREnum(enum.IntEnum):
-    """IntEnum that prints as ``Level.CHIP`` (canonical member name, also for aliases)."""
+class IREnum(CoreEnumRepr, enum.IntEnum):
+    """IntEnum that prints as ``Level.CHIP`` (canonical member name, also for aliases),
+    in ``str`` and, as PyPTO's core enums, in ``repr``."""
 
     def __str__(self) -> str:
         return f"{type(self).__name__}.{self.name}"
@@ -181,6 +183,10 @@ class TileLayout(IREnum):
 class ScopeMode(IREnum):
     AUTO = 0
     MANUAL = 1
+
+    def __repr__(self) -> str:
+        # PyPTO's ScopeMode is a Python enum (pypto.language.scope), not a core one.
+        return f"<{type(self).__name__}.{self.name}: {self.value}>"
 
 
 class PipeType(IREnum):

@@ -22,7 +22,7 @@ from typing import Any
 from . import enums
 from .depth import nesting_guard
 from .dtype import DataType
-from .expr import Var, _ids
+from .expr import _ids
 from .node import IRNode, Op
 from .ops.registry import ArgEffect, OpDef, get_op
 from .span import Span
@@ -182,7 +182,7 @@ class _Reader:
             if slot not in allowed:
                 raise ValueError(f"deserialize: {cls.__name__} has no field {slot!r}")
             object.__setattr__(obj, slot, self.value(value))
-        if isinstance(obj, Var):
+        if "unique_id" in allowed:  # a Var or a MemRef: a new object, a new id
             object.__setattr__(obj, "unique_id", next(_ids))
         return obj
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-__all__ = ["Span"]
+from contextvars import ContextVar
+
+__all__ = ["Span", "ambient_span"]
 
 
 class Span:
@@ -83,3 +85,14 @@ _SET_BEGIN_COLUMN = Span.__dict__["begin_column"].__set__
 _SET_END_LINE = Span.__dict__["end_line"].__set__
 _SET_END_COLUMN = Span.__dict__["end_column"].__set__
 _UNKNOWN = Span("", -1, -1, -1, -1)
+
+# The span ``ir.utils.use_parser_span`` makes the default of the op calls built without
+# one.  A ContextVar, so a setting is local to its thread (and asyncio task), never
+# process-global.
+AMBIENT_SPAN: ContextVar[Span | None] = ContextVar("pypto_ambient_span", default=None)
+
+
+def ambient_span() -> Span:
+    """The span of the innermost active ``use_parser_span`` (unknown outside any)."""
+    found = AMBIENT_SPAN.get()
+    return _UNKNOWN if found is None else found

@@ -145,12 +145,12 @@ class ShapedType(Type):
 
     @property
     def memory_space(self) -> "MemorySpace | None":
-        """Where the data lives: a tensor's is its memref's (``None`` without one); a tile
-        has its own field."""
-        return self.memref.memory_space if self.memref is not None else None
+        """Where the data lives: a tensor with a memref is in ``DDR`` (``None`` without
+        one; a MemRef holds no memory space); a tile has its own field."""
+        return MemorySpace.DDR if self.memref is not None else None
 
     def shares_memref_with(self, other: "ShapedType") -> bool:
-        """Do both have a memref, and the same one (space, address, size, id)?"""
+        """Do both have a memref, and the same one (base, byte offset, size)?"""
         return self.memref is not None and getattr(other, "memref", None) is not None \
             and self.memref == other.memref
 

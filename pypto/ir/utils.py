@@ -11,12 +11,14 @@ linear in the size of the IR they touch.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Mapping, Union
+from contextlib import contextmanager
+from typing import Any, Callable, Iterable, Iterator, Mapping, Union
 
 from .expr import IterArg, Var
 from .function import Function
 from .node import Expr, FieldKind, IRNode, Stmt
 from .scope import RuntimeScopeStmt
+from .span import AMBIENT_SPAN, Span
 from .stmt import AssignStmt, ForStmt, IfStmt, SeqStmts, WhileStmt, YieldStmt, _splice
 from .visitor import IRMutator
 # PyPTO's ir.utils also holds op-building helpers; they live in op_helpers.py.
@@ -25,7 +27,7 @@ from .op_helpers import (CAST_MODE_NAMES, DataType, caller_warning_stacklevel,  
 
 __all__ = ["flatten_to_stmts", "collect_def_vars", "find_yield_stmt", "get_last_yield_stmt",
            "substitute_expr", "substitute_stmt", "deep_clone", "child_stmts", "CAST_MODE_NAMES",
-           "resolve_cast_mode", "has_partial_valid_region"]
+           "resolve_cast_mode", "has_partial_valid_region", "use_parser_span"]
 
 _DEF = FieldKind.DEF
 
@@ -276,3 +278,18 @@ def deep_clone(body: Stmt | Expr | Function, var_map: Pairs | None = [], *,  # n
     table = _pair_table(var_map, "deep_clone") if var_map is not None else {}
     cloner = _Cloner(table, name_of)
     return cloner(body), cloner.def_map
+
+
+@contextmanager
+def use_parser_span(span: Span) -> Iterator[None]:
+    """Within the block, op calls built without a ``span`` (``ir.op.tensor.add(a, b)``,
+    ``pl.add`` outside a parse, ``ir.create_op_call``) get ``span``: code a DSL call
+    runs at Python level (``invoke_dsl``) then points at the call site.  Blocks nest;
+    the setting is local to the thread."""
+    if not isinstance(span, Span):
+        raise TypeError(f"use_parser_span expects an ir.Span, got {type(span).__name__}")
+    token = AMBIENT_SPAN.set(span)
+    try:
+        yield
+    finally:
+        AMBIENT_SPAN.reset(token)

@@ -115,10 +115,11 @@ class IRVisitor:
             self.visit_mem_ref(t.memref)
 
     def visit_mem_ref(self, op: MemRef) -> None:
-        """The expressions of a variable's memref: its address and byte offset."""
-        self.visit_expr(op.addr)
-        if op.base_ is not op:
-            self.visit_expr(op.byte_offset_)
+        """The expressions of a variable's memref: its base variable, byte offset and slot."""
+        self.visit_expr(op.base_)
+        self.visit_expr(op.byte_offset_)
+        if op.slot_index_ is not None:
+            self.visit_expr(op.slot_index_)
 
     def visit_var(self, op: E.Var) -> None:
         self.visit_var_like(op)
@@ -338,7 +339,7 @@ class IRMutator:
             return t
         if isinstance(t, ShapedType):
             memref = t.memref
-            if memref is not None and type(memref.addr) is not E.ConstInt:
+            if memref is not None:
                 new_memref = self.visit_mem_ref(memref)
                 if new_memref is not memref:
                     t = _with_memref(t, new_memref)
@@ -359,13 +360,19 @@ class IRMutator:
         return t
 
     def visit_mem_ref(self, op: MemRef) -> MemRef:
-        """A memref whose address expression is mutated (``op`` itself if it is unchanged;
-        the rebuilt one is a numbered buffer of the printed form).  ``visit_type`` asks it
-        for memrefs at a non-constant address only: a constant one has nothing to rewrite."""
-        addr = self.visit_expr(op.addr)
-        if addr is op.addr:
+        """A memref whose base variable, byte offset and slot are mutated (``op`` itself
+        if none changed): a pass that renames the ``pl.Ptr`` a ``pl.tile.alloc`` defines
+        renames it in the types too."""
+        base = self.visit_expr(op.base_)
+        offset = self.visit_expr(op.byte_offset_)
+        slot = op.slot_index_
+        new_slot = None if slot is None else self.visit_expr(slot)
+        if base is op.base_ and offset is op.byte_offset_ and new_slot is slot:
             return op
-        return MemRef(op.memory_space, addr, op.size, op.id, op.span)
+        if not isinstance(base, E.Var):
+            raise TypeError(f"IRMutator: a MemRef's base must stay a Var, but "
+                            f"'{op.base_.name_hint}' was mutated into a {type(base).__name__}")
+        return op._replace(base=base, byte_offset=offset, slot=new_slot)
 
     def _mutate_attrs(self, attrs: dict) -> dict:
         return map_attrs(attrs, self.visit_expr) if attrs else attrs
@@ -584,15 +591,14 @@ def map_attrs(attrs: dict, rewrite: Callable[[Expr], Expr]) -> dict:
 
 def is_static_type(t: Type) -> bool:
     """A scalar, or a tensor / tile type whose dims are all constants: nothing in it
-    a mutator could rewrite (nor in its memref: no memref, or one at a constant address)."""
+    a mutator could rewrite (and no memref: its base variable could be renamed)."""
     cls = type(t)
     if cls is ScalarType:
         return True
     if cls is not TensorType and cls is not TileType:
         return False
     shaped = cast(ShapedType, t)
-    return shaped.static_shape and (shaped.memref is None
-                                    or type(shaped.memref.addr) is E.ConstInt)
+    return shaped.static_shape and shaped.memref is None
 
 
 def _same(new: Any, old: Any) -> bool:

@@ -22,6 +22,8 @@ from ..ir.dtype import DataType
 from ..ir.enums import Level
 from ..ir.function import Program
 from ..ir.span import Span
+from .._external_source import external_source_digest  # noqa: F401 - PyPTO's module names
+from ..backend._ptoas_locate import find_ptoas_binary  # noqa: F401
 from ..language.parser.diagnostics import ParserSyntaxError
 from .analysis import NO_DEFAULT, FunctionFacts, analyze, source_stamp
 from .cache import CacheInfo, CompileCache, compute_source_hash, make_cache_key

@@ -22,6 +22,9 @@ from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, cast
 
 from ..language.parser import pyast
+from .._external_source import (EXTERNAL_INCLUDE_DIRS_ATTR,  # noqa: F401 - PyPTO's names
+                                encode_external_include_dirs)
+from .._function_attrs import DUAL_AIV_DISPATCH_ATTR  # noqa: F401
 from ..ir.dtype import DataType
 from ..ir.enums import Level, ParamDirection, TensorLayout
 from ..ir.function import Function

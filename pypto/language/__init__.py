@@ -14,9 +14,10 @@ from ..ir.dtype import DataType
 from ..ir.enums import (ArgDirection, AtomicType, CompactMode, ForKind, FunctionType, Level, Mem,
                         MemorySpace, PadValue, ParamDirection, PipeType, Role, ScopeKind,
                         ScopeMode, SplitMode, TensorLayout, TileLayout)
-from ..ir.types import MemRef, TensorView, TileView, UnknownType
+from ..ir.types import TensorView, TileView, UnknownType
 from ..ir.array_types import PtrType
-from .typing import (RUNTIME, DynVar, InOut, Out, Scalar, TaskId, Tensor, Tile, Tuple, dynamic)
+from .typing import (RUNTIME, DynVar, InOut, MemRef, Out, Scalar, TaskId, Tensor, Tile, Tuple,
+                     dynamic)
 from .array_types import Array, AsyncEvent, AsyncSession, PrefetchAsyncContext
 from .dsl import (at, cluster, cond, const, func_attr, graph, parallel, pipeline, range, spmd,
                   split_aiv, static_assert, static_print, unroll, while_, yield_)

@@ -3,11 +3,13 @@ their Python-level stand-ins (defined in ``pypto.language.dsl``)."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING  # noqa: F401 - PyPTO's module shows it
+
 from .dsl import (AtContext, ClusterContext, RangeIterator, SplitAivContext, SpmdContext,
                   WhileIterator, at, cluster, cond, const, func_attr, parallel, pipeline, range,
                   split_aiv, spmd, static_assert, static_print, unroll, while_, yield_)
 from .optimizations import Optimization
 
-__all__ = ["AtContext", "ClusterContext", "RangeIterator", "SpmdContext", "WhileIterator", "at",
-           "cluster", "cond", "const", "parallel", "range", "spmd", "static_assert",
-           "static_print", "unroll", "while_", "yield_"]
+__all__ = ["AtContext", "ClusterContext", "RangeIterator", "SplitAivContext", "SpmdContext",
+           "WhileIterator", "at", "cluster", "cond", "const", "parallel", "range", "split_aiv",
+           "spmd", "static_assert", "static_print", "unroll", "while_", "yield_"]

@@ -13,6 +13,7 @@ import os
 import threading
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
+from .._core_enum import CoreEnumRepr
 from ..errors import InternalError
 from ..ir.function import Program
 from .diagnostic import VerificationError, format_report, has_errors
@@ -28,7 +29,7 @@ __all__ = ["VerificationMode", "VerificationLevel", "RuntimeKind", "PassContext"
            "notify_failure"]
 
 
-class VerificationMode(enum.Enum):
+class VerificationMode(CoreEnumRepr, enum.Enum):
     """When a ``VerificationInstrument`` checks properties around each pass."""
 
     NONE = 0
@@ -37,7 +38,7 @@ class VerificationMode(enum.Enum):
     BEFORE_AND_AFTER = 3
 
 
-class VerificationLevel(enum.Enum):
+class VerificationLevel(CoreEnumRepr, enum.Enum):
     """How much ``PassPipeline.run`` verifies automatically (§6.1).
 
     ROUNDTRIP verifies like BASIC; the print/reparse check itself is the job of
@@ -49,7 +50,7 @@ class VerificationLevel(enum.Enum):
     ROUNDTRIP = 2
 
 
-class RuntimeKind(enum.Enum):
+class RuntimeKind(CoreEnumRepr, enum.Enum):
     """Target runtime; stored for compatibility, no in-scope pass reads it."""
 
     TENSORMAP_AND_RINGBUFFER = 0

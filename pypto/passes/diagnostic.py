@@ -16,6 +16,7 @@ import enum
 from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
+from .._core_enum import CoreEnumRepr
 from ..errors import Error
 from ..ir.span import Span
 
@@ -23,7 +24,7 @@ __all__ = ["DiagnosticSeverity", "Diagnostic", "format_report", "has_errors", "e
            "PassError", "PassErrorCode", "VerificationError"]
 
 
-class DiagnosticSeverity(enum.Enum):
+class DiagnosticSeverity(CoreEnumRepr, enum.Enum):
     """Errors fail verification; warnings and performance hints are only reported."""
 
     Error = 0

@@ -13,25 +13,26 @@ from __future__ import annotations
 import enum
 from typing import Iterable, Iterator
 
+from .._core_enum import CoreEnumRepr
 __all__ = ["DiagnosticCheck", "DiagnosticPhase", "DiagnosticCheckSet", "MemoryPlanner",
            "get_default_diagnostic_phase", "default_disabled_diagnostics"]
 
 
-class DiagnosticCheck(enum.Enum):
+class DiagnosticCheck(CoreEnumRepr, enum.Enum):
     UnusedVariable = 0
     UnusedControlFlowResult = 1
     TileInnermostDimGranularity = 2
     OutParamWriteDropped = 3
 
 
-class DiagnosticPhase(enum.Enum):
+class DiagnosticPhase(CoreEnumRepr, enum.Enum):
     NONE = 0
     PRE_PIPELINE = 1
     POST_PASS = 2
     POST_PIPELINE = 3
 
 
-class MemoryPlanner(enum.Enum):
+class MemoryPlanner(CoreEnumRepr, enum.Enum):
     """Who plans on-chip memory (a back-end concern; recorded, not used by pypto)."""
 
     PYPTO = 0

@@ -10,13 +10,15 @@ from __future__ import annotations
 import enum
 from typing import Iterable, Iterator
 
+from .._core_enum import CoreEnumRepr
 __all__ = ["IRProperty", "IRPropertySet", "get_structural_properties",
            "get_verified_properties", "get_default_verify_properties"]
 
 
-class IRProperty(enum.Enum):
+class IRProperty(CoreEnumRepr, enum.Enum):
     """One verifiable fact about a Program.  The value is the bit index."""
 
+    # PyPTO's members, values and declaration order (37 is unused there too).
     SSAForm = 0
     TypeChecked = 1
     NoNestedCalls = 2
@@ -28,11 +30,11 @@ class IRProperty(enum.Enum):
     AllocatedMemoryAddr = 8
     MixedKernelExpanded = 9
     ClusterOutlined = 10
+    HierarchyOutlined = 15
     TileOps2D = 11
     TileMemoryInferred = 12
     BreakContinueValid = 13
     UseAfterDef = 14
-    HierarchyOutlined = 15
     StructuredCtrlFlow = 16
     VectorKernelSplit = 17
     OutParamNotShadowed = 18
@@ -40,6 +42,7 @@ class IRProperty(enum.Enum):
     InOutUseValid = 20
     PipelineLoopValid = 21
     PipelineResolved = 22
+    UnrollResolved = 35
     CallDirectionsResolved = 23
     TileTypeCoherence = 24
     InlineFunctionsEliminated = 25
@@ -52,20 +55,17 @@ class IRProperty(enum.Enum):
     AssignTypeSymmetry = 32
     ManualDepsOnSubmitOnly = 33
     ReturnParamsExplicit = 34
-    UnrollResolved = 35
     AivSplitValid = 36
-    HardSyncallOccupancyValid = 37
     IterArgCarryClassified = 38
     AccToGmStoreValid = 39
     AtomicAddDtypeValid = 40
+    # pl.graph's (the seeds'; PyPTO's release predates pl.graph).
     GraphOutlined = 41
     GraphBoundaryLegalized = 42
-    NoScalarKernelReturn = 43   # the spec's; nothing produces it: kernels return scalars
-    AivSplitLoweredValid = 44
-    AccCompactValid = 45
 
 
-_MEMBERS: tuple[IRProperty, ...] = tuple(IRProperty)
+# By bit, as a property set lists its members (declaration order is PyPTO's).
+_MEMBERS: tuple[IRProperty, ...] = tuple(sorted(IRProperty, key=lambda prop: prop.value))
 
 
 # Each member's bit, looked up by exact member (an enum's ``.value`` is a descriptor

@@ -28,14 +28,15 @@ from typing import TYPE_CHECKING, Any
 from ..ir.dtype import DataType
 from .errors import ExecutionError, NumPyUnavailableError
 from .log_config import configure_log, current_level as log_level
-from .runner import RunConfig, RunResult, run
+from .runner import RunConfig, RunResult, compile_program, execute_compiled, run
 from .tensor_spec import ScalarSpec, TensorSpec
 
 if TYPE_CHECKING:
     from ..ir.function import Function, Program
     from .executor import Executor
 
-__all__ = ["run", "RunConfig", "RunResult", "TensorSpec", "ScalarSpec", "execute", "run_jit",
+__all__ = ["run", "RunConfig", "RunResult", "TensorSpec", "ScalarSpec", "compile_program",
+           "execute_compiled", "execute", "run_jit",
            "Executor", "ExecutionError", "NumPyUnavailableError", "numpy_dtype", "configure_log",
            "log_level"]
 

@@ -8,7 +8,7 @@ generated artifacts) have no CPU meaning and are not provided.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any  # noqa: F401 - PyPTO shows TYPE_CHECKING
 
 from ..ir.distributed_compiled_program import DistributedCompiledProgram
 from ..ir.expr import Call

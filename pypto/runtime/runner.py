@@ -18,13 +18,14 @@ from __future__ import annotations
 import dataclasses
 import logging
 import time
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional  # noqa: F401 - PyPTO shows TYPE_CHECKING
 
 from .._lazy import optional_reexports
 from ..ir.function import Function, Program
 from ..passes.pass_manager import OptimizationStrategy, PassDumpLevel  # PassDumpLevel: PyPTO shows it here
 
-__all__ = ["RunConfig", "RunResult", "run", "lower_program", "strategy_of", "world_size_of"]
+__all__ = ["RunConfig", "RunResult", "run", "compile_program", "execute_compiled",
+           "lower_program", "strategy_of", "world_size_of"]
 
 # PyPTO's runner module also shows these configuration types of RunConfig's fields.
 __getattr__, __dir__ = optional_reexports(globals(), {
@@ -128,13 +129,69 @@ def run(program: Any, *tensors: Any, config: Optional[RunConfig] = None) -> RunR
     return RunResult(True, test_name=name, execution_time=elapsed)
 
 
-def _lower(program: Any, config: Optional[RunConfig]) -> Program:
+def compile_program(program: Any, work_dir: Any, *, strategy: OptimizationStrategy,
+                    backend_type: Any, dump_passes: Any = False, dump_ptoas_passes: bool = False,
+                    diagnostic_phase: Any = None, disabled_diagnostics: Any = None,
+                    profiling: bool = False, analyze_auto_scopes_for_deps: bool = False,
+                    memory_planner: Any = None,
+                    enable_pypto_l0c_double_buffer: Optional[bool] = None) -> Any:
+    """Compile without running: ``ir.compile`` of ``program`` (an ``ir.Program`` or
+    ``ir.Function``) into ``work_dir`` -- the pass pipeline of ``strategy``, the IR after
+    each pass under ``work_dir/passes_dump`` with ``dump_passes``, the result saved as
+    ``work_dir/program.pir`` (``CompiledProgram.from_dir(work_dir)`` reads it back).
+    PyPTO returns nothing; pypto returns the ``CompiledProgram`` as well."""
+    from ..passes.compile import compile as compile_
+    return compile_(_as_program(program, "compile_program"), str(work_dir), strategy=strategy,
+                    dump_passes=dump_passes, backend_type=backend_type,
+                    diagnostic_phase=diagnostic_phase,
+                    disabled_diagnostics=disabled_diagnostics, memory_planner=memory_planner,
+                    enable_pypto_l0c_double_buffer=enable_pypto_l0c_double_buffer,
+                    profiling=profiling,
+                    analyze_auto_scopes_for_deps=analyze_auto_scopes_for_deps,
+                    dump_ptoas_passes=dump_ptoas_passes)
+
+
+@dataclasses.dataclass(frozen=True)
+class _DfxOpts:
+    """The device diagnostics ``execute_compiled`` may be asked for (``RunConfig``'s
+    fields of the same names); there is no device, so none is recorded."""
+
+    enable_chip_swimlane: int = 0
+    enable_dump_args: int = 0
+    enable_pmu: int = 0
+    enable_dep_gen: bool = False
+    enable_scope_stats: bool = False
+
+
+def execute_compiled(work_dir: Any, args: list, *, platform: str, device_id: int,
+                     dfx: _DfxOpts = _DfxOpts(), level: int = 2,
+                     aicpu_thread_num: Optional[int] = None,
+                     analyze_auto_scopes_for_deps: bool = False) -> None:
+    """Run what ``compile_program`` left in ``work_dir`` (its ``program.pir``) on the CPU
+    executor with ``args``: tensors (NumPy or torch; ``Out``/``InOut`` ones are written
+    in place) and scalars (Python numbers or ``ctypes`` values such as
+    ``ctypes.c_int64(4)``).  ``platform``, ``device_id``, ``dfx``, ``level`` and
+    ``aicpu_thread_num`` describe the device run and are not used."""
+    import ctypes
+    from ..passes.compile import CompiledProgram
+    from .executor import Executor
+    compiled = CompiledProgram.from_dir(str(work_dir))
+    values = [a.value if isinstance(a, ctypes._SimpleCData) else a for a in args]
+    Executor(compiled.program).run(*values)
+
+
+def _as_program(program: Any, caller: str) -> Program:
     if isinstance(program, Function):
         program = Program([program], program.name, program.span)
     if not isinstance(program, Program):
-        raise TypeError(f"run() expects an ir.Program, an ir.Function or a @pl.jit function, "
-                        f"got {type(program).__name__}")
-    return lower_program(program, config)
+        what = ("an ir.Program, an ir.Function or a @pl.jit function" if caller == "run"
+                else "an ir.Program or an ir.Function")
+        raise TypeError(f"{caller}() expects {what}, got {type(program).__name__}")
+    return program
+
+
+def _lower(program: Any, config: Optional[RunConfig]) -> Program:
+    return lower_program(_as_program(program, "run"), config)
 
 
 def world_size_of(config: Any) -> int:

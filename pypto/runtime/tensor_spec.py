@@ -14,7 +14,15 @@ from __future__ import annotations
 import dataclasses
 from typing import Any, Sequence
 
-__all__ = ["TensorSpec", "ScalarSpec"]
+from ..ir.dtype import DataType
+
+__all__ = ["TensorSpec", "ScalarSpec", "SCALAR_CTYPE_MAP"]
+
+# The C scalar types a ``ScalarSpec`` may name, and the pypto dtype each one is.
+SCALAR_CTYPE_MAP: dict[str, DataType] = {
+    "bool": DataType.BOOL, "int32": DataType.INT32, "int64": DataType.INT64,
+    "uint32": DataType.UINT32, "uint64": DataType.UINT64, "float": DataType.FP32,
+}
 
 
 @dataclasses.dataclass
@@ -52,6 +60,33 @@ class ScalarSpec:
     name: str
     value: Any
     ctype: str = "int64"
+
+    def __post_init__(self) -> None:
+        if self.ctype not in SCALAR_CTYPE_MAP:
+            raise ValueError(f"ScalarSpec {self.name!r}: ctype must be one of "
+                             f"{', '.join(SCALAR_CTYPE_MAP)}, got {self.ctype!r}")
+
+    @property
+    def data_type(self) -> DataType:
+        """The pypto dtype of ``ctype`` (``SCALAR_CTYPE_MAP``)."""
+        return SCALAR_CTYPE_MAP[self.ctype]
+
+    def typed_value(self) -> Any:
+        """``value`` as a Python value of ``ctype``: a bool, a float, or an int in the
+        type's range (``ValueError`` outside it)."""
+        if self.ctype == "bool":
+            return bool(self.value)
+        if self.ctype == "float":
+            return float(self.value)
+        number = int(self.value)
+        if number != self.value:
+            raise ValueError(f"ScalarSpec {self.name!r}: {self.value!r} is not an integer")
+        bits = 32 if self.ctype.endswith("32") else 64
+        low, high = (0, 2 ** bits - 1) if self.ctype.startswith("u") else \
+            (-2 ** (bits - 1), 2 ** (bits - 1) - 1)
+        if not low <= number <= high:
+            raise ValueError(f"ScalarSpec {self.name!r}: {number} is outside {self.ctype}")
+        return number
 
 
 def _is_torch_dtype(dtype: Any) -> bool:

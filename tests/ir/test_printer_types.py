@@ -73,18 +73,24 @@ def test_tensor_view_with_strides_and_valid_shape():
 
 
 def test_memrefs_come_before_memory_space_and_view():
-    memref = ir.MemRef(ir.Mem.DDR, 0, 4096, 3)
+    memref = ir.MemRef(ir.Var("mem_ddr_3", ir.PtrType.get()), 0, 4096)
     assert ir.python_print(ir.TensorType([32], DT.FP32, memref=memref)) == \
-        "pl.Tensor[[32], pl.FP32, pl.MemRef(pl.Mem.DDR, 0, 4096, 3)]"
+        'pl.Tensor[[32], pl.FP32, pl.MemRef("mem_ddr_3", pl.const(0, pl.INT64), 4096)]'
     tensor = ir.TensorType([32], DT.FP32, memref=memref,
                            tensor_view=ir.TensorView(layout=ir.TensorLayout.NZ))
     assert ir.python_print(tensor) == \
-        "pl.Tensor[[32], pl.FP32, pl.MemRef(pl.Mem.DDR, 0, 4096, 3), pl.NZ]"
-    tile = ir.TileType([16, 16], DT.FP32, memref=ir.MemRef(ir.Mem.Vec, M, 1024, 7),
+        'pl.Tensor[[32], pl.FP32, pl.MemRef("mem_ddr_3", pl.const(0, pl.INT64), 4096), pl.NZ]'
+    tile = ir.TileType([16, 16], DT.FP32, memref=ir.MemRef("mem_vec_7", M, 1024),
                        tile_view=ir.TileView(valid_shape=[M, 16]), memory_space=ir.Mem.Vec)
     assert ir.python_print(tile) == (
-        "pl.Tile[[16, 16], pl.FP32, pl.MemRef(pl.Mem.Vec, M, 1024, 7), pl.Mem.Vec, "
+        'pl.Tile[[16, 16], pl.FP32, pl.MemRef("mem_vec_7", M, 1024), pl.Mem.Vec, '
         "pl.TileView(valid_shape=[M, 16])]")
+
+
+def test_memref_keywords_print_when_not_their_defaults():
+    memref = ir.MemRef("buf", 64, 128, is_pinned=True, slots=2, slot=1)
+    assert ir.python_print(memref) == \
+        'pl.MemRef("buf", pl.const(64, pl.INT64), 128, is_pinned=True, slots=2, slot=1)'
 
 
 def test_tile_view_prints_non_default_fields_in_constructor_order():

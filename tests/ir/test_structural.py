@@ -589,9 +589,23 @@ def test_type_reasons():
 
 
 def test_memref_is_not_compared():
-    lhs = ir.TileType([4], FP32, memref=ir.MemRef(ir.Mem.Vec, 0, 64), memory_space=ir.Mem.Vec)
-    rhs = ir.TileType([4], FP32, memref=ir.MemRef(ir.Mem.Vec, 128, 64), memory_space=ir.Mem.Vec)
+    base = ir.Var("mem_vec_0", ir.PtrType.get())
+    lhs = ir.TileType([4], FP32, memref=ir.MemRef(base, 0, 64), memory_space=ir.Mem.Vec)
+    rhs = ir.TileType([4], FP32, memref=ir.MemRef(base, 128, 64), memory_space=ir.Mem.Vec)
     assert lhs == rhs and hash(lhs) == hash(rhs)
+
+
+def test_memrefs_compare_base_offset_and_size():
+    a, b = (ir.Var(n, ir.PtrType.get()) for n in ("a", "b"))
+    m = ir.MemRef(a, 0, 64)
+    assert m == ir.MemRef(a, 0, 64) and hash(m) == hash(ir.MemRef(a, 0, 64))
+    _, reason, _ = mismatch(m, ir.MemRef(a, 8, 64))
+    assert reason == "value mismatch (0 != 8)"
+    _, reason, _ = mismatch(m, ir.MemRef(a, 0, 32))
+    assert reason == "value mismatch (64 != 32)"
+    assert not ir.structural_equal(m, ir.MemRef(b, 0, 64))  # another buffer
+    assert ir.structural_equal(m, ir.MemRef(b, 0, 64), enable_auto_mapping=True)
+    assert not ir.structural_equal(m, ir.MemRef(a, 0, 64, is_pinned=True))
 
 
 def test_none_and_mixed_arguments():

@@ -70,13 +70,15 @@ def test_default_layout_slot_is_no_view_0007():
 def test_tensor_view_and_memref_slots():
     @pl.function
     def f(x: pl.Tensor[[4, 4], pl.FP32, pl.TensorView(stride=[4, 1], layout=pl.TensorLayout.NZ),
-                       pl.MemRef(pl.Mem.DDR, 0, 64, 1)]):
+                       pl.MemRef("mem_ddr_1", pl.const(0, pl.INT64), 64)]):
         return
 
     view = ir.TensorView(stride=[4, 1], layout=ir.TensorLayout.NZ)
-    memref = ir.MemRef(ir.MemorySpace.DDR, 0, 64, 1)
-    assert ptype(f) == ir.TensorType([4, 4], FP32, memref, view)
-    assert ptype(f).memref.size == 64 and ptype(f).memref.id == 1
+    assert ptype(f) == ir.TensorType([4, 4], FP32, None, view)
+    memref = ptype(f).memref
+    assert memref.base_.name_hint == "mem_ddr_1" and isinstance(memref.base_.type, ir.PtrType)
+    assert memref.byte_offset_ == ir.ConstInt(0, DT.INT64) and memref.size_ == 64
+    assert ptype(f).memory_space is ir.MemorySpace.DDR
 
 
 def test_dn_is_not_a_tensor_layout():
@@ -114,20 +116,20 @@ def test_tile_with_memory_space():
 def test_tile_slots_in_any_order():
     @pl.function
     def f(t: pl.Tile[[16, 16], pl.FP32, pl.TileView(valid_shape=[8, 16]),
-                     pl.MemRef(pl.Mem.Vec, 128, 1024, 3), pl.Mem.Vec]):
+                     pl.MemRef("mem_vec_3", 128, 1024), pl.Mem.Vec]):
         return
 
     view = ir.TileView(valid_shape=[8, 16])
-    expected = ir.TileType([16, 16], FP32, ir.MemRef(ir.MemorySpace.Vec, 128, 1024, 3), view,
-                           ir.MemorySpace.Vec)
-    assert ptype(f) == expected
-    assert ptype(f).memref.size == 1024
+    assert ptype(f) == ir.TileType([16, 16], FP32, None, view, ir.MemorySpace.Vec)
+    memref = ptype(f).memref
+    assert (memref.name_hint, memref.byte_offset_.value, memref.size_) == ("mem_vec_3", 128, 1024)
+    assert memref.byte_offset_.dtype is DT.INT64  # an int offset is typed INT64, as printed
 
 
 def test_tile_memref_needs_a_memory_space():
     with expect_error(ParserTypeError, "also needs a memory space", "memref", "pl.Tile"):
         @pl.function
-        def f(t: pl.Tile[[16, 16], pl.FP32, pl.MemRef(pl.Mem.Vec, 0, 1024, 0)]):  # @memref
+        def f(t: pl.Tile[[16, 16], pl.FP32, pl.MemRef("m", 0, 1024)]):  # @memref
             return
 
 

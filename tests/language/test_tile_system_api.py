@@ -67,7 +67,7 @@ SIGNATURES = {
     ir.op.system.cacheinvalid: "(tensor=None, shapes=None, offsets=None, *, span=None)",
     pl.reserve_buffer: "(*, name, size, base=-1, span=None)",
     pl.tile.mgather: "(mem, idx, coalesce='row', *, gather_oob='undefined', "
-                     "target_memory=<MemorySpace.Vec: 1>, scratch=None, valid_shape=None, "
+                     "target_memory=MemorySpace.Vec, scratch=None, valid_shape=None, "
                      "span=None)",
 }
 

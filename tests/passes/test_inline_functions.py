@@ -934,3 +934,59 @@ def test_a_hand_placed_auto_scope_splices_where_the_rule_allows_it(caller_option
     compiled = ir.PassManager.get_strategy(ir.OptimizationStrategy.Default) \
         .run_passes(pl.parse(_scoped_helper_program(caller_options, call)))
     assert_roundtrip(compiled)
+
+
+def _memrefs(program: ir.Program) -> list:
+    found: list = []
+
+    class Collect(ir.IRVisitor):
+        def visit_mem_ref(self, op):
+            found.append(op)
+            super().visit_mem_ref(op)
+
+    for func in program.functions.values():
+        for param in func.params:
+            Collect().visit_expr(param)
+        Collect().visit_stmt(func.body)
+    return found
+
+
+def test_inlining_renames_an_alloc_base_in_the_types_that_name_it():
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Inline)
+        def helper(self, x: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec]:
+            buf: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+            t: pl.Tile[[16, 64], pl.FP32, pl.MemRef(buf, 0, 4096), pl.Mem.Vec] = pl.tile.load(
+                x, [0, 0], [16, 64])
+            return t
+
+        @pl.function(type=pl.FunctionType.AIV)
+        def k(self, x: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec]:
+            a = self.helper(x)
+            b = self.helper(x)
+            c = pl.tile.add(a, b)
+            return c
+
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.AIV)
+        def k(x: pl.Tensor[[16, 64], pl.FP32]) -> pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec]:
+            buf_inline0: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+            t_inline0: pl.Tile[[16, 64], pl.FP32, pl.MemRef(buf_inline0, 0, 4096), pl.Mem.Vec] = (
+                pl.tile.load(x, [0, 0], [16, 64]))
+            a: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = t_inline0
+            buf_inline1: pl.Ptr = pl.tile.alloc(pl.Mem.Vec, 4096)
+            t_inline1: pl.Tile[[16, 64], pl.FP32, pl.MemRef(buf_inline1, 0, 4096), pl.Mem.Vec] = (
+                pl.tile.load(x, [0, 0], [16, 64]))
+            b: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = t_inline1
+            c: pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec] = pl.tile.add(a, b)
+            return c
+
+    result = inline(Before)
+    ir.assert_structural_equal(result, After)
+    # memrefs are outside type equality: each inlined copy names its own alloc
+    ir.assert_structural_equal(_memrefs(result), _memrefs(After), enable_auto_mapping=True)
+    body = ir.flatten_to_stmts(result.functions["k"].body)
+    assert body[1].var.type.memref.base_ is body[0].var
+    assert body[4].var.type.memref.base_ is body[3].var

@@ -686,7 +686,7 @@ def test_out_of_scope_properties_always_pass():
     x = ir.Var("x", T)
     broken = program(func("main", [x], seq(ir.BreakStmt(), assign(x, x), assign(x, x), ret(x))))
     for prop in (P.HasMemRefs, P.TileTypeCoherence, P.ArrayNotEscaped, P.AivSplitValid,
-                 P.AtomicAddDtypeValid, P.AccCompactValid):
+                 P.AtomicAddDtypeValid, P.AccToGmStoreValid):
         assert verify(prop, broken) == []
 
 

@@ -83,7 +83,8 @@ def _built_nodes():
     pair = ir.MakeTuple([i, f])
     exprs.append(ir.TupleGetItemExpr(pair, 1))
     body = ir.SeqStmts([ir.EvalStmt(e) for e in exprs])
-    tile = ir.TileType([16, 16], flt, ir.MemRef(ir.Mem.Vec, 0, 1024, 1), memory_space=ir.Mem.Vec)
+    tile = ir.TileType([16, 16], flt, ir.MemRef(ir.Var("mem_vec_0", ir.PtrType.get()), 0, 1024),
+                       memory_space=ir.Mem.Vec)
     submit = ir.Submit(ir.GlobalVar("k"), [i], [], ir.UnknownType.get(), core_num=2)
     return [body,
             ir.GraphScopeStmt("layer", body=body),

@@ -20,7 +20,7 @@ from ..builders import to_expr
 from ..dtype import DataType
 from ..expr import Call, ConstInt, MakeTuple
 from ..node import Expr
-from ..span import Span
+from ..span import Span, ambient_span
 from .registry import EMPTY, BadKwargValue, OpDef, get_op
 
 __all__ = ["create_op_call", "to_ir_arg"]
@@ -176,7 +176,7 @@ def create_op_call(op_name: str, args: Iterable[Any], kwargs: Mapping[str, Any] 
     """
     op = get_op(op_name)
     if span is None:
-        span = Span.unknown()
+        span = ambient_span()
     elif span.__class__ is not Span and not isinstance(span, Span):
         raise TypeError(f"{op.name}: span must be an ir.Span, got {type(span).__name__}")
     # (exact-class tests first: an isinstance against the typing ABCs costs microseconds)

@@ -26,6 +26,7 @@ import enum
 from dataclasses import dataclass
 from typing import Any, Callable, Iterable, Mapping
 
+from ..._core_enum import CoreEnumRepr
 from ..node import Op
 from ..types import Type
 from .kinds import (BOOL, DTYPE, FLOAT, INT, INT_TUPLE, STR, TYPE, ArgKind, BadKwargValue,
@@ -49,7 +50,7 @@ EMPTY = "[]"
 DERIVED = "derived"
 
 
-class ArgEffect(enum.Enum):
+class ArgEffect(CoreEnumRepr, enum.Enum):
     """What an op does to the storage behind one operand."""
 
     Read = 0

@@ -25,7 +25,7 @@ from ..enums import PadValue, TensorLayout
 from ..types import (MemRef, ScalarType, TensorType, TensorView, TileType, TileView, TupleType,
                      Type, UnknownType)
 from .spelling import (DISTRIBUTED_PREFIX, ValueContext, dict_text, dtype_text, enum_text, float_literal,
-                       op_callee_text, sanitize_identifier, shadow_reserved, value_text)
+                       op_callee_text, quote, sanitize_identifier, shadow_reserved, value_text)
 
 __all__ = ["ExprPrinter"]
 
@@ -72,13 +72,16 @@ class ExprPrinter:
     def __init__(self, prefix: str, names: dict[E.Var, str] | None = None,
                  closure_vars: Mapping[E.Var, object] | None = None,
                  callee: Callable[[str], str] | None = None, *,
-                 explicit_layout: bool = False) -> None:
+                 explicit_layout: bool = False,
+                 base_names: Mapping[E.Var, str] | None = None) -> None:
         self.prefix = prefix
         # Views print every layout field, defaults included (python_print's explicit_layout).
         self.explicit_layout = explicit_layout
         self.names: dict[E.Var, str] = names if names is not None else {}
         self.closure_vars = closure_vars if closure_vars is not None else {}
         self.callee = callee if callee is not None else sanitize_identifier
+        # Printed names of the memref bases no statement defines (spelled as strings).
+        self.base_names: Mapping[E.Var, str] = base_names if base_names is not None else {}
         self._closure_only_memo: dict[Expr, bool] = {}
         self._expansion_memo: ExpansionMemo = ExpansionMemo()
         # Type text by object identity (types are often shared); the type is kept
@@ -405,13 +408,26 @@ class ExprPrinter:
         out.append("]")
 
     def _memref(self, memref: MemRef, out: list[str]) -> None:
-        out.append(f"{self.prefix}.MemRef({enum_text(memref.memory_space, self.prefix)}, ")
-        addr = memref.addr
-        if type(addr) is E.ConstInt and addr.dtype is DataType.INT64:
-            out.append(str(addr.value))  # the MemRef constructor types int addresses INT64
-        else:
-            self._dim(addr, out)
-        out.append(f", {memref.size}, {memref.id})")
+        """PyPTO's ``pl.MemRef(base, byte_offset, size)``: a base the code defines prints
+        as its Var, any other as its name in a string; the offset is an INT64 expression
+        (``pl.const(0, pl.INT64)``)."""
+        base = memref.base_
+        base_text = self.names.get(base)
+        if base_text is None:
+            name = self.base_names.get(base)
+            base_text = quote(name if name is not None else sanitize_identifier(base.name_hint),
+                              '"')
+        out.append(f"{self.prefix}.MemRef({base_text}, ")
+        self._dim(memref.byte_offset_, out)
+        out.append(f", {memref.size_}")
+        if memref.is_pinned_:
+            out.append(", is_pinned=True")
+        if memref.slot_count_ != 1:
+            out.append(f", slots={memref.slot_count_}")
+        if memref.slot_index_ is not None:
+            out.append(", slot=")
+            self._dim(memref.slot_index_, out)
+        out.append(")")
 
     def _tensor_view(self, view: TensorView, out: list[str]) -> None:
         # A layout-only view uses the layout shorthand, except DN, which the parser

@@ -46,7 +46,7 @@ class VarScan:
     Run inside ``nesting_guard()``.
     """
 
-    __slots__ = ("defined", "used", "type_vars", "callees", "_seen")
+    __slots__ = ("defined", "used", "type_vars", "mem_bases", "callees", "_seen")
 
     def __init__(self) -> None:
         # Operator and call nodes already scanned, by identity: a sub-expression shared
@@ -55,6 +55,9 @@ class VarScan:
         self.defined: dict[E.Var, None] = {}    # params, then definitions in pre-order
         self.used: dict[E.Var, None] = {}       # every Var referenced, first-use order
         self.type_vars: dict[E.Var, None] = {}  # Vars inside printed types (shape dims ...)
+        # The ``pl.Ptr`` bases of printed memrefs: a defined one prints as its Var, one no
+        # statement defines as its name in a string (``pl.MemRef("mem_ddr_0", ...)``).
+        self.mem_bases: dict[E.Var, None] = {}
         self.callees: dict[str, None] = {}      # GlobalVar names called, first-call order
 
     # -- entry points --------------------------------------------------------------
@@ -78,6 +81,11 @@ class VarScan:
     def free_vars(self) -> list[E.Var]:
         defined = self.defined
         return [var for var in self.used if var not in defined]
+
+    def free_bases(self) -> list[E.Var]:
+        """Memref bases no statement or parameter of the scanned code defines."""
+        defined = self.defined
+        return [var for var in self.mem_bases if var not in defined]
 
     # -- statements ----------------------------------------------------------------
     def stmt(self, node: Stmt) -> None:
@@ -219,8 +227,12 @@ class VarScan:
         if isinstance(type_, ShapedType):
             for dim in type_.shape:
                 self.expr(dim, True)
-            if type_.memref is not None:
-                self.expr(type_.memref.addr, True)
+            memref = type_.memref
+            if memref is not None:
+                self.mem_bases[memref.base_] = None
+                self.expr(memref.byte_offset_, True)
+                if memref.slot_index_ is not None:
+                    self.expr(memref.slot_index_, True)
             view = type_.tensor_view if isinstance(type_, TensorType) else \
                 getattr(type_, "tile_view", None)  # (an ArrayType has no view)
             if view is not None:

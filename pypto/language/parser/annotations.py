@@ -23,6 +23,7 @@ from ...ir.span import Span
 from ..typing import DynVar
 from .closure import MISSING, Closure
 from .diagnostics import ParserTypeError
+from .memref_slot import memref_slot
 
 __all__ = ["parse_annotation", "parse_param_annotation", "parse_return_annotation",
            "parse_dtype", "attr_chain"]
@@ -33,6 +34,7 @@ class _NameLookup(Protocol):
 
 class _DynDims(Protocol):
     def dyn_var(self, dyn: DynVar, span: Span | None = None) -> Any: ...
+    def interned_base_ptr(self, name: str, span: Span | None = None) -> Any: ...
 
 
 class AnnotationContext(Protocol):
@@ -274,7 +276,9 @@ def _enum_slot(p: AnnotationContext, node: ast.expr) -> Any:
 def _view_call(p: AnnotationContext, node: ast.Call) -> Any:
     """``pl.TensorView(stride=[...], ...)`` etc.: list arguments hold dims (may be dynamic)."""
     ctor = p.closure.evaluate(node.func, p.span(node))
-    if ctor not in (T.TensorView, T.TileView, T.MemRef):
+    if isinstance(ctor, type) and issubclass(ctor, T.MemRef):  # ir.MemRef or pl.MemRef
+        return memref_slot(p, node)
+    if ctor not in (T.TensorView, T.TileView):
         raise ParserTypeError(f"Unsupported call '{ast.unparse(node.func)}' in a type annotation",
                               p.span(node))
 

@@ -13,6 +13,7 @@ from typing import Any, Optional, Sequence
 
 from ...ir.enums import FunctionType
 from ...ir.function import Function
+from .ast_entries import ASTParserEntries
 from .closure import Closure
 from .context import ProgramContext
 from .function_parser import FunctionOptions, FunctionParser
@@ -30,14 +31,15 @@ from .expr_evaluator import ExprEvaluator  # noqa: F401
 from .scope_manager import ScopeManager  # noqa: F401
 from .span_tracker import SpanTracker  # noqa: F401
 from .type_resolver import TypeResolver  # noqa: F401
+from ._dsl_invoker import invoke_dsl, use_parser_span  # noqa: F401
+from typing import TYPE_CHECKING  # noqa: F401
 
 __all__ = ["ASTParser"]
 
-AUTO_SCOPE_ATTR = "auto_scope"
-EXTERNAL_SOURCE_ATTR = "external_source"
+from ..._function_attrs import AUTO_SCOPE_ATTR, EXTERNAL_SOURCE_ATTR  # noqa: E402,F401
 
 
-class ASTParser:
+class ASTParser(ASTParserEntries):
     """Parses ``def``s whose AST line numbers index ``source_lines`` (file line = AST line
     + ``line_offset``; column + ``col_offset``), resolving names in ``closure_vars``.
 
@@ -46,6 +48,9 @@ class ASTParser:
     the dynamic dims' variables between parsers.  ``buffer_name_meta``,
     ``pending_comments`` and ``alloc_window_buffer_names`` are accepted for PyPTO's
     signature; pypto's parser tracks those itself.
+
+    ``parse_statement``, ``parse_expression``, ``parse_call`` ... parse one AST node in
+    a statement session of their own (``ast_entries.py``).
     """
 
     def __init__(self, source_file: str, source_lines: Sequence[str], line_offset: int = 0,

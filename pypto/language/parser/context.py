@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from ...ir.array_types import PtrType
 from ...ir.enums import ForKind
 from ...ir.expr import Var
 from ...ir.function import Function
@@ -137,6 +138,7 @@ class ProgramContext:
     global_vars: dict[str, GlobalVar] = field(default_factory=dict)
     functions: dict[str, Function] = field(default_factory=dict)
     dyn_vars: dict[str, Var] = field(default_factory=dict)
+    base_ptrs: dict[str, Var] = field(default_factory=dict)  # memref bases named in strings
     externals: dict[str, Function] = field(default_factory=dict)
     param_counts: dict[str, int] = field(default_factory=dict)  # methods not parsed yet
     unchecked_calls: list = field(default_factory=list)  # calls of methods parsed later
@@ -155,4 +157,12 @@ class ProgramContext:
         var = self.dyn_vars.get(dyn.name)
         if var is None:
             var = self.dyn_vars[dyn.name] = Var(dyn.name, INDEX_TYPE, span)
+        return var
+
+    def interned_base_ptr(self, name: str, span: Span | None = None) -> Var:
+        """One ``pl.Ptr`` per memref base named in a string (``pl.MemRef("mem_ddr_0",
+        ...)``), shared by every method: the annotations naming it share the buffer."""
+        var = self.base_ptrs.get(name)
+        if var is None:
+            var = self.base_ptrs[name] = Var(name, PtrType.get(), span)
         return var

@@ -6,7 +6,7 @@ from __future__ import annotations
 from ... import ir  # noqa: F401 - PyPTO's module-level name of this path
 
 import ast
-from typing import Any, Mapping, Optional
+from typing import TYPE_CHECKING, Any, Mapping, Optional  # noqa: F401 - PyPTO shows TYPE_CHECKING
 
 from ...ir.expr import Var
 from ...ir.node import Expr

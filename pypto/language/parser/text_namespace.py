@@ -68,8 +68,8 @@ def _constructors() -> frozenset:
     """The calls DSL text may contain outside function bodies: ``pl.dynamic`` and the
     views and memory references of type annotations."""
     from ...ir import types as T
-    from ..typing import dynamic
-    return frozenset({dynamic, T.TensorView, T.TileView, T.MemRef})
+    from ..typing import MemRef, dynamic
+    return frozenset({dynamic, T.TensorView, T.TileView, T.MemRef, MemRef})
 
 
 def not_allowed(what: str, span: Span, hint: str | None = None) -> ParserSyntaxError:

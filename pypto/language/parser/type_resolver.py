@@ -11,9 +11,11 @@ from __future__ import annotations
 from ... import ir  # noqa: F401 - PyPTO's module-level name of this path
 
 import ast
-from typing import Any, Callable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Optional  # noqa: F401 - PyPTO shows TYPE_CHECKING
 
 from ...ir import types as T
+from ...ir.array_types import PtrType
+from ...ir.expr import Var
 from ...ir.dtype import DataType
 from ...ir.enums import ParamDirection, TensorLayout
 from ...ir.span import Span
@@ -41,9 +43,16 @@ class _Names:
 class _Program:
     def __init__(self, evaluator: ExprEvaluator) -> None:
         self._evaluator = evaluator
+        self._base_ptrs: dict[str, Var] = {}
 
     def dyn_var(self, dyn: Any, span: Optional[Span] = None) -> Any:
         return self._evaluator.get_or_create_dynvar(dyn, span)
+
+    def interned_base_ptr(self, name: str, span: Optional[Span] = None) -> Var:
+        var = self._base_ptrs.get(name)
+        if var is None:
+            var = self._base_ptrs[name] = Var(name, PtrType.get(), span)
+        return var
 
 
 class TypeResolver:
@@ -99,6 +108,11 @@ class TypeResolver:
         if value is TensorLayout.DN and not dn_allowed:
             raise ParserTypeError("pl.DN is not a tensor layout here", self.span(layout_node))
         return value
+
+    def interned_base_ptr(self, name: str) -> Var:
+        """The one ``pl.Ptr`` variable of this resolver for a memref base named in a string
+        (``pl.MemRef("mem_ddr_0", ...)``): every annotation naming it shares the buffer."""
+        return self.program.interned_base_ptr(name)
 
     def resolve_memref(self, node: ast.expr) -> T.MemRef:
         value = _enum_slot(self, node)

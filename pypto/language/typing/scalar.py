@@ -33,13 +33,43 @@ class Scalar(WrappedExpr, ScalarSurface, metaclass=ScalarMeta):
         self._wrap(kwargs["expr"])
 
 
-class RuntimeScalarMarker:
-    """``pl.RUNTIME``: in ``@pl.jit`` signature mode, leaves a scalar unspecialised."""
+class RuntimeScalarMarker(Scalar):
+    """``pl.RUNTIME``: in ``@pl.jit`` signature mode, leaves a scalar unspecialised.
+
+    A ``Scalar`` (as PyPTO's is): ``RuntimeScalarMarker()`` is the marker itself, which
+    stands for a value only known when the program runs and so has no expression to
+    ``unwrap``; ``RuntimeScalarMarker(expr=e)`` marks the runtime scalar ``e`` (a
+    parameter's ``Var``, say), and ``unwrap()`` gives ``e`` back."""
 
     __slots__ = ()
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        if args or kwargs:
+            super().__init__(*args, **kwargs)
+
+    def unwrap(self) -> Expr:
+        """The scalar expression marked as a runtime value (``TypeError`` for the bare
+        ``pl.RUNTIME`` marker, which stands for none yet)."""
+        try:
+            return self._expr
+        except AttributeError:
+            raise TypeError("pl.RUNTIME stands for a scalar known only at run time; it has "
+                            "no IR expression to unwrap (RuntimeScalarMarker(expr=e) "
+                            "marks the expression e)") from None
+
     def __repr__(self) -> str:
-        return "pl.RUNTIME"
+        try:
+            return f"pl.RUNTIME(expr={self._expr!r})"
+        except AttributeError:
+            return "pl.RUNTIME"
+
+    def __reduce__(self) -> Any:
+        # The bare marker stays the one ``pl.RUNTIME`` through copies and pickles: code
+        # tests for it with ``is``.
+        try:
+            return (RuntimeScalarMarker, (), (None, {"_expr": self._expr}))
+        except AttributeError:
+            return "RUNTIME"
 
 
 RUNTIME = RuntimeScalarMarker()

@@ -290,7 +290,7 @@ class _Splicer(IRMutator):
         self._auto_scoped = _auto_scoped(caller)
         self._kernel_depth = 0  # kernel regions around the statement being rewritten
         self._tuple_results: dict[E.Var, tuple[Expr, ...]] = {}
-        self._touched = _statements_to_calls(body, templates)
+        self._touched, self._passed = _statements_to_calls(body, templates)
         # Splicing straight into the caller's Var (``_direct_params``) is decided for
         # the statements of the body's own level of a non-Inline caller only.
         self._top_level = [] if caller.func_type is FunctionType.Inline else \
@@ -320,15 +320,19 @@ class _Splicer(IRMutator):
 
     def _read_after(self, stmt: Stmt, var: E.Var) -> bool | None:
         """Is ``var`` read after ``stmt``, a statement of the body's own level (``None``
-        for any other statement)?  One walk over that level, on first need."""
+        for any other statement)?  One walk over that level, on first need, noting the
+        last read of the Vars passed to a spliced call (the only ones asked about)."""
         if self._positions is None:
             positions: dict[int, int] = {}
             last_read: dict[E.Var, int] = {}
+            passed = self._passed
             for i, top in enumerate(self._top_level):
                 positions[id(top)] = i
                 for inner in iter_stmts(top):
                     for expr in stmt_exprs(inner):
-                        last_read.update((v, i) for v in var_uses(expr))
+                        for v in var_uses(expr):
+                            if v in passed:
+                                last_read[v] = i
             self._positions = positions, last_read
         positions, last_read = self._positions
         position = positions.get(id(stmt))
@@ -473,10 +477,13 @@ def _pure(expr: Expr) -> bool:
     return True
 
 
-def _statements_to_calls(body: Stmt, templates: dict[str, _Template]) -> set[int]:
+def _statements_to_calls(body: Stmt, templates: dict[str, _Template]
+                         ) -> tuple[set[int], set[E.Var]]:
     """Ids of the statements that are, or enclose, a statement-level call of an expanded
-    Inline function (what ``_Splicer`` splices); one walk, no expression is entered."""
+    Inline function (what ``_Splicer`` splices), and the Vars passed to those calls as
+    arguments; one walk, no expression is entered below the calls."""
     touched: set[int] = set()
+    passed: set[E.Var] = set()
     path: list[Stmt] = []
     stack: list[Stmt | None] = [body]   # None closes the innermost enclosing statement
     while stack:
@@ -500,10 +507,12 @@ def _statements_to_calls(body: Stmt, templates: dict[str, _Template]) -> set[int
                 stack.extend(reversed(nested))
             continue
         if type(root) is E.Call and isinstance(root.op, GlobalVar) \
-                and root.op.name in templates and id(stmt) not in touched:
-            touched.add(id(stmt))
-            touched.update(map(id, path))
-    return touched
+                and root.op.name in templates:
+            passed.update(arg for arg in root.args if isinstance(arg, E.Var))
+            if id(stmt) not in touched:
+                touched.add(id(stmt))
+                touched.update(map(id, path))
+    return touched, passed
 
 
 def _rewrite_body(func: Function, templates: dict[str, _Template],

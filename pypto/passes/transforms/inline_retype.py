@@ -58,13 +58,28 @@ def _deduced_again(call: E.Call) -> E.Call:
 
 
 class Retyping:
-    """What one function's splices retyped: the fresh Vars, for the calls reading them."""
+    """What one function's splices retyped: the fresh Vars, for the calls reading them.
 
-    __slots__ = ("single", "retyped")
+    The single definitions of the function's body are only gathered (a statement walk)
+    when a splice first retypes a value: most splices retype nothing.
+    """
+
+    __slots__ = ("_body", "_single", "retyped")
 
     def __init__(self, body: Stmt) -> None:
-        self.single = single_definitions(body)
+        self._body = body
+        self._single: set[E.Var] | None = None
         self.retyped: set[Expr] = set()
+
+    @property
+    def single(self) -> set[E.Var]:
+        if self._single is None:
+            self._single = single_definitions(self._body)
+        return self._single
+
+    def add_single(self, body: Stmt) -> None:
+        """Count ``body``'s single definitions too (a spliced clone's)."""
+        self.single.update(single_definitions(body))
 
     def mark(self, value: Expr) -> None:
         self.retyped.add(value)
@@ -100,7 +115,7 @@ class RetypeClone(IRMutator):
     def __init__(self, retyping: Retyping, body: Stmt) -> None:
         super().__init__()
         self._retyping = retyping
-        retyping.single |= single_definitions(body)
+        retyping.add_single(body)
 
     def visit_call(self, op: E.Call) -> Expr:
         return self._retyping.call(super().visit_call(op))

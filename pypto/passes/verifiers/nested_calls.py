@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 
+from ..._core_enum import CoreEnumRepr
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.function import Program
@@ -22,7 +23,7 @@ __all__ = ["NoNestedCallsVerifier"]
 RULE = "NoNestedCall"
 
 
-class NestedCallErrorType(enum.IntEnum):
+class NestedCallErrorType(CoreEnumRepr, enum.IntEnum):
     """PyPTO's error codes of the NoNestedCall rule."""
 
     CALL_IN_CALL_ARGS = 201

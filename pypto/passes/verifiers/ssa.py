@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import enum
 
+from ..._core_enum import CoreEnumRepr
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.function import Function, Program
@@ -28,7 +29,7 @@ __all__ = ["SSAErrorType", "SSAVerifier"]
 RULE = "SSAVerify"
 
 
-class SSAErrorType(enum.IntEnum):
+class SSAErrorType(CoreEnumRepr, enum.IntEnum):
     """The kind of an SSA violation; the value is the diagnostic's error code."""
 
     MULTIPLE_ASSIGNMENT = 1

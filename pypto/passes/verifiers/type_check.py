@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import enum
 
+from ..._core_enum import CoreEnumRepr
 from ...ir import expr as E
 from ...ir import stmt as St
 from ...ir.dtype import DataType
@@ -32,7 +33,7 @@ __all__ = ["TypeCheckVerifier", "TypeCheckErrorType", "type_mismatch"]
 RULE = "TypeCheck"
 
 
-class TypeCheckErrorType(enum.IntEnum):
+class TypeCheckErrorType(CoreEnumRepr, enum.IntEnum):
     """PyPTO's error codes of the TypeCheck rule (the diagnostics' ``error_code``)."""
 
     TYPE_KIND_MISMATCH = 101

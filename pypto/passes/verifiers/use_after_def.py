@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import enum
 
+from ..._core_enum import CoreEnumRepr
 from ...ir import expr as E
 from ...ir.function import Function, Program
 from ...ir.node import Stmt
@@ -26,7 +27,7 @@ __all__ = ["UseAfterDefVerifier", "UseAfterDefErrorType"]
 RULE = "UseAfterDefCheck"
 
 
-class UseAfterDefErrorType(enum.IntEnum):
+class UseAfterDefErrorType(CoreEnumRepr, enum.IntEnum):
     """PyPTO's error code of the UseAfterDef rule."""
 
     USE_BEFORE_DEF = 401
