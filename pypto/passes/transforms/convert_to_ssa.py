@@ -167,13 +167,6 @@ class _Converter:
         self.naming[hint] = naming
         return naming
 
-    @overload
-    def define(self, source: E.Var, role: str, type_: Type, span: Span,
-               init: None = None, version: int | None = None) -> E.Var: ...
-    @overload
-    def define(self, source: E.Var, role: str, type_: Type, span: Span,
-               init: Expr, version: int | None = None) -> E.IterArg: ...
-
     def reserve(self, source: E.Var) -> int:
         """Take ``source``'s next version number now, for a definition made later."""
         naming = self.naming.get(source.name_hint)
@@ -182,6 +175,13 @@ class _Converter:
         version = naming[1]
         naming[1] = version + 1
         return version
+
+    @overload
+    def define(self, source: E.Var, role: str, type_: Type, span: Span,
+               init: None = None, version: int | None = None) -> E.Var: ...
+    @overload
+    def define(self, source: E.Var, role: str, type_: Type, span: Span,
+               init: Expr, version: int | None = None) -> E.IterArg: ...
 
     def define(self, source: E.Var, role: str, type_: Type, span: Span,
                init: Expr | None = None, version: int | None = None) -> E.Var:
