@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import heapq
 from typing import Callable, Iterable, Mapping
 
 from .. import expr as E
@@ -18,34 +17,38 @@ __all__ = ["render_function", "render_program", "dependency_order"]
 
 
 def dependency_order(callees: dict[str, Iterable[str]]) -> list[str]:
-    """Callees first; among the functions whose callees are all printed, the smallest
-    name next (PyPTO's order: every multi-function program of the conformance corpus
-    prints so, where a depth-first walk from the roots differs in the ties).
+    """Callees first: depth-first post-order from roots in name order.
 
-    ``callees`` maps each function name (in name order) to the names it calls.  On any
-    call cycle the result is plain name order.  Linear apart from the heap.
+    ``callees`` maps each function name (in name order) to the names it calls, in
+    call order.  On any call cycle the result is plain name order.  Iterative, so a
+    long call chain cannot exhaust the stack.
     """
     names = list(callees)
-    waiting: dict[str, int] = {}
-    callers: dict[str, list[str]] = {name: [] for name in names}
-    for name in names:
-        own = {callee for callee in callees[name] if callee in callers and callee != name}
-        if name in set(callees[name]):
-            return names  # calls itself: a cycle
-        waiting[name] = len(own)
-        for callee in own:
-            callers[callee].append(name)
-    ready = [name for name in names if not waiting[name]]
-    heapq.heapify(ready)
+    in_progress, done = 1, 2
+    state: dict[str, int] = {}
     order: list[str] = []
-    while ready:
-        name = heapq.heappop(ready)
-        order.append(name)
-        for caller in callers[name]:
-            waiting[caller] -= 1
-            if not waiting[caller]:
-                heapq.heappush(ready, caller)
-    return order if len(order) == len(names) else names
+    for root in names:
+        if root in state:
+            continue
+        state[root] = in_progress
+        stack = [(root, iter(callees[root]))]
+        while stack:
+            name, pending = stack[-1]
+            for callee in pending:
+                if callee not in callees:
+                    continue  # an external name: nothing to order
+                seen = state.get(callee)
+                if seen is None:
+                    state[callee] = in_progress
+                    stack.append((callee, iter(callees[callee])))
+                    break
+                if seen == in_progress:
+                    return names
+            else:
+                stack.pop()
+                state[name] = done
+                order.append(name)
+    return order
 
 
 def _function_names(names: Iterable[str], prefix: str) -> dict[str, str]:
@@ -79,10 +82,9 @@ class _FunctionPrinter:
         self.in_program = in_program
 
     def print(self, func: Function, def_name: str, names: dict[E.Var, str],
-              closure_vars: Mapping[E.Var, object], depth: int,
-              base_names: Mapping[E.Var, str] | None = None) -> None:
+              closure_vars: Mapping[E.Var, object], depth: int) -> None:
         exprs = ExprPrinter(self.prefix, names, closure_vars, self.callee_text,
-                            explicit_layout=self.explicit_layout, base_names=base_names)
+                            explicit_layout=self.explicit_layout)
         stmts = StmtPrinter(exprs, self.concise, self.lines)
         pad = stmts.indent(depth)
         self.lines.append(pad + self._decorator(func))
@@ -173,19 +175,8 @@ def render_function(func: Function, prefix: str, concise: bool,
     lines: list[str] = []
     printer = _FunctionPrinter(prefix, concise, lines, sanitize_identifier, in_program=False,
                                explicit_layout=explicit_layout)
-    printer.print(func, sanitize_identifier(func.name), names, closure_vars, 0,
-                  _base_names([scan]))
+    printer.print(func, sanitize_identifier(func.name), names, closure_vars, 0)
     return lines
-
-
-def _base_names(scans: Iterable[VarScan]) -> dict[E.Var, str]:
-    """Printed names of the memref bases no statement defines, unique over the program:
-    the parser interns one ``pl.Ptr`` per name and program, so two bases may not share
-    one (nor a base change name between functions)."""
-    free: dict[E.Var, None] = {}
-    for scan in scans:
-        free.update(dict.fromkeys(scan.free_bases()))
-    return assign_names(free, frozenset())
 
 
 def render_program(program: Program, prefix: str, concise: bool,
@@ -226,12 +217,11 @@ def render_program(program: Program, prefix: str, concise: bool,
 
     printer = _FunctionPrinter(prefix, concise, lines, callee_text, in_program=True,
                                explicit_layout=explicit_layout)
-    base_names = _base_names(scans[name] for name in order)
     for name in order:
         scan = scans[name]
         fixed = {var: dynamic_names[var] for var in scan.free_vars() if var in dynamic_names}
         names = _function_table(scan, reserved, dim_vars, fixed, taken)
-        printer.print(functions[name], def_names[name], names, fixed, 1, base_names)
+        printer.print(functions[name], def_names[name], names, fixed, 1)
     if not order:
         lines.append("    pass")
     if any(DISTRIBUTED_PREFIX + "." in line for line in lines[3:]):
