@@ -82,9 +82,10 @@ class _FunctionPrinter:
         self.in_program = in_program
 
     def print(self, func: Function, def_name: str, names: dict[E.Var, str],
-              closure_vars: Mapping[E.Var, object], depth: int) -> None:
+              closure_vars: Mapping[E.Var, object], depth: int,
+              base_names: Mapping[E.Var, str] | None = None) -> None:
         exprs = ExprPrinter(self.prefix, names, closure_vars, self.callee_text,
-                            explicit_layout=self.explicit_layout)
+                            explicit_layout=self.explicit_layout, base_names=base_names)
         stmts = StmtPrinter(exprs, self.concise, self.lines)
         pad = stmts.indent(depth)
         self.lines.append(pad + self._decorator(func))
@@ -175,8 +176,19 @@ def render_function(func: Function, prefix: str, concise: bool,
     lines: list[str] = []
     printer = _FunctionPrinter(prefix, concise, lines, sanitize_identifier, in_program=False,
                                explicit_layout=explicit_layout)
-    printer.print(func, sanitize_identifier(func.name), names, closure_vars, 0)
+    printer.print(func, sanitize_identifier(func.name), names, closure_vars, 0,
+                  _base_names([scan]))
     return lines
+
+
+def _base_names(scans: Iterable[VarScan]) -> dict[E.Var, str]:
+    """Printed names of the memref bases no statement defines, unique over the program:
+    the parser interns one ``pl.Ptr`` per name and program, so two bases may not share
+    one (nor a base change name between functions)."""
+    free: dict[E.Var, None] = {}
+    for scan in scans:
+        free.update(dict.fromkeys(scan.free_bases()))
+    return assign_names(free, frozenset())
 
 
 def render_program(program: Program, prefix: str, concise: bool,
@@ -217,11 +229,12 @@ def render_program(program: Program, prefix: str, concise: bool,
 
     printer = _FunctionPrinter(prefix, concise, lines, callee_text, in_program=True,
                                explicit_layout=explicit_layout)
+    base_names = _base_names(scans[name] for name in order)
     for name in order:
         scan = scans[name]
         fixed = {var: dynamic_names[var] for var in scan.free_vars() if var in dynamic_names}
         names = _function_table(scan, reserved, dim_vars, fixed, taken)
-        printer.print(functions[name], def_names[name], names, fixed, 1)
+        printer.print(functions[name], def_names[name], names, fixed, 1, base_names)
     if not order:
         lines.append("    pass")
     if any(DISTRIBUTED_PREFIX + "." in line for line in lines[3:]):
