@@ -5,7 +5,7 @@ per-pass dumps of ``ir.compile(..., dump_passes=True)``) on pypto's CPU executor
 compares the outputs with the expected ones, so the first pass that changed the
 program's meaning is named.  PyPTO's ``torch_codegen`` (IR -> PyTorch source) is code
 generation and is not provided; the executor runs the IR itself (see
-docs/guide/unsupported.md).
+docs/guide/differences.md).
 """
 
 from __future__ import annotations

@@ -44,8 +44,8 @@ class _UnitType(Type):
 
     def __new__(cls) -> "_UnitType":
         found = _UnitType._instances.get(cls)
-        if found is None:
-            found = _UnitType._instances[cls] = object.__new__(cls)
+        if found is None:  # setdefault: threads racing on the first one all get the same
+            found = _UnitType._instances.setdefault(cls, object.__new__(cls))
         return found
 
     @classmethod

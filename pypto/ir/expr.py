@@ -150,8 +150,8 @@ _SCALAR_TYPES: dict[DataType, ScalarType] = {}
 def _scalar(dtype: DataType) -> ScalarType:
     """Shared ScalarType instance per dtype (types are immutable)."""
     found = _SCALAR_TYPES.get(dtype)
-    if found is None:
-        found = _SCALAR_TYPES[dtype] = ScalarType(dtype)
+    if found is None:  # setdefault: threads racing on the first one all get the same
+        found = _SCALAR_TYPES.setdefault(dtype, ScalarType(dtype))
     return found
 
 

@@ -64,11 +64,17 @@ class Function(IRNode):
                  level: Level | None = None, role: Role | None = None,
                  attrs: Mapping[str, Any] | None = None,
                  requires_runtime_binding: bool = False) -> None:
-        check_type("Function", "name", name, str, "str")
-        check_type("Function", "type", type, FunctionType, "FunctionType")
+        # Checks inline, messages only on failure: the outliners build one Function
+        # per outlined region.
+        if name.__class__ is not str:
+            check_type("Function", "name", name, str, "str")
         # Enum members are passed as they are (calling the enum costs more than the
         # rest of the checks); only a subclass member is converted.
-        func_type = type if type.__class__ is FunctionType else FunctionType(type)
+        if type.__class__ is FunctionType:
+            func_type = type
+        else:
+            check_type("Function", "type", type, FunctionType, "FunctionType")
+            func_type = FunctionType(type)
         if level is not None:
             check_type("Function", "level", level, Level, "Level or None")
             level = level if level.__class__ is Level else Level(level)
@@ -76,16 +82,22 @@ class Function(IRNode):
             check_type("Function", "role", role, Role, "Role or None")
             role = role if role.__class__ is Role else Role(role)
         derived = DERIVED_LEVEL_ROLE.get(func_type)
-        if derived is not None:
+        if derived is not None and (level is not None or role is not None):
             for what, given, implied in (("level", level, derived[0]), ("role", role, derived[1])):
                 if given is not None and given != implied:
                     raise ValueError(
                         f"Function '{name}' has func_type={func_type.name} which implies "
                         f"{what}={implied.name}, but explicit {what}={given.name} was provided")
+        if derived is not None:
             level, role = derived
         vars_: list[Var] = []
         dirs: list[ParamDirection] = []
         for i, item in enumerate(params):
+            if item.__class__ is tuple and len(item) == 2 \
+                    and item[1].__class__ is ParamDirection and isinstance(item[0], Var):
+                vars_.append(item[0])  # the usual (Var, direction) pair, checked at once
+                dirs.append(item[1])
+                continue
             if isinstance(item, tuple):
                 if len(item) != 2:
                     raise TypeError(f"Function '{name}': params[{i}] must be a Var or a "
@@ -101,7 +113,9 @@ class Function(IRNode):
             vars_.append(var)
             dirs.append(direction if direction.__class__ is ParamDirection
                         else ParamDirection(direction))
-        check_type("Function", "requires_runtime_binding", requires_runtime_binding, bool, "bool")
+        if requires_runtime_binding.__class__ is not bool:
+            check_type("Function", "requires_runtime_binding", requires_runtime_binding, bool,
+                       "bool")
         _set(self, "name", name)
         _set(self, "params", tuple(vars_))
         _set(self, "param_directions", tuple(dirs))

@@ -63,11 +63,16 @@ def as_tuple(owner: str, field: str, items: Any, expected: type | tuple[type, ..
         raise TypeError(f"{owner}: field '{field}' expects a list of {expected_text}, "
                         f"got {type(items).__name__}")
     out = tuple(items)
-    for i, item in enumerate(out):
+    # Every node constructor with a list field passes through here: the loop only
+    # checks, and the index for the message is found once something fails.
+    for item in out:
         if not isinstance(item, expected):
-            raise TypeError(f"{owner}: field '{field}[{i}]' expects {expected_text}, "
-                            f"got {type(item).__name__}")
-    return out
+            break
+    else:
+        return out
+    i = next(i for i, item in enumerate(out) if not isinstance(item, expected))
+    raise TypeError(f"{owner}: field '{field}[{i}]' expects {expected_text}, "
+                    f"got {type(out[i]).__name__}")
 
 
 def _slot_descriptor(cls: type, slot: str) -> Any:

@@ -114,11 +114,27 @@ class SeqStmts(Stmt):
             return out[0]
         if span is None:
             span = out[0].span if out else Span.unknown()
-        return SeqStmts(out, span)
+        elif span.__class__ is not Span:
+            check_type("SeqStmts", "span", span, Span, "Span")
+        # ``_splice`` checked every statement: the node is built without a second check.
+        seq = SeqStmts.__new__(SeqStmts)
+        _set(seq, "stmts", tuple(out))
+        _set(seq, "span", span)
+        _set(seq, "leading_comments", ())
+        return seq
 
 
 def _splice(stmts: Iterable[Stmt], out: list[Stmt]) -> None:
     """Append ``stmts`` to ``out`` with every nested SeqStmts opened (iteratively)."""
+    kind = type(stmts)
+    if kind is list or kind is tuple:
+        # The usual case, one flat level of statements: no iterator stack.
+        for stmt in stmts:
+            if type(stmt) is SeqStmts or not isinstance(stmt, Stmt):
+                break
+        else:
+            out.extend(stmts)
+            return
     stack = [iter(stmts)]
     while stack:
         for stmt in stack[-1]:

@@ -22,6 +22,7 @@ from ..ir.depth import NestingError, too_deep
 from ..ir.function import Function, Program
 from .diagnostic import PassError, PassErrorCode
 from .properties import IRProperty, IRPropertySet
+from .run_memo import run_scope
 
 __all__ = ["PassKind", "Pass"]
 
@@ -123,6 +124,10 @@ class Pass:
         if not isinstance(program, Program):
             raise TypeError(f"Pass '{self._name}' expects an ir.Program, "
                             f"got {type(program).__name__}")
+        with run_scope():  # a pass called alone is a run of its own
+            return self._run_instrumented(program)
+
+    def _run_instrumented(self, program: Program) -> Program:
         from .context import PassContext, notify_failure
         context = PassContext.current()
         instruments = context.get_instruments() if context is not None else []

@@ -18,6 +18,7 @@ from .diagnostic import VerificationError
 from .pass_base import Pass, nesting_refusal
 from .properties import (IRProperty, IRPropertySet, get_structural_properties,
                          get_verified_properties)
+from .run_memo import run_scope
 from .verifier_registry import verify_properties
 
 __all__ = ["PassPipeline", "get_default_verification_level", "parse_verification_level",
@@ -86,6 +87,10 @@ class PassPipeline:
         if not isinstance(program, Program):
             raise TypeError(f"PassPipeline.run expects an ir.Program, "
                             f"got {type(program).__name__}")
+        with run_scope():  # its passes and verifiers share one memo
+            return self._run(program)
+
+    def _run(self, program: Program) -> Program:
         context = PassContext.current()
         level = (context.get_verification_level() if context is not None
                  else get_default_verification_level())

@@ -12,6 +12,7 @@ of the registry; a test or plug-in may replace one with ``register``.
 from __future__ import annotations
 
 import logging
+import threading
 from typing import Any, Callable, ClassVar, Iterable
 
 from ..errors import InternalError
@@ -20,11 +21,13 @@ from ..ir.function import Program
 from .diagnostic import (Diagnostic, DiagnosticSeverity, VerificationError, format_report,
                          has_errors)
 from .properties import IRProperty, IRPropertySet, get_default_verify_properties
+from .run_memo import run_scope
 
 __all__ = ["PropertyVerifier", "FunctionVerifier", "PropertyVerifierRegistry", "log_warnings",
            "verify_properties", "verify_program", "as_property_set"]
 
 logger = logging.getLogger("pypto.passes")
+_BUILTINS_LOCK = threading.RLock()  # the first fill of the registry (``_ensure_builtins``)
 
 
 class PropertyVerifier:
@@ -79,6 +82,7 @@ class PropertyVerifierRegistry:
 
     _verifiers: ClassVar[dict[IRProperty, PropertyVerifier]] = {}
     _builtins_loaded: ClassVar[bool] = False
+    _builtins_loading: ClassVar[bool] = False
     _instance: ClassVar["PropertyVerifierRegistry | None"] = None
 
     @classmethod
@@ -91,13 +95,20 @@ class PropertyVerifierRegistry:
     def _ensure_builtins(cls) -> None:
         if cls._builtins_loaded:
             return
-        cls._builtins_loaded = True  # set first: registration goes through register()
-        try:
-            from .verifiers import register_builtin_verifiers
-            register_builtin_verifiers(cls)
-        except BaseException:
-            cls._builtins_loaded = False
-            raise
+        # Threads verifying for the first time at once wait for one of them to fill
+        # the table (without the lock, a second thread saw the flag set and found no
+        # verifier yet: an InternalError).  The loading thread's own ``register`` calls
+        # come back here and return (the lock is reentrant, the flag says "loading").
+        with _BUILTINS_LOCK:
+            if cls._builtins_loaded or cls._builtins_loading:
+                return
+            cls._builtins_loading = True
+            try:
+                from .verifiers import register_builtin_verifiers
+                register_builtin_verifiers(cls)
+                cls._builtins_loaded = True
+            finally:
+                cls._builtins_loading = False
 
     @classmethod
     def register(cls, prop: IRProperty, verifier: PropertyVerifier) -> PropertyVerifier | None:
@@ -139,7 +150,8 @@ class PropertyVerifierRegistry:
         outputs: list[list[Diagnostic]] = [[] for _ in verifiers]
         fused = [(verifier, out) for verifier, out in zip(verifiers, outputs)
                  if isinstance(verifier, CheckVerifier)]
-        with nesting_guard(program):  # a verifier recursing past the stack: NestingError
+        # (run_scope: a verification called alone remembers answers for its own length)
+        with run_scope(), nesting_guard(program):  # past the stack: NestingError
             if len(fused) > 1:
                 run_checks(program, [v.make_check(program, out) for v, out in fused])
             for verifier, out in zip(verifiers, outputs):

@@ -5,8 +5,9 @@ Each parameter's declared type is compiled once into a checker:
 * Tensor/Tile params take a ``numpy.ndarray`` whose dtype is the param dtype's
   storage dtype (``dtypes.numpy_dtype``) and whose shape matches: static dims
   exactly, a dynamic dim ``M`` binds ``M`` on first sight (the body may read it as
-  a scalar) and must agree afterwards, composite dims (``M * 2``) are evaluated once
-  everything is bound.
+  a scalar) and must agree afterwards, composite dims (``M * 2``) are checked once
+  every plain dim is bound -- and a dim that appears only inside them is solved from
+  one (``dim_solver``).
 * Scalar params take a Python (or NumPy) number of the right category; integers
   must fit the dtype.
 * Tuple params take a tuple/list of the element kinds.
@@ -30,6 +31,7 @@ from ..ir.node import Expr
 from ..ir.span import Span
 from ..ir.types import ScalarType, ShapedType, TupleType, Type
 from ._windows import shape_text
+from .dim_solver import CompositeDim, DimMismatch, settle
 from .dtypes import dtype_label, np, numpy_dtype
 from .errors import ExecutionError
 from .values import UNSET, describe_value
@@ -37,7 +39,7 @@ from .values import UNSET, describe_value
 __all__ = ["ParamBinder"]
 
 Frame = list
-Pending = list  # deferred composite-dim checks: (fn, expected_text, actual, what)
+Pending = list  # deferred composite-dim checks: (CompositeDim, the argument's extent)
 
 
 class _ArgMismatch(Exception):
@@ -114,21 +116,21 @@ class ParamBinder:
         self._slot_of = slot_of
         self._compile_expr = compile_expr
         self.params = [
-            _Param(var.name_hint, slot_of(var), self._checker(var.type),
+            _Param(var.name_hint, slot_of(var), self._checker(var.type, var.name_hint),
                    direction is ParamDirection.In and isinstance(var.type, ShapedType))
             for var, direction in zip(function.params, function.param_directions)]
         self.signature = ", ".join(p.name for p in self.params)
 
     # -- compiling checkers -------------------------------------------------------------
 
-    def _checker(self, t: Type) -> Callable[[Any, Frame, Pending], Any]:
+    def _checker(self, t: Type, param: str) -> Callable[[Any, Frame, Pending], Any]:
         if isinstance(t, ShapedType):
-            return self._shaped_checker(t)
+            return self._shaped_checker(t, param)
         if isinstance(t, ScalarType):
             scalar = _scalar_checker(t.dtype)
             return lambda value, frame, pending: scalar(value)
         if isinstance(t, TupleType):
-            items = [self._checker(item) for item in t.types]
+            items = [self._checker(item, param) for item in t.types]
 
             def check_tuple(value: Any, frame: Frame, pending: Pending) -> tuple:
                 if not isinstance(value, (tuple, list)) or len(value) != len(items):
@@ -138,19 +140,20 @@ class ParamBinder:
             return check_tuple
         return lambda value, frame, pending: value  # UnknownType: anything goes
 
-    def _shaped_checker(self, t: ShapedType) -> Callable[[Any, Frame, Pending], Any]:
+    def _shaped_checker(self, t: ShapedType, param: str) -> Callable[[Any, Frame, Pending], Any]:
         storage = numpy_dtype(t.dtype)
         rank = len(t.shape)
         static: list[tuple[int, int]] = []
         dynamic: list[tuple[int, int, str]] = []
-        composite: list[tuple[int, Callable[[Frame], Any], str]] = []
+        composite: list[CompositeDim] = []
         for axis, dim in enumerate(t.shape):
             if isinstance(dim, ConstInt):
                 static.append((axis, dim.value))
             elif isinstance(dim, Var):
                 dynamic.append((axis, self._slot_of(dim), dim.name_hint))
             else:
-                composite.append((axis, self._compile_expr(dim), str(dim)))
+                composite.append(CompositeDim(param, axis, dim, self._compile_expr(dim),
+                                              self._slot_of))
         declared = _type_text(t)
 
         def check_array(value: Any, frame: Frame, pending: Pending) -> Any:
@@ -174,8 +177,8 @@ class ParamBinder:
                 elif bound != shape[axis]:
                     raise _ArgMismatch(f"dim {axis} is {shape[axis]}, but dynamic dim '{name}' "
                                        f"is already bound to {bound} ({declared})")
-            for axis, fn, text in composite:
-                pending.append((fn, text, shape[axis], axis))
+            for dim in composite:
+                pending.append((dim, shape[dim.axis]))
             return value
         return check_array
 
@@ -205,9 +208,8 @@ class ParamBinder:
             if at_entry and param.copy_at_entry:
                 checked = checked.copy()
             frame[param.slot] = checked
-        for fn, text, actual, axis in pending:
-            expected = fn(frame)
-            if expected != actual:
-                raise self._fail(f"call of '{self.function.name}'", span,
-                                 f"dim {axis} is {actual}, but its declared extent {text} "
-                                 f"evaluates to {expected}")
+        if pending:
+            try:
+                settle(frame, pending)
+            except DimMismatch as exc:
+                raise self._fail(f"call of '{self.function.name}'", span, str(exc)) from None

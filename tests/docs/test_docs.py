@@ -163,3 +163,15 @@ def test_readme_has_exactly_two_setup_commands():
         "python3 -m venv .venv && .venv/bin/pip install -q -e \".[test]\" && "
         ".venv/bin/python -m pytest -q",
     ]
+
+
+def test_guide_setup_commands_are_the_readme_ones():
+    """The guide repeats the README's set-up; a copy that drifted would not be run by CI."""
+    def setup_lines(path: Path) -> list[str]:
+        return [line for b in blocks_of(path) if b.language == "sh"
+                for line in b.text.splitlines() if line.startswith("python3 -m venv")]
+    readme = setup_lines(REPO / "README.md")
+    for path in (REPO / "docs").rglob("*.md"):
+        for line in setup_lines(path):
+            assert line in readme, f"{_doc_id(path)}: set-up command not in README.md: {line}"
+    assert setup_lines(REPO / "docs" / "guide" / "getting-started.md") == readme

@@ -468,6 +468,22 @@ def test_declared_effects():
     assert _effects("pld.tensor.get")[:3] == [w, r, r]
 
 
+def test_call_write_targets_asks_only_the_writable_operands():
+    # ``OpDef.written`` (the operands an op can write) stands in for asking every operand:
+    # on a call of every registered op with a Var per operand, atomic or not, the answer
+    # is the one asking every operand gives.
+    for name in list_ops():
+        op = get_op(name)
+        for kwargs in ({}, {"atomic": ir.AtomicType.Add}):
+            args = [ir.Var(f"a{i}", TX.type, ir.Span.unknown()) for i in range(len(op.params))]
+            site = ir.Call(op, args, kwargs, {}, ir.UnknownType.get(), ir.Span.unknown())
+            every = [(arg, i, op.arg_effect(i, kwargs)) for i, arg in enumerate(args)
+                     if op.arg_effect(i, kwargs) is not Effect.Read]
+            assert call_write_targets(site) == every, name
+            short = ir.Call(op, args[:1], kwargs, {}, ir.UnknownType.get(), ir.Span.unknown())
+            assert call_write_targets(short) == [w for w in every if w[1] == 0], name
+
+
 def test_call_write_targets_for_registered_ops():
     assert call_write_targets(call("tile.store", TX, [0, 0], X)) == [(X, 2, Effect.Write)]
     atomic = call("tile.store", TX, [0, 0], X, atomic=ir.AtomicType.Add)

@@ -137,6 +137,28 @@ def test_dim_folds_to_dynamic_var_in_orchestration_only():
     assert isinstance(values(opaque)[0], ir.Call)
 
 
+@pytest.mark.parametrize("second", ["K", "M"])
+def test_a_name_naming_a_dim_again_is_still_no_statement(second):
+    # Found by the corpus damage run (0569~damage3): the second ``n = K`` made a
+    # statement; its printed form names the dim first, so it read back as no statement.
+    program = pl.parse(f"""
+import pypto.language as pl
+K = pl.dynamic("K")
+M = pl.dynamic("M")
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.Orchestration)
+    def main(self, x: pl.Tensor[[K, M], pl.FP32]) -> pl.Scalar[pl.INDEX]:
+        n: pl.Scalar[pl.INDEX] = K
+        n: pl.Scalar[pl.INDEX] = {second}
+        return n
+""")
+    body = ir.flatten_to_stmts(program.get_function("main").body)
+    assert len(body) == 1 and body[0].value[0].name_hint == second
+    assert_roundtrip(program)
+
+
 # -- unknown callees --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("call, cls, fragment, token", [

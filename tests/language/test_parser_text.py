@@ -357,3 +357,10 @@ class P:
         ("Undefined variable 'q'", 9),
         ("Undefined variable 'r'", 15)]
     assert all(e.source_lines for e in (err, *err.also))
+
+
+def test_a_type_alias_holding_a_memref_is_refused_in_user_terms():
+    text = FUNCTION_TEXT + 'T = pl.Tensor[[64], pl.FP32, pl.MemRef("mem_ddr_0", 0, 256)]  # @alias\n'
+    expect_text_error(text, ParserSyntaxError,
+                      "Binding a type alias that holds a pl.MemRef or a view at module level",
+                      "alias", "pl.Tensor")

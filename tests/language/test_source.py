@@ -340,13 +340,3 @@ def test_ipython_cell(tmp_path):
     assert kernel[1:] == ["def kernel(a):\n    return a\n", 2, 0]
     assert model == [cell_file, "class Model:\n    def main(self):\n        return 1\n", 5, 0]
     assert ret_span == f"{cell_file}:4:5"
-
-
-def test_seeding_a_file_whose_linecache_entry_is_still_lazy_is_a_no_op(monkeypatch):
-    # linecache.lazycache leaves a 1-tuple (a loader) until the lines are read.
-    from pypto.language.parser import source
-    filename = "/nonexistent/lazy_module.py"
-    monkeypatch.setitem(linecache.cache, filename, (lambda: "x = 1\n",))
-    monkeypatch.setattr(source, "_MODULE_INDEX", {})
-    source.seed_module_ast(filename, ast.parse("x = 1\n"))
-    assert source._MODULE_INDEX == {}

@@ -156,7 +156,11 @@ def call_write_targets(call: Call | Submit,
     opdef = op if isinstance(op, OpDef) else find_op(op.name)
     if opdef is None:
         return out
-    for index, arg in enumerate(call.args[:len(opdef.params)]):
+    args = call.args
+    for index, _spec in opdef.written:  # (the operands that can be written, in order)
+        if index >= len(args):
+            break
+        arg = args[index]
         effect = opdef.arg_effect(index, call._kwargs)
         if effect is not Effect.Read and isinstance(arg, Var):
             out.append((arg, index, effect))

@@ -137,7 +137,7 @@ class OpDef(Op):
     """
 
     __slots__ = ("params", "keywords", "deduce", "compute", "doc", "semantics", "pl", "ir",
-                 "aliases", "scalar_form", "type_params", "call_attrs", "router")
+                 "aliases", "scalar_form", "type_params", "call_attrs", "router", "written")
     params: tuple[ParamSpec, ...]
     keywords: tuple[KwargSpec, ...]
     deduce: DeduceRule
@@ -151,6 +151,7 @@ class OpDef(Op):
     type_params: tuple[KwargSpec, ...]
     call_attrs: tuple[str, ...]
     router: tuple[str, str] | None
+    written: tuple[tuple[int, ParamSpec], ...]
 
     def __init__(self, name: str, params: Iterable[ParamSpec], deduce: DeduceRule,
                  keywords: Iterable[KwargSpec] = (), compute: bool = False, doc: str = "",
@@ -179,6 +180,10 @@ class OpDef(Op):
         _set(self, "type_params", type_params)
         _set(self, "call_attrs", call_attrs)
         _set(self, "router", router)
+        # The operands the op may write, with their specs: what an analysis asking for
+        # an op call's written arguments looks at (most ops write none).
+        _set(self, "written", tuple((index, spec) for index, spec in enumerate(params)
+                                    if spec.effect is not Effect.Read))
 
     @property
     def namespace(self) -> str:

@@ -25,7 +25,6 @@ from .annotations import parse_param_annotation, parse_return_annotation
 from .binding import DefiniteBindings
 from .closure import Closure
 from .context import LoopFrame, NameTable, ProgramContext, RegionFrame, YieldContext
-from .comment_extractor import extract_line_comments
 from .diagnostics import (ParserError, ParserSyntaxError, ParserTypeError,
                           UndefinedVariableError, UnsupportedFeatureError,
                           concise_error_message)
@@ -63,22 +62,6 @@ class InlineSplice:
     block_depth: int = 0  # the caller's open blocks: the body's top level is spliced into them
 
 
-_FULL_LINE_COMMENT_CACHE: dict[str, tuple[list[int], list[str]]] = {}
-
-
-def _comment_index(source: str) -> tuple[list[int], list[str]]:
-    """Line numbers (1-based, sorted) and texts of the full-line ``#`` comments."""
-    found = _FULL_LINE_COMMENT_CACHE.get(source)
-    if found is not None:
-        return found
-    comments = extract_line_comments(source)
-    lines, texts = list(comments), list(comments.values())
-    if len(_FULL_LINE_COMMENT_CACHE) > 256:
-        _FULL_LINE_COMMENT_CACHE.clear()
-    _FULL_LINE_COMMENT_CACHE[source] = (lines, texts)
-    return lines, texts
-
-
 class FunctionParser:
     """Parses one ``ast.FunctionDef`` into an ``ir.Function``."""
 
@@ -106,7 +89,7 @@ class FunctionParser:
         self.func_attrs: dict[str, Any] = {}
         self.params: list[E.Var] = []
         self.return_types: list | None = None  # declared (None: no annotation, unchecked)
-        self._comment_lines, self._comment_texts = _comment_index(info.source)
+        self._comment_lines, self._comment_texts = info.full_line_comments()
         self._pending_comments: list[str] = []
 
     # -- small helpers ---------------------------------------------------------------

@@ -21,7 +21,7 @@ __all__ = ["splice_inline"]
 
 
 def splice_inline(p: "FunctionParser", inline: "InlineFunction", node: ast.Call) -> Any:
-    from .function_parser import InlineSplice, _comment_index
+    from .function_parser import InlineSplice
     span = p.span(node)
     if any(s.name == inline.name for s in p.inline_stack):
         chain = " -> ".join([s.name for s in p.inline_stack] + [inline.name])
@@ -45,7 +45,7 @@ def splice_inline(p: "FunctionParser", inline: "InlineFunction", node: ast.Call)
         p.info = inline.source
         p.closure = p.closure.with_inline(inline.closure_vars)
         p.fold_cache = {}
-        p._comment_lines, p._comment_texts = _comment_index(inline.source.source)
+        p._comment_lines, p._comment_texts = inline.source.full_line_comments()
         body = inline.func_def.body
         previous_end = inline.func_def.lineno
         for stmt in body:

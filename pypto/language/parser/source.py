@@ -18,11 +18,11 @@ from typing import Any, Iterator, Optional, Union
 
 from . import pyast
 from ...ir.span import Span
+from .comment_extractor import extract_line_comments
 from .diagnostics import ParserSyntaxError
 
 __all__ = ["SourceInfo", "get_source_info", "register_source", "registered_source",
-           "unregister_source", "locate_entity", "seed_module_ast", "forget_module_ast",
-           "iter_definitions"]
+           "unregister_source", "locate_entity", "iter_definitions"]
 
 # Python numbers lines at \r\n, \r and \n only; str.splitlines() also splits at \x0c etc.
 _NEWLINE = re.compile(r"\r\n|\r|\n")
@@ -64,6 +64,19 @@ class SourceInfo:
         # column by one constant shift (``span`` runs for almost every AST node).
         uniform = self.source.isascii() and not self._undedented_lines
         self._uniform_shift: int | None = 1 + self.col_offset if uniform else None
+        self._comments: tuple[list[int], list[str]] | None = None
+
+    def full_line_comments(self) -> tuple[list[int], list[str]]:
+        """Line numbers (1-based, sorted) and texts of the full-line ``#`` comments.
+
+        Found once per text: every function parsed from a file-wide ``SourceInfo``
+        (the decorators' per-file index) reads the same one.  Threads sharing it at
+        worst both compute the same value."""
+        found = self._comments
+        if found is None:
+            comments = extract_line_comments(self.source)
+            found = self._comments = (list(comments), list(comments.values()))
+        return found
 
     @classmethod
     def from_text(cls, text: str, filename: str, line_offset: int = 0) -> "SourceInfo":
@@ -395,18 +408,6 @@ _BLOCK_FIELDS: dict[type, tuple[str, ...]] = {}
 def _block_fields(cls: type) -> tuple[str, ...]:
     own = getattr(cls, "_fields", ())
     return tuple(name for name in (*_STMT_LISTS, "handlers", "cases") if name in own)
-
-
-def seed_module_ast(filename: str, tree: ast.Module) -> None:
-    """Let ``pl.parse`` share the AST it already built for a registered text."""
-    entry = linecache.cache.get(filename)  # a lazy entry is a 1-tuple: no lines yet
-    lines = entry[2] if entry is not None and len(entry) == 4 else None
-    if lines:
-        _MODULE_INDEX[filename] = _ModuleIndex(filename, lines, tree)
-
-
-def forget_module_ast(filename: str) -> None:
-    _MODULE_INDEX.pop(filename, None)
 
 
 def locate_entity(obj: Any) -> Optional[tuple[SourceInfo, ast.AST]]:

@@ -84,14 +84,21 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
         raise ParserTypeError(f"Cannot assign a {type(value).__name__} to '{name}'", span)
     value = _retype_index_const(value, annotation, span)
     existing = p.names.lookup(name)
-    if existing is None and isinstance(value, E.Var) and _aliases_dyn_dim(p, value, annotation):
-        p.names.bind_new(name, value, span)
+    dim = value if isinstance(value, E.Var) and _aliases_dyn_dim(p, value, annotation) else None
+    if existing is None and dim is not None:
+        p.names.bind_new(name, dim, span)
         p.bindings.bound(name, False)
-        return value
+        return dim
     if existing is not None and p.options.strict_ssa:
         raise SSAViolationError(f"Variable '{name}' is assigned more than once (strict_ssa)",
                                 span, previous_span=p.names.first_span(name),
                                 hint=f"Use a new name instead of rebinding '{name}'")
+    if dim is not None and isinstance(existing, E.Var) and _is_dyn_dim(p, existing):
+        # ``n = M`` again where ``n`` already names a dim: no statement either, so the
+        # printed program (in which the first leaves none) reads back the same.
+        p.names.bind_new(name, dim, span)
+        p.bindings.bound(name, True)
+        return dim
     if isinstance(existing, E.Var) and not _is_dyn_dim(p, existing):
         new_type = _reconcile(p, name, value, annotation, node)
         if not (new_type == existing.type or isinstance(new_type, T.UnknownType)

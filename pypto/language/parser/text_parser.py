@@ -29,6 +29,7 @@ from .program_parser import (options_from_ast, parse_function_definition,
 from .recovery import FailedEntity, collected_error, stored_names
 from .source import SourceInfo
 from .text_chunks import CHUNK_MIN_CHARS, split_text
+from ..typing import AnnotationRecord
 from .text_namespace import (DSL_MODULES, TextClosure, annotation_names, dsl_module,
                              is_constant_value, not_allowed)
 # PyPTO's module-level names of this path
@@ -160,10 +161,12 @@ class _TextReader:
                                        "to a constant: SIZE = 64, M = pl.dynamic(\"M\")")
         value = self.closure.evaluate(stmt.value, self.span(stmt.value))
         if not is_constant_value(value):
-            raise not_allowed(f"Binding a {type(value).__name__} at module level",
-                              self.span(stmt.value),
+            what = ("a type alias that holds a pl.MemRef or a view"
+                    if isinstance(value, AnnotationRecord) else f"a {type(value).__name__}")
+            raise not_allowed(f"Binding {what} at module level", self.span(stmt.value),
                               hint="Module-level names in DSL text hold constants: numbers, "
-                                   "strings, dtypes, enum members, pl.dynamic dims")
+                                   "strings, dtypes, enum members, pl.dynamic dims, type "
+                                   "aliases without a memref or view (write those inline)")
         for target in stmt.targets:
             self.bindings[cast(ast.Name, target).id] = value  # (each checked a Name above)
 

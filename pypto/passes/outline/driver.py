@@ -8,6 +8,7 @@ from ...ir.function import Function, Program
 from ...ir.walk import iter_stmts
 from ..diagnostic import PassError, PassErrorCode, errors_of
 from ..properties import IRProperty
+from ..run_memo import remembered
 from .outliner import OutlineConfig, ScopeOutliner
 
 __all__ = ["outline_program", "require_ssa", "find_scopes", "has_scope"]
@@ -22,26 +23,19 @@ def has_scope(func: Function, kind: type) -> bool:
     """Does ``func`` hold a scope of class ``kind``?
 
     Answered from the set of statement classes in ``func``, gathered in one walk
-    and remembered per function object: the outliners and their checks ask this of
-    every function, and most functions come through a pass unchanged (IR is
-    immutable, so the answer for an object never goes stale).
+    and remembered per function object for the run (``run_memo``): the outliners and
+    their checks ask this of every function, and most functions come through a pass
+    unchanged (IR is immutable, so the answer for an object never goes stale).
     """
     return any(issubclass(cls, kind) for cls in _statement_classes(func))
 
 
-_CLASSES_SEEN: dict[int, tuple[Function, frozenset[type]]] = {}
-_CLASSES_SEEN_LIMIT = 4096  # then start afresh: a bound on the functions kept alive
-
-
 def _statement_classes(func: Function) -> frozenset[type]:
-    seen = _CLASSES_SEEN.get(id(func))
-    if seen is not None and seen[0] is func:
-        return seen[1]
-    classes = frozenset(type(stmt) for stmt in iter_stmts(func.body))
-    if len(_CLASSES_SEEN) >= _CLASSES_SEEN_LIMIT:
-        _CLASSES_SEEN.clear()
-    _CLASSES_SEEN[id(func)] = (func, classes)
-    return classes
+    return remembered("statement classes", func, _gather_classes)
+
+
+def _gather_classes(func: Function) -> frozenset[type]:
+    return frozenset(type(stmt) for stmt in iter_stmts(func.body))
 
 
 def require_ssa(func: Function, pass_name: str, what: str) -> None:

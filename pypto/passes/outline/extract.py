@@ -22,7 +22,7 @@ from ...ir.function import Function
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops import deduce_call_return_type
 from ...ir.scalar_types import scalar_type
-from ...ir.types import ScalarType, TensorType, TupleType
+from ...ir.types import ScalarType, TensorType, TupleType, has_dynamic_dims
 from ...ir.visitor import IRMutator
 from ..diagnostic import PassError, PassErrorCode
 from .facts import BodyFacts, visible_definitions
@@ -61,7 +61,13 @@ class ScopeExtraction:
 
     def make_call(self, args: list[Expr], ctx: "_Context") -> Expr:
         func = self.function
-        results = deduce_call_return_type(func.params, args, func.return_types)
+        types = func.return_types
+        if any(has_dynamic_dims(t) for t in types):
+            results = deduce_call_return_type(func.params, args, types)
+        else:
+            # No dim to substitute: the call's type is the function's return types, which
+            # this outliner just built from checked Exprs (one per capture, same count).
+            results = types[0] if len(types) == 1 else TupleType._of_checked(types)
         attrs = self._call_attrs(ctx)
         scope = self.scope
         if not self.is_submit:

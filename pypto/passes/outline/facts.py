@@ -25,6 +25,7 @@ from ...ir.types import TupleType
 from ...ir.walk import stmt_children
 from .walk import attr_exprs
 from ..diagnostic import PassError, PassErrorCode
+from ..run_memo import remembered
 
 __all__ = ["BodyFacts", "visible_definitions", "returned_params"]
 
@@ -343,18 +344,16 @@ def _attr_vars(value: object) -> list[E.Var]:
     return []
 
 
-_RETURNED_CACHE: dict[int, tuple[Function, list[int | None]]] = {}
-
-
 def returned_params(func: Function) -> list[int | None]:
     """For each return value of ``func``: the index of the param it is (through aliases).
 
     ``o2 = tile.store(t, [0], o); return o2`` returns param ``o``.  Computed once
-    per callee object.
+    per callee object in a run (``run_memo``).
     """
-    cached = _RETURNED_CACHE.get(id(func))
-    if cached is not None and cached[0] is func:
-        return cached[1]
+    return remembered("returned params", func, _returned_params)
+
+
+def _returned_params(func: Function) -> list[int | None]:
     body = func.body
     last = body.stmts[-1] if isinstance(body, St.SeqStmts) and body.stmts else body
     result: list[int | None] = []
@@ -363,7 +362,4 @@ def returned_params(func: Function) -> list[int | None]:
         index = {p: i for i, p in enumerate(func.params)}
         result = [index.get(facts.root(v)) if isinstance(v, E.Var) else None
                   for v in last.value]
-    if len(_RETURNED_CACHE) > 4096:
-        _RETURNED_CACHE.clear()
-    _RETURNED_CACHE[id(func)] = (func, result)
     return result
