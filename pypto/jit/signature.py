@@ -95,20 +95,28 @@ def bind_entry(facts: FunctionFacts, namespace: Namespace, args: Sequence[Any],
 
 def _bind_arguments(facts: FunctionFacts, args: Sequence[Any],
                     kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    # The messages start as PyPTO's do (its binding's TypeError text after the function's
+    # name), so a user's ``pytest.raises(TypeError, match=...)`` reads the same.
     names = [p.name for p in facts.params]
+    where = jit_function(facts.name)
     if len(args) > len(names):
-        raise TypeError(f"{facts.name}() takes {len(names)} argument(s) but {len(args)} "
-                        "were given")
+        raise TypeError(f"{where}: too many positional arguments (it takes {len(names)}, "
+                        f"{len(args)} were given)")
     bound = dict(zip(names, args))
     for key, value in kwargs.items():
         if key in _RESERVED_KEYWORDS:  # never bound to a parameter, even one of that name
             continue
         if key not in facts.param_index:
-            raise TypeError(f"{facts.name}() got an unexpected keyword argument '{key}'")
+            raise TypeError(f"{where}: got an unexpected keyword argument '{key}'")
         if key in bound:
-            raise TypeError(f"{facts.name}() got multiple values for argument '{key}'")
+            raise TypeError(f"{where}: multiple values for argument '{key}'")
         bound[key] = value
     return bound
+
+
+def jit_function(name: str) -> str:
+    """How binding errors name the function (PyPTO's wording)."""
+    return f"@pl.jit function '{name}'"
 
 
 def _entry_param(facts: FunctionFacts, param: ParamFacts, annotation: AnnotationInfo,
@@ -139,7 +147,7 @@ def _entry_tensor(facts: FunctionFacts, param: ParamFacts, annotation: Annotatio
             why = ("its annotation is a bare pl.Tensor, so its shape must come from an "
                    "argument") if annotation.bare else "other tensors were passed"
             raise MissingArgumentError(
-                f"{facts.name}() missing an argument for tensor parameter '{name}' ({why})",
+                f"{jit_function(facts.name)}: missing a required argument: '{name}' ({why})",
                 facts.name, name, facts.info.span(param.node), facts.info.file_lines)
         return ParamPlan(name, direction, declared, False, NOT_SUBSTITUTED, _tensor_key(declared))
     if value is RUNTIME:
@@ -184,8 +192,9 @@ def _entry_scalar(facts: FunctionFacts, name: str, annotation: AnnotationInfo,
     # dtype of its value (int -> INDEX, float -> FP32, bool -> BOOL).
     written = annotation.dtype_only or annotation.bare
     if value is _MISSING:
-        raise TypeError(f"{facts.name}() missing a value for scalar parameter '{name}' (pass an "
-                        "int, float or bool, or pl.RUNTIME to keep it a runtime parameter)")
+        raise TypeError(f"{jit_function(facts.name)}: missing a required argument: '{name}' "
+                        "(a scalar: pass an int, float or bool, or pl.RUNTIME to keep it a "
+                        "runtime parameter)")
     if value is RUNTIME:
         if declared is None and annotation.bare:
             raise TypeError(f"{facts.name}(): parameter '{name}' is a bare pl.Scalar, so its "

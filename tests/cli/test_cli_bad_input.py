@@ -293,9 +293,9 @@ def test_jit_entry_without_shapes(in_tmp, capsys):
     result = run_cli(capsys, "compile", "lazy.py")
     assert (result.code, result.out) == (1, "")
     assert result.err.startswith(
-        "Error: 'entry' cannot be specialised without a call: entry() missing an argument for "
-        "tensor parameter 'x' (its annotation is a bare pl.Tensor, so its shape must come "
-        "from an argument)\n  --> lazy.py:4:11\n")
+        "Error: 'entry' cannot be specialised without a call: @pl.jit function 'entry': "
+        "missing a required argument: 'x' (its annotation is a bare pl.Tensor, so its shape "
+        "must come from an argument)\n  --> lazy.py:4:11\n")
     assert "= help: annotate 'x' fully" in result.err
 
 

@@ -27,17 +27,18 @@ def params_of(program: ir.Program, name: str) -> list[ir.Var]:
 
 @pytest.mark.parametrize("call, error, message", [
     (lambda: scaled.specialize(f32(16, 4)),
-     TypeError, "scaled() missing an argument for tensor parameter 'out' (its annotation is a "
-                "bare pl.Tensor, so its shape must come from an argument)"),
+     TypeError, "@pl.jit function 'scaled': missing a required argument: 'out' (its "
+                "annotation is a bare pl.Tensor, so its shape must come from an argument)"),
     (lambda: scaled.specialize(f32(16, 4), f32(2), 1, 1.0),
-     TypeError, "scaled() missing a value for scalar parameter 'flag' (pass an int, float or "
-                "bool, or pl.RUNTIME to keep it a runtime parameter)"),
+     TypeError, "@pl.jit function 'scaled': missing a required argument: 'flag' (a scalar: "
+                "pass an int, float or bool, or pl.RUNTIME to keep it a runtime parameter)"),
     (lambda: scaled.specialize(f32(16, 4), f32(2), 1, 1.0, True, 5),
-     TypeError, "scaled() takes 5 argument(s) but 6 were given"),
+     TypeError, "@pl.jit function 'scaled': too many positional arguments (it takes 5, 6 "
+                "were given)"),
     (lambda: scaled.specialize(f32(16, 4), f32(2), 1, 1.0, True, beta=2),
-     TypeError, "scaled() got an unexpected keyword argument 'beta'"),
+     TypeError, "@pl.jit function 'scaled': got an unexpected keyword argument 'beta'"),
     (lambda: scaled.specialize(f32(16, 4), f32(2), 1, 1.0, True, n=2),
-     TypeError, "scaled() got multiple values for argument 'n'"),
+     TypeError, "@pl.jit function 'scaled': multiple values for argument 'n'"),
     (lambda: scaled.specialize("x", f32(2), 1, 1.0, True),
      TypeError, "scaled(): parameter 'x' expects a tensor (a NumPy array, a torch tensor or a "
                 "pypto.jit.TensorSpec), got str"),
@@ -158,16 +159,16 @@ def test_signature_mode_needs_complete_annotations():
 
     with pytest.raises(TypeError) as info:
         half.compile()
-    assert str(info.value) == ("half() missing an argument for tensor parameter 'y' (its "
-                               "annotation is a bare pl.Tensor, so its shape must come from "
-                               "an argument)")
+    assert str(info.value) == ("@pl.jit function 'half': missing a required argument: 'y' "
+                               "(its annotation is a bare pl.Tensor, so its shape must come "
+                               "from an argument)")
 
 
 def test_a_missing_tensor_outside_signature_mode_is_an_error():
     with pytest.raises(TypeError) as info:
         fixed.specialize(f32(8, 8).astype(np.float16))
-    assert str(info.value) == ("fixed() missing an argument for tensor parameter 'y' (other "
-                               "tensors were passed)")
+    assert str(info.value) == ("@pl.jit function 'fixed': missing a required argument: 'y' "
+                               "(other tensors were passed)")
 
 
 def test_float_scalar_accepts_an_int_and_numpy_scalars_are_unwrapped():

@@ -25,7 +25,6 @@ from ...ir.scalar_types import scalar_type
 from ...ir.types import ScalarType, TensorType, TupleType, has_dynamic_dims
 from ...ir.visitor import IRMutator
 from ..diagnostic import PassError, PassErrorCode
-from ..names import base_name
 from .facts import BodyFacts, visible_definitions
 from .hoist import hoist_scalar_outputs
 from .move import BodyMover, Restart
@@ -131,7 +130,7 @@ class _BodyRewriter(IRMutator):
         return None
 
     def _binding(self, target: E.Var, value: Expr, span: Any) -> St.AssignStmt:
-        name = self.names.fixed(f"{base_name(target.name_hint)}__store")
+        name = self.names.store_binding(target.name_hint)
         return St.AssignStmt(E.Var(name, value.type, span), value, span)
 
     def visit_eval_stmt(self, op: St.EvalStmt) -> Stmt:
@@ -171,6 +170,7 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
     config = state.outliner.config
     index = state.index
     symbols = state.symbols
+    state.var_names.begin_function()
     visible = visible_definitions(body)
 
     # -- outputs: definitions still used after the scope (§10.2-10.3) -------------

@@ -34,7 +34,6 @@ from ...ir.function import Program
 from ...ir.node import Expr, Stmt
 from ...ir.types import has_dynamic_dims
 from ...ir.walk import CONST_TYPES, attr_exprs
-from ..names import base_name
 from .facts import BodyFacts
 
 __all__ = ["BodyMover", "Restart"]
@@ -227,7 +226,7 @@ class BodyMover(BodyFacts):
         return target if isinstance(target, E.Var) and target in self.captures else None
 
     def _binding(self, target: E.Var, value: Expr, span: Any) -> St.AssignStmt:
-        name = self._names.fixed(f"{base_name(target.name_hint)}__store")
+        name = self._names.store_binding(target.name_hint)
         return St.AssignStmt(E.Var(name, value.type, span), value, span)
 
     def _iter_args(self, loop: St.ForStmt | St.WhileStmt) -> list[E.IterArg]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from ...ir.types import Type
 from ...ir import expr as E
 from ...ir.span import Span
-from ..names import auto_name, base_name, split_auto_name
+from ..names import STORE_SUFFIX, auto_name, base_name
 
 __all__ = ["FunctionNames", "VarNames"]
 
@@ -62,10 +62,31 @@ class VarNames:
         self.taken = taken
         self._next: dict[tuple[str, str], int] = {}
         self._undo: list[tuple] | None = None  # while a trial runs: how to take it back
+        # Store bindings live in one outlined function each, so every function starts
+        # its own ``t__store``, ``t__store_v0``, ... (as PyPTO names them).
+        self._bindings: set[str] = set()
+        self._bindings_at_trial: set[str] = set()
+
+    def begin_function(self) -> None:
+        """The store bindings minted from now on belong to a new outlined function."""
+        self._bindings = set()
+
+    def store_binding(self, target: str) -> str:
+        """``t__store`` for a store into ``target``, else the first free ``t__store_vN``:
+        unique in the outlined function being built and among the parent's names."""
+        base = base_name(target)
+        name = f"{base}{STORE_SUFFIX}"
+        version = 0
+        while name in self.taken or name in self._bindings:
+            name = auto_name(base, "store", version)
+            version += 1
+        self._bindings.add(name)
+        return name
 
     def begin_trial(self) -> None:
         """Names minted from now on can be taken back (``rollback``) or kept (``commit``)."""
         self._undo = []
+        self._bindings_at_trial = set(self._bindings)
 
     def commit(self) -> None:
         self._undo = None
@@ -73,6 +94,7 @@ class VarNames:
     def rollback(self) -> None:
         """Forget every name minted since ``begin_trial``, as if never asked."""
         undo, self._undo = self._undo or [], None
+        self._bindings = self._bindings_at_trial
         for entry in reversed(undo):
             if entry[0] == "taken":
                 self.taken.discard(entry[1])
@@ -101,19 +123,6 @@ class VarNames:
         self._take(name)
         return name
 
-    def fresh_like(self, like: E.Var) -> str:
-        """``out__ssa_v0`` -> ``out__ssa_v1``; ``out`` -> ``out__ssa_v0``."""
-        parsed = split_auto_name(like.name_hint)
-        qualifier = parsed.qualifier if parsed is not None and parsed.qualifier else "ssa"
-        return self.mint(like.name_hint, qualifier)
-
     def var(self, like: E.Var, qualifier: str, type_: Type | None = None,
             span: Span | None = None) -> E.Var:
         return E.Var(self.mint(like.name_hint, qualifier), type_ or like.type, span or like.span)
-
-    def fixed(self, name: str) -> str:
-        """A fixed pass name (``out__store``, ``ret__tmp_v0``): itself, or a fresh version."""
-        if name not in self.taken:
-            self._take(name)
-            return name
-        return self.mint(name, "ssa")

@@ -504,7 +504,11 @@ class _Context:
         lhs: list[E.Var] = []
         for output in ex.outputs:
             if output.is_store_target:
-                fresh = E.Var(names.fresh_like(output.var), output.var.type, ex.span)
+                # The call's result is a new SSA value of the target: ``acc__ssa_vN``
+                # also when the target is an iter_arg (not ``acc__iter_vN``, which reads
+                # as a loop's carried value), as PyPTO names it.
+                fresh = E.Var(names.mint(output.var.name_hint, "ssa"), output.var.type,
+                              ex.span)
                 lhs.append(fresh)
             else:
                 lhs.append(output.var)

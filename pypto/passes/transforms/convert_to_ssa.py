@@ -107,6 +107,7 @@ class _Converter:
         # sharing a name (the parser's ``_tuple_tmp``, one per tuple unpacking) must
         # not mint the same name twice.
         self.naming: dict[str, list] = {}
+        self._rv_versions: dict[tuple[Stmt, E.Var], int] = {}  # (loop, source) -> version
         self._stems: dict[str, list] = {}  # ``base__`` -> its [stem, counter] (see _naming)
         self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots)
         self.expr = self.reads.expr
@@ -166,20 +167,32 @@ class _Converter:
         self.naming[hint] = naming
         return naming
 
-    @overload
-    def define(self, source: E.Var, role: str, type_: Type, span: Span) -> E.Var: ...
-    @overload
-    def define(self, source: E.Var, role: str, type_: Type, span: Span,
-               init: Expr) -> E.IterArg: ...
-
-    def define(self, source: E.Var, role: str, type_: Type, span: Span,
-               init: Expr | None = None) -> E.Var:
-        """Mint the next version of ``source`` (``auto_name(base, role, N)``) and bind it."""
+    def reserve(self, source: E.Var) -> int:
+        """Take ``source``'s next version number now, for a definition made later."""
         naming = self.naming.get(source.name_hint)
         if naming is None:
             naming = self._naming(source)
         version = naming[1]
         naming[1] = version + 1
+        return version
+
+    @overload
+    def define(self, source: E.Var, role: str, type_: Type, span: Span,
+               init: None = None, version: int | None = None) -> E.Var: ...
+    @overload
+    def define(self, source: E.Var, role: str, type_: Type, span: Span,
+               init: Expr, version: int | None = None) -> E.IterArg: ...
+
+    def define(self, source: E.Var, role: str, type_: Type, span: Span,
+               init: Expr | None = None, version: int | None = None) -> E.Var:
+        """Mint the next version of ``source`` (``auto_name(base, role, N)``), or the
+        ``reserve``d ``version``, and bind it."""
+        naming = self.naming.get(source.name_hint)
+        if naming is None:
+            naming = self._naming(source)
+        if version is None:
+            version = naming[1]
+            naming[1] = version + 1
         name = f"{naming[0]}{role}_v{version}"
         new = E.Var(name, type_, span) if init is None else E.IterArg(name, type_, init, span)
         self.latest[source] = new
@@ -421,6 +434,10 @@ class _Converter:
         n_carried = len(carried)
         for position, (var, seed) in enumerate(zip(carried + escaping, seeds)):
             arg = self.define(var, "iter", seed.type, loop.span, seed)
+            # The loop's result for ``var`` takes the next version before the body does
+            # (``x__iter_v1``, ``x__rv_v2``, then ``x__ssa_v3`` in the body), as PyPTO
+            # numbers them.
+            self._rv_versions[(loop, var)] = self.reserve(var)
             iter_args.append(arg)
             self._slot(loop, var, (arg,), (seed,))
             if position >= n_carried:  # escaping: the seed is made up
@@ -445,7 +462,8 @@ class _Converter:
                        for rv in loop.return_vars]
         own = len(loop.iter_args)
         for var, arg, tail in zip(added, iter_args[own:], tails):
-            rv = self.define(var, "rv", arg.type, loop.span)
+            rv = self.define(var, "rv", arg.type, loop.span,
+                             version=self._rv_versions.pop((loop, var)))
             return_vars.append(rv)
             self._slot(loop, var, (rv,), (tail,))
             if unsure:

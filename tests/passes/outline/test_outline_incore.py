@@ -51,6 +51,55 @@ def test_spec_example_store_target_carried_through_the_loop():
     assert loop.return_vars[0].name_hint == "out__rv_v0"
 
 
+def test_the_call_result_for_a_carried_target_is_named_as_an_ssa_value():
+    # The caller's new Var for a store into an iter_arg is a plain SSA value; it used to
+    # be minted from the iter_arg's name (``acc__iter_v0``), which reads as a carried value.
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: pl.Tensor[[16, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]
+                 ) -> pl.Tensor[[16, 16], pl.FP32]:
+            for i in pl.range(4):
+                with pl.at(level=pl.Level.CORE_GROUP):
+                    band = pl.load(x, [0, 0], [16, 16])
+                    acc = pl.store(band, [0, 0], acc)
+            return acc
+
+    loop = outline(passes.convert_to_ssa()(Before))["main"].body.stmts[0]
+    call, yield_ = loop.body.stmts
+    assert loop.iter_args[0].name_hint == "acc__iter_v1"
+    assert call.var.name_hint == "acc__ssa_v1"
+    assert yield_.value[0] is call.var
+
+
+def test_store_bindings_are_named_per_outlined_function():
+    # Each kernel binds its own ``out__store``; a second store into the same target in
+    # one kernel is ``out__store_v0`` (PyPTO's names, conformance 0561 and 0826).  Names
+    # used to be unique across the whole parent, so the second kernel said
+    # ``out__ssa_v1 = ...``.
+    @pl.program
+    class Before:
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, a: V, out: pl.Out[V]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(a, [0], [64])
+                pl.store(t, [0], out)
+                pl.store(pl.add(t, t), [0], out)
+            with pl.at(level=pl.Level.CORE_GROUP):
+                u = pl.load(out, [0], [64])
+                pl.store(pl.exp(u), [0], out)
+            return out
+
+    result = outline(passes.convert_to_ssa()(Before))
+
+    def bindings(name):
+        return [s.var.name_hint for s in result[name].body.stmts
+                if isinstance(s, ir.AssignStmt) and s.var.name_hint.startswith("out__store")]
+
+    assert bindings("main_incore_0") == ["out__store", "out__store_v0"]
+    assert bindings("main_incore_1") == ["out__store"]
+
+
 def test_a_loop_result_computed_afresh_is_returned_not_the_buffer_it_started_from():
     # Found by the corpus check (a swap mutant of 0450): the loop's result was taken for
     # its initial value (the lineage followed result -> iter_arg -> init whatever the
