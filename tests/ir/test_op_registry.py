@@ -550,3 +550,13 @@ def test_return_type_uses_scalar_params_and_keeps_unbound_dims():
     assert returned.memory_space is Mem.Vec
     with pytest.raises(ValueError, match="the callee takes 1 argument\\(s\\), got 2"):
         deduce_call_return_type([count], [count, count], [])
+
+
+def test_pyptos_three_argument_form_takes_the_span_third():
+    x = ir.Var("x", ir.TensorType([4], ir.DataType.FP32))
+    where = ir.Span("user.py", 7, 3)
+    call = create_op_call("tensor.add", [x, x], where)
+    assert call.span == where
+    assert call.kwargs == {}
+    with_kwargs = create_op_call("tensor.cast", [x], {"target_type": ir.DataType.FP16}, where)
+    assert with_kwargs.span == where and str(with_kwargs.type.dtype) == str(ir.DataType.FP16)

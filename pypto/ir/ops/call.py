@@ -166,6 +166,9 @@ def create_op_call(op_name: str, args: Iterable[Any], kwargs: Mapping[str, Any] 
                    type_args: Mapping[str, Any] | None = None) -> Call:
     """Validate a call of the registered op ``op_name`` and return it typed.
 
+    PyPTO's ``create_op_call(op_name, args, span)`` works too: a Span in the third
+    position is the span (this one's keywords then come by name).
+
     ``type_args`` are the op's ``type_params`` (checked like attributes): the type rule
     reads them together with the attributes, the Call does not keep them.
 
@@ -175,6 +178,8 @@ def create_op_call(op_name: str, args: Iterable[Any], kwargs: Mapping[str, Any] 
     problems found by the deduction rule.  All messages name the op.
     """
     op = get_op(op_name)
+    if kwargs is not None and span is None and isinstance(kwargs, Span):
+        kwargs, span = None, kwargs  # PyPTO's form: create_op_call(op_name, args, span)
     if span is None:
         span = ambient_span()
     elif span.__class__ is not Span and not isinstance(span, Span):
