@@ -5,9 +5,9 @@ standard input (``-``).
   runs it, under a ``__name__`` that is not ``"__main__"`` (a ``if __name__ ==
   "__main__":`` block does not run) and with the file's directory on ``sys.path``
   (sibling imports work as with ``python FILE``).  Its text is parsed once: the code
-  is compiled from the syntax tree its decorators then read (``_run_file``).  It runs while parse errors are *collected*: a definition that
-  fails is recorded and the module goes on, so every independent error of the file is
-  found.  Its entries are the module-level ``ir.Program`` and ``ir.Function`` values
+  is compiled from the syntax tree its decorators then read (``_run_file``).  It runs
+  while parse errors are *collected*: a definition that fails is recorded and the
+  module goes on, so every independent error of the file is found.  Its entries are the module-level ``ir.Program`` and ``ir.Function`` values
   and the ``@pl.jit`` / ``@pl.jit.host`` entry functions.  A Function that is part of
   one of those Programs (an external function it calls) is not an entry of its own,
   and kernels (``@pl.jit.incore`` ...) are dependencies, not entries.
