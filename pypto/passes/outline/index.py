@@ -216,11 +216,12 @@ class FunctionIndex:
                 self._target_loop_depths.append(self._loop_depth)
             elif is_loop:
                 self._loop_depth += 1
-            fast_leaves = not (self._track_stores and self._target_depth)
+            leaf = self._leaf_in_target if self._track_stores and self._target_depth \
+                else self._leaf
             for child in children:
                 kind = type(child)
-                if fast_leaves and (kind is St.AssignStmt or kind is St.YieldStmt):
-                    self._leaf(child, kind)
+                if kind is St.AssignStmt or kind is St.YieldStmt:
+                    leaf(child, kind)
                 elif self._walk(child):
                     found = True
             if is_target:
@@ -277,6 +278,29 @@ class FunctionIndex:
             refs = []
             for value in cast(St.YieldStmt, stmt).value:
                 refs += var_uses(value)
+            self._defs_at.append(0)
+        self._refs_at.append(refs)
+        self._count_refs(refs, position)
+
+    def _leaf_in_target(self, stmt: St.AssignStmt | St.YieldStmt, kind: type) -> None:
+        """``_leaf`` inside a target scope, where the expression walk also records the
+        stores (``_uses_recording_stores``): most statements of a region body."""
+        position = self._counter
+        self._counter = position + 1
+        key = id(stmt)
+        self.pos[key] = position
+        self.end[key] = position
+        if kind is St.AssignStmt:
+            assign = cast(St.AssignStmt, stmt)
+            var = assign.var
+            refs = [var]
+            refs += self._uses_recording_stores(assign.value, position)
+            self._defs_at.append(1)
+            self.def_pos.setdefault(var, position)
+        else:
+            refs = []
+            for value in cast(St.YieldStmt, stmt).value:
+                refs += self._uses_recording_stores(value, position)
             self._defs_at.append(0)
         self._refs_at.append(refs)
         self._count_refs(refs, position)
