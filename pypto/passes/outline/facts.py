@@ -293,6 +293,8 @@ class BodyFacts:
                     self.lineage[var] = target
                     self.alias[var] = self.alias.get(target, target)
                 return
+            if not isinstance(value.op, GlobalVar):
+                return  # only a user call returns one of its arguments (``_callee``)
             if isinstance(var.type, TupleType):
                 # ``ret = k(t, acc); acc1 = ret[1]``: which results are which arguments
                 self.tuple_sources[var] = [self._argument_returned(value, i)

@@ -32,7 +32,7 @@ from ...ir.node import Expr, Stmt
 from ...ir.types import ShapedType, TupleType, Type
 from ...ir.walk import stmt_children as _children
 from ...ir.walk import CONST_TYPES, attr_exprs, expr_children, var_uses
-from .walk import expr_vars, stmt_def_vars, stmt_own_exprs
+from .walk import constants_only, expr_vars, stmt_def_vars, stmt_own_exprs
 
 __all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
 
@@ -338,7 +338,15 @@ class FunctionIndex:
                     self._store_positions.append(position)
                     self._store_vars.append(node.args[2])
                     self._store_scope_starts.append(self._target_starts[-1])
-                stack.extend(node.args)
+                for arg in node.args:  # the leaves and constant tuples here, not pushed
+                    kind = type(arg)
+                    if kind is E.Var or kind is E.IterArg:
+                        uses.append(cast(E.Var, arg))
+                    elif kind in CONST_TYPES:
+                        continue
+                    elif kind is not E.MakeTuple or not constants_only(
+                            cast(E.MakeTuple, arg).elements):
+                        stack.append(arg)
                 for item in attr_exprs(node._attrs) if node._attrs else ():
                     uses += var_uses(item)  # attrs are read, but never hold a store
             elif isinstance(node, E.Submit):

@@ -32,9 +32,11 @@ from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.function import Program
 from ...ir.node import Expr, Stmt
+from ...ir.ops.registry import OpDef
 from ...ir.types import has_dynamic_dims
 from ...ir.walk import CONST_TYPES, attr_exprs
 from .facts import BodyFacts
+from .walk import constants_only
 
 __all__ = ["BodyMover", "Restart"]
 
@@ -147,16 +149,26 @@ class BodyMover(BodyFacts):
         """``BodyFacts._call``'s records, with the call rebuilt on the way."""
         if has_dynamic_dims(call.type) or (call._attrs and attr_exprs(call._attrs)):
             raise Restart
-        writes = self._writes(call)
-        user_callee = self._callee(call)
-        is_store = type(call) is E.Call and call.op.name == "tile.store"
+        op = call.op
+        if type(op) is OpDef and not cast(OpDef, op).written:
+            writes: dict = {}  # an op that writes no operand (most): nothing to ask
+            user_callee = None
+        else:
+            writes = self._writes(call)
+            user_callee = self._callee(call)
+        is_store = type(call) is E.Call and op.name == "tile.store"
         remap = self.remap
         args: list[Expr] = []
         changed = False
         for index, arg in enumerate(call.args):
-            if isinstance(arg, E.Var):
+            cls = type(arg)
+            if cls in CONST_TYPES:
+                new = arg
+            elif isinstance(arg, E.Var):
                 self._var_arg(arg, index, writes.get(index), user_callee, is_store)
                 new = remap.get(arg, arg)
+            elif cls is E.MakeTuple and constants_only(cast(E.MakeTuple, arg).elements):
+                new = arg  # offsets and shapes: nothing to read or rebuild
             else:
                 new = self._expr_new(arg)
             changed = changed or new is not arg
