@@ -9,7 +9,7 @@ the lineage that lets an output tensor be returned as the parameter it is.
 
 from __future__ import annotations
 
-from typing import Callable, cast
+from typing import Callable
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -153,7 +153,7 @@ class BodyFacts:
             node = stack.pop()
             cls = type(node)
             if cls is E.Var or cls is E.IterArg:  # the common leaves, by exact class
-                self._use(cast(E.Var, node))
+                self._use(node)  # type: ignore[arg-type]
             elif cls is E.ConstInt or cls is E.ConstFloat or cls is E.ConstBool:
                 continue
             elif isinstance(node, E.Var):

@@ -21,7 +21,7 @@ expression walk.
 from __future__ import annotations
 
 import bisect
-from typing import Any, Container, Iterable, cast
+from typing import Any, Container, Iterable
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -189,18 +189,20 @@ class FunctionIndex:
         self.pos[key] = position
         upto = self._refs_upto
         cls = type(stmt)
-        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the casts)
-        if cls is St.SeqStmts or (cls in _PLAIN_SCOPES and not cast(S.ScopeStmt, stmt)._attrs):
+        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the ignores;
+        # not ``cast``, which is a call per use)
+        if cls is St.SeqStmts or (cls in _PLAIN_SCOPES
+                                  and not stmt._attrs):  # type: ignore[attr-defined]
             # No references of their own: a block, a scope without attrs.
             self._refs_at.append([])
             self._defs_at.append(0)
             upto.append(upto[-1] if upto else 0)
             if cls is St.SeqStmts:
                 found = False
-                children: Any = cast(St.SeqStmts, stmt).stmts
+                children: Any = stmt.stmts  # type: ignore[attr-defined]
             else:
                 found = isinstance(stmt, self.target)
-                children = (cast(S.ScopeStmt, stmt).body,)
+                children = (stmt.body,)  # type: ignore[attr-defined]
         else:
             self._own_refs(stmt, position)
             found = isinstance(stmt, self.target)
@@ -268,7 +270,7 @@ class FunctionIndex:
         self.pos[key] = position
         self.end[key] = position
         if kind is St.AssignStmt:
-            assign = cast(St.AssignStmt, stmt)
+            assign: St.AssignStmt = stmt  # type: ignore[assignment]
             var = assign.var
             refs = [var]
             refs += var_uses(assign.value)
@@ -276,7 +278,7 @@ class FunctionIndex:
             self.def_pos.setdefault(var, position)
         else:
             refs = []
-            for value in cast(St.YieldStmt, stmt).value:
+            for value in stmt.value:  # type: ignore[union-attr]
                 refs += var_uses(value)
             self._defs_at.append(0)
         self._refs_at.append(refs)
@@ -291,7 +293,7 @@ class FunctionIndex:
         self.pos[key] = position
         self.end[key] = position
         if kind is St.AssignStmt:
-            assign = cast(St.AssignStmt, stmt)
+            assign: St.AssignStmt = stmt  # type: ignore[assignment]
             var = assign.var
             refs = [var]
             refs += self._uses_recording_stores(assign.value, position)
@@ -299,7 +301,7 @@ class FunctionIndex:
             self.def_pos.setdefault(var, position)
         else:
             refs = []
-            for value in cast(St.YieldStmt, stmt).value:
+            for value in stmt.value:  # type: ignore[union-attr]
                 refs += self._uses_recording_stores(value, position)
             self._defs_at.append(0)
         self._refs_at.append(refs)
@@ -329,7 +331,7 @@ class FunctionIndex:
             node = stack.pop()
             cls = type(node)
             if cls is E.Var or cls is E.IterArg:
-                uses.append(cast(E.Var, node))
+                uses.append(node)  # type: ignore[arg-type]
             elif cls in CONST_TYPES:
                 continue
             elif isinstance(node, E.Call):
@@ -341,11 +343,11 @@ class FunctionIndex:
                 for arg in node.args:  # the leaves and constant tuples here, not pushed
                     kind = type(arg)
                     if kind is E.Var or kind is E.IterArg:
-                        uses.append(cast(E.Var, arg))
+                        uses.append(arg)  # type: ignore[arg-type]
                     elif kind in CONST_TYPES:
                         continue
                     elif kind is not E.MakeTuple or not constants_only(
-                            cast(E.MakeTuple, arg).elements):
+                            arg.elements):  # type: ignore[attr-defined]
                         stack.append(arg)
                 for item in attr_exprs(node._attrs) if node._attrs else ():
                     uses += var_uses(item)  # attrs are read, but never hold a store
