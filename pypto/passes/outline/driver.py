@@ -27,7 +27,8 @@ def has_scope(func: Function, kind: type) -> bool:
     their checks ask this of every function, and most functions come through a pass
     unchanged (IR is immutable, so the answer for an object never goes stale).
     """
-    return any(issubclass(cls, kind) for cls in _statement_classes(func))
+    classes = _statement_classes(func)
+    return kind in classes or any(issubclass(cls, kind) for cls in classes)
 
 
 def _statement_classes(func: Function) -> frozenset[type]:
