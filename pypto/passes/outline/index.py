@@ -218,12 +218,11 @@ class FunctionIndex:
                 self._target_loop_depths.append(self._loop_depth)
             elif is_loop:
                 self._loop_depth += 1
-            leaf = self._leaf_in_target if self._track_stores and self._target_depth \
-                else self._leaf
+            in_target = bool(self._track_stores and self._target_depth)
             for child in children:
                 kind = type(child)
                 if kind is St.AssignStmt or kind is St.YieldStmt:
-                    leaf(child, kind)
+                    self._leaf(child, kind, in_target)
                 elif self._walk(child):
                     found = True
             if is_target:
@@ -261,48 +260,28 @@ class FunctionIndex:
                 refs += var_uses(expr)
         self._count_refs(refs, position)
 
-    def _leaf(self, stmt: St.AssignStmt | St.YieldStmt, kind: type) -> None:
+    def _leaf(self, stmt: St.AssignStmt | St.YieldStmt, kind: type,
+              in_target: bool = False) -> None:
         """``_walk`` of an assignment or a yield (most statements), inlined: the same
-        records, without the generic per-kind lookups."""
+        records, without the generic per-kind lookups.  ``in_target``: inside a target
+        scope, where the expression walk also records the stores."""
         position = self._counter
         self._counter = position + 1
         key = id(stmt)
         self.pos[key] = position
         self.end[key] = position
+        uses = self._uses_recording_stores
         if kind is St.AssignStmt:
             assign: St.AssignStmt = stmt  # type: ignore[assignment]
             var = assign.var
             refs = [var]
-            refs += var_uses(assign.value)
+            refs += uses(assign.value, position) if in_target else var_uses(assign.value)
             self._defs_at.append(1)
             self.def_pos.setdefault(var, position)
         else:
             refs = []
             for value in stmt.value:  # type: ignore[union-attr]
-                refs += var_uses(value)
-            self._defs_at.append(0)
-        self._refs_at.append(refs)
-        self._count_refs(refs, position)
-
-    def _leaf_in_target(self, stmt: St.AssignStmt | St.YieldStmt, kind: type) -> None:
-        """``_leaf`` inside a target scope, where the expression walk also records the
-        stores (``_uses_recording_stores``): most statements of a region body."""
-        position = self._counter
-        self._counter = position + 1
-        key = id(stmt)
-        self.pos[key] = position
-        self.end[key] = position
-        if kind is St.AssignStmt:
-            assign: St.AssignStmt = stmt  # type: ignore[assignment]
-            var = assign.var
-            refs = [var]
-            refs += self._uses_recording_stores(assign.value, position)
-            self._defs_at.append(1)
-            self.def_pos.setdefault(var, position)
-        else:
-            refs = []
-            for value in stmt.value:  # type: ignore[union-attr]
-                refs += self._uses_recording_stores(value, position)
+                refs += uses(value, position) if in_target else var_uses(value)
             self._defs_at.append(0)
         self._refs_at.append(refs)
         self._count_refs(refs, position)

@@ -1,8 +1,7 @@
 """The outline index's leaf fast paths against its generic statement walk.
 
 ``FunctionIndex`` records assignments and yields without the generic per-kind
-lookups (``_leaf`` outside target scopes, ``_leaf_in_target`` inside them, where
-the expression walk also records stores).  Every record must be what the generic
+lookups (``_leaf``; inside target scopes its expression walk also records stores).  Every record must be what the generic
 ``_walk`` gives: here each function of each outliner's input is indexed both ways,
 for every outliner's target kind, and every table is compared.
 """
@@ -35,10 +34,7 @@ _TARGETS = [(S.GraphScopeStmt, True), (S.InCoreScopeStmt, True), (S.ClusterScope
 class _GenericIndex(FunctionIndex):
     """Every statement through ``_walk`` (the reference the fast paths must match)."""
 
-    def _leaf(self, stmt, kind):
-        self._walk(stmt)
-
-    def _leaf_in_target(self, stmt, kind):
+    def _leaf(self, stmt, kind, in_target=False):
         self._walk(stmt)
 
 
