@@ -53,7 +53,7 @@ from ...ir.function import Function
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops.analysis import call_write_targets
 from ...ir.span import Span
-from ...ir.types import ShapedType, TupleType, Type
+from ...ir.types import ShapedType, TensorType, TileType, TupleType, Type
 from ...ir.utils import flatten_to_stmts
 from .ssa_blocks import extend_trailing_yield, rebuilt_block, unchanged
 from .ssa_index import SSAIndex, build_index
@@ -293,6 +293,9 @@ class _Converter:
         value = self.expr(stmt.value)
         if isinstance(value, E.Var) or isinstance(value.type, (ShapedType, TupleType)):
             var_type = value.type
+            declared = stmt.var.type
+            if isinstance(declared, ShapedType) and declared.memref is not None:
+                var_type = _keep_memref(var_type, self.type(declared))
         else:
             var_type = self.type(stmt.var.type)
         var = self.define(stmt.var, "ssa", var_type, stmt.var.span)
@@ -664,6 +667,27 @@ def _named_as_converted(func: Function, index: SSAIndex) -> bool:
 def _is_minted(name: str) -> bool:
     return split_auto_name(name) is not None or (name.endswith(STORE_SUFFIX)
                                                  and base_name(name) != name)
+
+
+def _keep_memref(value_type: Type, declared: ShapedType) -> Type:
+    """The value's type with the memref (and a tile's memory space, which a memref
+    needs) the variable was declared with: the memref says where the data lies, and
+    is no part of type equality, so the value's type may not carry it."""
+    if type(value_type) is not type(declared):
+        return value_type
+    shaped = cast(ShapedType, value_type)
+    if shaped.memref is declared.memref:
+        return value_type
+    if type(shaped) is TensorType:
+        return TensorType(shaped.shape, shaped.dtype, declared.memref,
+                          cast(TensorType, shaped).tensor_view)
+    if type(shaped) is TileType:  # (a distributed tensor keeps its own type)
+        tile = cast(TileType, shaped)
+        space = tile.memory_space
+        if space is None:
+            space = cast(TileType, declared).memory_space
+        return TileType(tile.shape, tile.dtype, declared.memref, tile.tile_view, space)
+    return value_type
 
 
 def _runs_at_least_once(loop: St.ForStmt) -> bool:
