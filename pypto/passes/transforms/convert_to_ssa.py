@@ -112,8 +112,9 @@ class _Converter:
         self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots)
         self.expr = self.reads.expr
         self.type = self.reads.type
-        # Statement class -> its conversion, which takes statements of that class.
-        self.handlers: dict[type, Callable[[Any], Stmt]] = {}
+        # Statement class -> its conversion (a function of the class: bound methods
+        # here would make the converter a reference cycle); see ``_HANDLERS``.
+        self.handlers: dict[type, Callable[[Any, Any], Stmt]] = dict(_HANDLERS)
         self.out_param_by_type: dict[object, E.Var] = {}  # by ``_equality_key``
         # Versions that may hold an escaping value's made-up seed -> (loop, source Var)
         # of that escape; live escapes seeded with no source (see ``check_escapes``).
@@ -266,28 +267,9 @@ class _Converter:
                                     f"is not the last statement of its body [{stmt.span}]")
             handler = handlers.get(type(stmt))
             if handler is None:
-                handler = self._handler_of(type(stmt))
-            out.append(handler(stmt))
+                handler = handlers[type(stmt)] = _handler_of(type(stmt))
+            out.append(handler(self, stmt))
         return out
-
-    def stmt(self, stmt: Stmt) -> Stmt:
-        handler = self.handlers.get(type(stmt))
-        if handler is None:
-            handler = self._handler_of(type(stmt))
-        return handler(stmt)
-
-    def _handler_of(self, cls: type) -> Callable[[Any], Stmt]:
-        """The conversion of statement class ``cls`` (subclasses by ``isinstance``), cached."""
-        kinds: tuple[tuple[type | tuple[type, ...], Callable[[Any], Stmt]], ...] = ((St.AssignStmt, self.assign_stmt), (St.EvalStmt, self.eval_stmt),
-                 ((St.ReturnStmt, St.YieldStmt), self.values_stmt),
-                 (St.ForStmt, self.for_stmt), (St.WhileStmt, self.while_stmt),
-                 (St.IfStmt, self.if_stmt), (S.ScopeStmt, self.scope_stmt),
-                 (St.SeqStmts, self.seq_stmts),
-                 ((St.BreakStmt, St.ContinueStmt), self.jump_stmt))
-        handler = next((convert for kind, convert in kinds if issubclass(cls, kind)),
-                       unchanged)  # inline source
-        self.handlers[cls] = handler
-        return handler
 
     def assign_stmt(self, stmt: St.AssignStmt) -> Stmt:
         value = self.expr(stmt.value)
@@ -629,6 +611,31 @@ class _Converter:
         if extra:
             body = body + [St.YieldStmt(list(extra), owner.span)]
         return body
+
+
+def _handler_of(cls: type) -> Callable[[_Converter, Any], Stmt]:
+    """The conversion of statement class ``cls`` (subclasses by ``issubclass``)."""
+    kinds: tuple[tuple[type | tuple[type, ...], Callable[[_Converter, Any], Stmt]], ...] = (
+        (St.AssignStmt, _Converter.assign_stmt), (St.EvalStmt, _Converter.eval_stmt),
+        ((St.ReturnStmt, St.YieldStmt), _Converter.values_stmt),
+        (St.ForStmt, _Converter.for_stmt), (St.WhileStmt, _Converter.while_stmt),
+        (St.IfStmt, _Converter.if_stmt), (S.ScopeStmt, _Converter.scope_stmt),
+        (St.SeqStmts, _Converter.seq_stmts),
+        ((St.BreakStmt, St.ContinueStmt), _Converter.jump_stmt))
+    return next((convert for kind, convert in kinds if issubclass(cls, kind)),
+                _unchanged)  # inline source
+
+
+def _unchanged(converter: _Converter, stmt: Stmt) -> Stmt:
+    return unchanged(stmt)
+
+
+# The statement classes the IR defines; a subclass is looked up once per conversion.
+_HANDLERS: dict[type, Callable[[_Converter, Any], Stmt]] = {
+    cls: _handler_of(cls) for cls in (
+        St.AssignStmt, St.EvalStmt, St.ReturnStmt, St.YieldStmt, St.ForStmt, St.WhileStmt,
+        St.IfStmt, St.SeqStmts, St.BreakStmt, St.ContinueStmt, St.InlineStmt,
+        *S.ScopeStmt.__subclasses__())}
 
 
 def transform(func: Function) -> Function:
