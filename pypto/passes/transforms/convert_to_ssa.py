@@ -53,7 +53,8 @@ from ...ir.function import Function
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops.analysis import call_write_targets
 from ...ir.span import Span
-from ...ir.types import ShapedType, TensorType, TileType, TupleType, Type
+from ...ir.types import ScalarType, ShapedType, TensorType, TileType, TupleType, Type
+from ...ir.walk import type_vars
 from ...ir.utils import flatten_to_stmts
 from .ssa_blocks import extend_trailing_yield, rebuilt_block, unchanged
 from .ssa_index import SSAIndex, build_index
@@ -61,6 +62,8 @@ from .ssa_reads import ReadRewriter
 from .ssa_scopes import VisibleVersions
 from ...ir.structural import structural_equal
 from ..diagnostic import PassError, PassErrorCode
+from ..run_memo import note
+from ..verifiers.ssa import SSA_BY_CONSTRUCTION, shape_is_valid
 from ..names import STORE_SUFFIX, auto_name, base_name, split_auto_name
 
 __all__ = ["transform", "PASS_NAME"]
@@ -109,7 +112,13 @@ class _Converter:
         self.naming: dict[str, list] = {}
         self._rv_versions: dict[tuple[Stmt, E.Var], int] = {}  # (loop, source) -> version
         self._stems: dict[str, list] = {}  # ``base__`` -> its [stem, counter] (see _naming)
-        self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots)
+        # Why the output might not pass the SSA verifier (see ``by_construction``): a
+        # read outside its definition's scope, an input yield or iter_arg, a repeated
+        # name ...; empty when the conversion alone made every definition and yield.
+        self.doubts: list[object] = []
+        self.minted: set[str] = set()
+        self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots,
+                                  self.doubts.append)
         self.expr = self.reads.expr
         self.type = self.reads.type
         # Statement class -> its conversion (a function of the class: bound methods
@@ -141,6 +150,8 @@ class _Converter:
         found = self.versions.lookup(var)
         if found is None:
             found = self.latest.get(var, var)
+            if found is not var:
+                self.doubts.append(var)
         return found
 
     def _fail(self, message: str, span: Span) -> PassError:
@@ -195,6 +206,10 @@ class _Converter:
             version = naming[1]
             naming[1] = version + 1
         name = f"{naming[0]}{role}_v{version}"
+        minted = self.minted
+        if name in minted:
+            self.doubts.append(name)
+        minted.add(name)
         new = E.Var(name, type_, span) if init is None else E.IterArg(name, type_, init, span)
         self.latest[source] = new
         found = self.type_keys.get(id(type_))
@@ -251,7 +266,20 @@ class _Converter:
         params = [self.define(p, "ssa", self.type(p.type), p.span) for p in func.params]
         return_types = tuple([self.type(t) for t in func.return_types])
         body = rebuilt_block(self.block(func.body), func.body, func.body.span)
+        for t in [*(p.type for p in params), *return_types]:
+            if type(t) is not ScalarType and any(v.name_hint in self.minted
+                                                 for v in type_vars(t)):
+                self.doubts.append(t)  # the verifier sees these Vars defined first
         return func.replace(params=tuple(params), return_types=return_types, body=body)
+
+    @property
+    def by_construction(self) -> bool:
+        """Is the output in SSA form by construction -- would the SSA verifier find
+        nothing in it?  Every definition is a Var minted here under a name minted once,
+        every read a version visible there (no fallback to ``latest``), every loop and
+        if of the output has matching arities and yields (``shape_is_valid``), and no
+        phi's type names a Var (it could be one of a branch)."""
+        return not self.doubts
 
     # -- statements -------------------------------------------------------------------
     def block(self, body: Stmt) -> list[Stmt]:
@@ -520,9 +548,9 @@ class _Converter:
         body, surely_runs = self._loop_body(loop, carried, iter_args)
         body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args,
                                                  surely_runs)
-        return loop.replace(loop_var=loop_var, start=start, stop=stop, step=step,
-                            iter_args=tuple(iter_args), body=body_stmt,
-                            return_vars=tuple(return_vars))
+        return self._checked(loop.replace(
+            loop_var=loop_var, start=start, stop=stop, step=step, iter_args=tuple(iter_args),
+            body=body_stmt, return_vars=tuple(return_vars)))
 
     def while_stmt(self, loop: St.WhileStmt) -> Stmt:
         inits = [self.expr(arg.initValue) for arg in loop.iter_args]
@@ -534,8 +562,8 @@ class _Converter:
         body, surely_runs = self._loop_body(loop, carried, iter_args)
         body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args,
                                                  surely_runs)
-        return loop.replace(condition=condition, iter_args=tuple(iter_args), body=body_stmt,
-                            return_vars=tuple(return_vars))
+        return self._checked(loop.replace(condition=condition, iter_args=tuple(iter_args),
+                                          body=body_stmt, return_vars=tuple(return_vars)))
 
     # -- if ---------------------------------------------------------------------------
     def _branch(self, body: Stmt,
@@ -583,6 +611,8 @@ class _Converter:
                        for rv in stmt.return_vars]
         unsure = self._unsure
         for var, then_version, else_version, _ in merged:
+            if type(then_version.type) is not ScalarType and type_vars(then_version.type):
+                self.doubts.append(then_version)
             phi = self.define(var, "phi", then_version.type, stmt.span)
             return_vars.append(phi)
             self._slot(stmt, var, (phi,), (then_version, else_version))
@@ -590,13 +620,20 @@ class _Converter:
                 origin = unsure.get(then_version) or unsure.get(else_version)
                 if origin is not None:
                     unsure[phi] = origin
-        return stmt.replace(
+        return self._checked(stmt.replace(
             condition=condition,
             then_body=rebuilt_block(then_body, stmt.then_body, stmt.then_body.span),
             else_body=None if else_body is None else rebuilt_block(
                 else_body, stmt.else_body,
                 stmt.else_body.span if stmt.else_body is not None else stmt.span),
-            return_vars=tuple(return_vars))
+            return_vars=tuple(return_vars)))
+
+    def _checked(self, stmt: Stmt) -> Stmt:
+        """``stmt``, doubted if its arities or yields are wrong (the input's own
+        iter_args, return vars and yields come through as they are)."""
+        if not shape_is_valid(cast(St.ForStmt, stmt)):
+            self.doubts.append(stmt)
+        return stmt
 
     # -- yields -----------------------------------------------------------------------
     def _finish_body(self, body: list[Stmt], extra: Sequence[Expr], must_yield: bool,
@@ -627,6 +664,8 @@ def _handler_of(cls: type) -> Callable[[_Converter, Any], Stmt]:
 
 
 def _unchanged(converter: _Converter, stmt: Stmt) -> Stmt:
+    if type(stmt) is not St.InlineStmt:  # (the SSA verifier does not walk inline source)
+        converter.doubts.append(stmt)
     return unchanged(stmt)
 
 
@@ -657,6 +696,8 @@ def transform(func: Function) -> Function:
         if _named_as_converted(func, converter.index) \
                 and structural_equal(converted, func, enable_auto_mapping=True):
             return func  # SSA text printed by pypto: only the names would change
+        if converter.by_construction:
+            note(SSA_BY_CONSTRUCTION, converted, True)
         return converted
 
 

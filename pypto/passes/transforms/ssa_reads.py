@@ -30,15 +30,18 @@ class _Substituter(IRMutator):
     which the command line pauses)."""
 
     def __init__(self, visible: Callable[[E.Var], E.Var | None],
-                 latest: Callable[[E.Var, E.Var], E.Var], root: Callable[[E.Var], None]
-                 ) -> None:
+                 latest: Callable[[E.Var, E.Var], E.Var], root: Callable[[E.Var], None],
+                 outside: Callable[[E.Var], None]) -> None:
         super().__init__()
         self._visible, self._latest, self._root = visible, latest, root
+        self._outside = outside
 
     def visit_var(self, op: E.Var) -> Expr:
         version = self._visible(op)
         if version is None:
             version = self._latest(op, op)
+            if version is not op:
+                self._outside(op)
         self._root(version)
         return version
 
@@ -60,14 +63,17 @@ _CONSTS = frozenset((E.ConstInt, E.ConstFloat, E.ConstBool))
 class ReadRewriter:
     """Rewrites each read of a source Var to its visible version (``visible``), else
     its last version (``latest``: a read outside the scope of its definition, which
-    the SSA verifier reports), else itself (free); adds each substitute to ``roots``."""
+    the SSA verifier reports; each such read is passed to ``outside``), else itself
+    (free); adds each substitute to ``roots``."""
 
     def __init__(self, visible: Callable[[E.Var], E.Var | None],
-                 latest: dict[E.Var, E.Var], roots: set) -> None:
+                 latest: dict[E.Var, E.Var], roots: set,
+                 outside: Callable[[E.Var], None]) -> None:
         self._visible = visible
         self._latest = latest.get
         self._root = roots.add
-        self._general = _Substituter(visible, self._latest, self._root)
+        self._outside = outside
+        self._general = _Substituter(visible, self._latest, self._root, outside)
 
     def expr(self, op: Expr) -> Expr:
         cls = type(op)
@@ -76,6 +82,8 @@ class ReadRewriter:
             version = self._visible(var)
             if version is None:
                 version = self._latest(var, var)
+                if version is not var:
+                    self._outside(var)
             self._root(version)
             return version
         if cls is E.Call:
@@ -144,6 +152,8 @@ class ReadRewriter:
                 version = visible(item)
                 if version is None:
                     version = latest(item, item)
+                    if version is not item:
+                        self._outside(item)
                 root(version)
                 out.append(version)
             elif cls in consts:
