@@ -630,8 +630,9 @@ class _Converter:
 
     def _checked(self, stmt: Stmt) -> Stmt:
         """``stmt``, doubted if its arities or yields are wrong (the input's own
-        iter_args, return vars and yields come through as they are)."""
-        if not shape_is_valid(cast(St.ForStmt, stmt)):
+        iter_args, return vars and yields come through as they are; without any, the
+        conversion's own match by construction)."""
+        if self.index.own_carries and not shape_is_valid(cast(St.ForStmt, stmt)):
             self.doubts.append(stmt)
         return stmt
 
