@@ -116,7 +116,6 @@ class _Converter:
         # read outside its definition's scope, an input yield or iter_arg, a repeated
         # name ...; empty when the conversion alone made every definition and yield.
         self.doubts: list[object] = []
-        self.minted: set[str] = set()
         self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots,
                                   self.doubts.append)
         self.expr = self.reads.expr
@@ -206,10 +205,6 @@ class _Converter:
             version = naming[1]
             naming[1] = version + 1
         name = f"{naming[0]}{role}_v{version}"
-        minted = self.minted
-        if name in minted:
-            self.doubts.append(name)
-        minted.add(name)
         new = E.Var(name, type_, span) if init is None else E.IterArg(name, type_, init, span)
         self.latest[source] = new
         found = self.type_keys.get(id(type_))
@@ -267,15 +262,17 @@ class _Converter:
         return_types = tuple([self.type(t) for t in func.return_types])
         body = rebuilt_block(self.block(func.body), func.body, func.body.span)
         for t in [*(p.type for p in params), *return_types]:
-            if type(t) is not ScalarType and any(v.name_hint in self.minted
-                                                 for v in type_vars(t)):
-                self.doubts.append(t)  # the verifier sees these Vars defined first
+            if type(t) is not ScalarType and any("__" in v.name_hint for v in type_vars(t)):
+                # the verifier sees these Vars defined first: one named the way this
+                # pass names its definitions could be shadowed by one
+                self.doubts.append(t)
         return func.replace(params=tuple(params), return_types=return_types, body=body)
 
     @property
     def by_construction(self) -> bool:
         """Is the output in SSA form by construction -- would the SSA verifier find
-        nothing in it?  Every definition is a Var minted here under a name minted once,
+        nothing in it?  Every definition is a Var minted here under a name minted once
+        (``base__role_vN``, one counter per base: unique by construction),
         every read a version visible there (no fallback to ``latest``), every loop and
         if of the output has matching arities and yields (``shape_is_valid``), and no
         phi's type names a Var (it could be one of a branch)."""
