@@ -77,6 +77,9 @@ def _is_host_subworker(func: Function) -> bool:
 
 
 _Slot = tuple  # (source compound statement, source Var)
+# (Module-level aliases: a subscripted generic in a hot function is built on every call.)
+_Merged = list[tuple[E.Var, E.Var, E.Var, "E.Var | None"]]  # an if's (source, then, else, before)
+_Bounds = tuple[E.ConstInt, E.ConstInt, E.ConstInt]
 
 
 def _equality_key(type_: Type) -> object:
@@ -586,9 +589,9 @@ class _Converter:
             else_body, else_versions = None, before
         # (source, then version, else version, version before): the filter drops the
         # Nones of the branch versions, which mypy does not see through the tuple.
-        merged = cast(list[tuple[E.Var, E.Var, E.Var, "E.Var | None"]], [
+        merged: _Merged = [
             (v, t, e, b) for v, t, e, b in zip(candidates, then_versions, else_versions, before)
-            if t is not None and e is not None and t is not e]) if candidates else []
+            if t is not None and e is not None and t is not e] if candidates else []
         if len(merged) > 1:
             first = self.index.first_def_pos
             merged.sort(key=lambda item: (item[0].name_hint, first(item[0])))
@@ -715,24 +718,25 @@ def _is_minted(name: str) -> bool:
                                                  and base_name(name) != name)
 
 
-def _keep_memref(value_type: Type, declared: ShapedType) -> Type:
+def _keep_memref(value_type: Type, declared: Type) -> Type:
     """The value's type with the memref (and a tile's memory space, which a memref
     needs) the variable was declared with: the memref says where the data lies, and
     is no part of type equality, so the value's type may not carry it."""
-    if type(value_type) is not type(declared):
-        return value_type
-    shaped = cast(ShapedType, value_type)
-    if shaped.memref is declared.memref:
-        return value_type
-    if type(shaped) is TensorType:
-        return TensorType(shaped.shape, shaped.dtype, declared.memref,
-                          cast(TensorType, shaped).tensor_view)
-    if type(shaped) is TileType:  # (a distributed tensor keeps its own type)
-        tile = cast(TileType, shaped)
-        space = tile.memory_space
+    if isinstance(value_type, TensorType) and type(value_type) is TensorType \
+            and type(declared) is TensorType:  # (a distributed tensor keeps its type)
+        if value_type.memref is declared.memref:
+            return value_type
+        return TensorType(value_type.shape, value_type.dtype, declared.memref,
+                          value_type.tensor_view)
+    if isinstance(value_type, TileType) and isinstance(declared, TileType) \
+            and type(value_type) is TileType and type(declared) is TileType:
+        if value_type.memref is declared.memref:
+            return value_type
+        space = value_type.memory_space
         if space is None:
-            space = cast(TileType, declared).memory_space
-        return TileType(tile.shape, tile.dtype, declared.memref, tile.tile_view, space)
+            space = declared.memory_space
+        return TileType(value_type.shape, value_type.dtype, declared.memref,
+                        value_type.tile_view, space)
     return value_type
 
 
@@ -740,5 +744,5 @@ def _runs_at_least_once(loop: St.ForStmt) -> bool:
     bounds = (loop.start, loop.stop, loop.step)
     if not all(type(b) is E.ConstInt for b in bounds):
         return False
-    start, stop, step = cast(tuple[E.ConstInt, E.ConstInt, E.ConstInt], bounds)
+    start, stop, step = cast(_Bounds, bounds)
     return step.value != 0 and len(range(start.value, stop.value, step.value)) > 0

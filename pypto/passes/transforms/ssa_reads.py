@@ -12,7 +12,7 @@ subclasses) goes through the mutator, whose Var hooks lead back to the same
 from __future__ import annotations
 
 from operator import is_
-from typing import Any, Callable, cast
+from typing import Any, Callable
 
 from ...ir import expr as E
 from ...ir.node import Expr
@@ -77,8 +77,8 @@ class ReadRewriter:
 
     def expr(self, op: Expr) -> Expr:
         cls = type(op)
-        if cls is E.Var or cls is E.IterArg:  # the commonest node
-            var = cast(E.Var, op)
+        if cls is E.Var or cls is E.IterArg:  # the commonest node (no ``cast``: a call)
+            var: Any = op
             version = self._visible(var)
             if version is None:
                 version = self._latest(var, var)
@@ -87,7 +87,7 @@ class ReadRewriter:
             self._root(version)
             return version
         if cls is E.Call:
-            return self._call(cast(E.Call, op))
+            return self._call(op)  # type: ignore[arg-type]
         if cls in _CONSTS:
             return op
         handler = _HANDLERS.get(cls)

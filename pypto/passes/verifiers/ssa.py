@@ -200,7 +200,7 @@ def _yield_fits(body: Stmt | None, expected: int) -> bool:
 def shape_is_valid(stmt: St.ForStmt | St.WhileStmt | St.IfStmt) -> bool:
     """Would ``check_loop`` / ``check_if`` find nothing in ``stmt`` (its own arities
     and trailing yields; not its body's statements)?"""
-    if type(stmt) is St.IfStmt:
+    if isinstance(stmt, St.IfStmt):
         n_ret = len(stmt.return_vars)
         if stmt.else_body is None:
             return n_ret == 0 and _yield_fits(stmt.then_body, 0)
