@@ -19,7 +19,7 @@ import pytest
 import pypto.language as pl
 from pypto import ir, passes
 from pypto.ir import DataType as D
-from pypto.passes.run_memo import noted, run_scope
+from pypto.passes.run_memo import note, noted, run_scope, trusting_marks
 from pypto.passes.verifiers import ssa as ssa_verifier
 from pypto.passes.verifiers.ssa import SSA_BY_CONSTRUCTION
 
@@ -139,5 +139,33 @@ def test_the_pipeline_walks_only_unmarked_functions(monkeypatch):
     assert walked == []  # every function of the shape is SSA by construction
     # outside a run the verifier walks them all
     converted = passes.convert_to_ssa()(program)
+    walked.clear()  # (the test harness's instrument walked them too: it trusts no mark)
     passes.PropertyVerifierRegistry.verify(SSA, converted)
     assert len(walked) == len(converted.functions)
+
+
+def _non_ssa_program() -> ir.Program:
+    """``y`` assigned twice: not in SSA form."""
+    x, y = ir.Var("x", T, AT), ir.Var("y", T, AT)
+    add = lambda a, b: ir.create_op_call("tensor.add", [a, b], AT)  # noqa: E731
+    body = ir.SeqStmts([ir.AssignStmt(y, add(x, x), AT), ir.AssignStmt(y, add(y, x), AT),
+                        ir.ReturnStmt([y], AT)], AT)
+    return ir.Program([ir.Function("main", [x], [T], body, AT)], "P", AT)
+
+
+def test_only_the_pipelines_own_verification_trusts_a_mark():
+    """A wrong mark (a pass's bug) hides nothing from an instrument or a user's check:
+    they exist to catch such bugs."""
+    program = _non_ssa_program()
+    func = program.functions["main"]
+    with run_scope():
+        note(SSA_BY_CONSTRUCTION, func, True)
+        explicit = [d.message for d in passes.PropertyVerifierRegistry.verify(SSA, program)
+                    if d.is_error]
+        assert any("'y'" in message for message in explicit), explicit
+        instrument = passes.VerificationInstrument(passes.VerificationMode.AFTER)
+        with pytest.raises(passes.VerificationError, match="ConvertToSSA"):
+            instrument.run_after_pass(passes.convert_to_ssa(), program)
+        with trusting_marks():  # the pipeline's scheduled check takes the pass's word
+            assert not [d for d in passes.PropertyVerifierRegistry.verify(SSA, program)
+                        if d.is_error]

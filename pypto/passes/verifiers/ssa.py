@@ -20,7 +20,7 @@ from ...ir.node import Stmt
 from ...ir.span import Span
 from ...ir.types import ScalarType
 from ..diagnostic import Diagnostic
-from ..run_memo import noted
+from ..run_memo import trusted_mark
 from ..verifier_registry import PropertyVerifier
 from .def_use import DefUseWalker
 from .walk import error, functions_of, print_function, trailing_yield, type_vars
@@ -30,8 +30,9 @@ __all__ = ["SSAErrorType", "SSAVerifier", "SSA_BY_CONSTRUCTION", "shape_is_valid
 RULE = "SSAVerify"
 
 # The run memo's question (``run_memo.note``) under which ConvertToSSA marks a function
-# it built in SSA form by construction: this walk could find nothing in it, so a
-# verification in the same run skips it.  Every other function is walked.
+# it built in SSA form by construction: this walk could find nothing in it, so the
+# pipeline's own verification in the same run skips it (``trusting_marks``).  Every
+# other function, and every function an instrument or a user verifies, is walked.
 SSA_BY_CONSTRUCTION = "SSAForm by construction"
 
 
@@ -215,7 +216,7 @@ class SSAVerifier(PropertyVerifier):
 
     def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         for func in functions_of(program):
-            if noted(SSA_BY_CONSTRUCTION, func):
+            if trusted_mark(SSA_BY_CONSTRUCTION, func):
                 continue
             walker = _SSAWalker(func)
             walker.run()
