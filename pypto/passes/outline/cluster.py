@@ -125,7 +125,11 @@ def _locals(group: Function) -> set[E.Var]:
 def transform(program: Program) -> Program:
     reserved = set(program._functions)
     processes = lambda f: f.func_type in _PROCESSED  # noqa: E731
-    result, groups = outline_program(program, CLUSTER_CONFIG, processes, reserved=reserved)
+    # The Spmd run does not verify again what the Cluster run verified or made: neither
+    # unwrapping a Spmd scope (scopes open no SSA scope) nor a launch attr changes SSA form.
+    ssa_known: set[str] = set()
+    result, groups = outline_program(program, CLUSTER_CONFIG, processes, reserved=reserved,
+                                     ssa_known=ssa_known)
     if groups:
         launches: dict[str, tuple[Function, SpmdScopeStmt, set]] = {}
         functions = dict(result._functions)
@@ -141,5 +145,5 @@ def transform(program: Program) -> Program:
                     functions[name] = mover(func)
         result = result.with_functions(functions.values())
     final, _ = outline_program(result, SPMD_CONFIG, processes, reserved=reserved,
-                               lookup_program=result)
+                               lookup_program=result, ssa_known=ssa_known)
     return final

@@ -27,7 +27,8 @@ def has_scope(func: Function, kind: type) -> bool:
     their checks ask this of every function, and most functions come through a pass
     unchanged (IR is immutable, so the answer for an object never goes stale).
     """
-    return any(issubclass(cls, kind) for cls in _statement_classes(func))
+    classes = _statement_classes(func)
+    return kind in classes or any(issubclass(cls, kind) for cls in classes)
 
 
 def _statement_classes(func: Function) -> frozenset[type]:
@@ -64,12 +65,17 @@ def outline_program(program: Program, config: OutlineConfig,
                     processes: Callable[[Function], bool],
                     finish: Callable[[Function, list[Function]], Function] | None = None,
                     reserved: set[str] | None = None,
-                    lookup_program: Program | None = None) -> tuple[Program, list[Function]]:
+                    lookup_program: Program | None = None,
+                    ssa_known: set[str] | None = None) -> tuple[Program, list[Function]]:
     """Outline ``config.target`` scopes in every function ``processes`` accepts.
 
     Functions are visited in name order, so the alphabetically first keeps a
     contested name.  Returns the new program (the input object when nothing was
     outlined) and the functions created.
+
+    ``ssa_known`` (a pass running two outliners in a row) names the functions whose
+    SSA form is already established: they are not verified again, and every function
+    this run verifies or creates (outlining keeps SSA form) is added to it.
     """
     outliner = ScopeOutliner(config, lookup_program or program,
                              set(program._functions) if reserved is None else reserved)
@@ -79,8 +85,12 @@ def outline_program(program: Program, config: OutlineConfig,
         if not processes(func) or not has_scope(func, config.target):
             functions.append(func)
             continue
-        require_ssa(func, config.pass_name, f"a {config.target.__name__}")
+        if ssa_known is None or func.name not in ssa_known:
+            require_ssa(func, config.pass_name, f"a {config.target.__name__}")
         new_func, outlined = outliner.outline_function(func)
+        if ssa_known is not None:
+            ssa_known.add(func.name)
+            ssa_known.update(f.name for f in outlined)
         if finish is not None:
             new_func = finish(new_func, outlined)
         functions.append(new_func)

@@ -9,7 +9,7 @@ the lineage that lets an output tensor be returned as the parameter it is.
 
 from __future__ import annotations
 
-from typing import Callable, cast
+from typing import Callable
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -153,7 +153,7 @@ class BodyFacts:
             node = stack.pop()
             cls = type(node)
             if cls is E.Var or cls is E.IterArg:  # the common leaves, by exact class
-                self._use(cast(E.Var, node))
+                self._use(node)  # type: ignore[arg-type]
             elif cls is E.ConstInt or cls is E.ConstFloat or cls is E.ConstBool:
                 continue
             elif isinstance(node, E.Var):
@@ -293,6 +293,8 @@ class BodyFacts:
                     self.lineage[var] = target
                     self.alias[var] = self.alias.get(target, target)
                 return
+            if not isinstance(value.op, GlobalVar):
+                return  # only a user call returns one of its arguments (``_callee``)
             if isinstance(var.type, TupleType):
                 # ``ret = k(t, acc); acc1 = ret[1]``: which results are which arguments
                 self.tuple_sources[var] = [self._argument_returned(value, i)

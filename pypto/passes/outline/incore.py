@@ -47,6 +47,9 @@ CONFIG = OutlineConfig(
     function_attrs=_function_attrs,
     hoist_scalar_outputs_in=(FunctionType.Graph,),
     reorder_returns_by_param=True,
+    # Callee directions: a capture a called kernel writes is Out / InOut, not In.  PyPTO
+    # runs this outliner without the program (docs/guide/differences.md).
+    use_program=True,
     nested_targets=False,
 )
 

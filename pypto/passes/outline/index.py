@@ -21,7 +21,7 @@ expression walk.
 from __future__ import annotations
 
 import bisect
-from typing import Any, Container, Iterable, cast
+from typing import Any, Container, Iterable
 
 from ...ir import expr as E
 from ...ir import scope as S
@@ -32,7 +32,7 @@ from ...ir.node import Expr, Stmt
 from ...ir.types import ShapedType, TupleType, Type
 from ...ir.walk import stmt_children as _children
 from ...ir.walk import CONST_TYPES, attr_exprs, expr_children, var_uses
-from .walk import expr_vars, stmt_def_vars, stmt_own_exprs
+from .walk import constants_only, expr_vars, stmt_def_vars, stmt_own_exprs
 
 __all__ = ["FunctionIndex", "VarCollector", "type_dim_vars"]
 
@@ -189,18 +189,20 @@ class FunctionIndex:
         self.pos[key] = position
         upto = self._refs_upto
         cls = type(stmt)
-        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the casts)
-        if cls is St.SeqStmts or (cls in _PLAIN_SCOPES and not cast(S.ScopeStmt, stmt)._attrs):
+        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the ignores;
+        # not ``cast``, which is a call per use)
+        if cls is St.SeqStmts or (cls in _PLAIN_SCOPES
+                                  and not stmt._attrs):  # type: ignore[attr-defined]
             # No references of their own: a block, a scope without attrs.
             self._refs_at.append([])
             self._defs_at.append(0)
             upto.append(upto[-1] if upto else 0)
             if cls is St.SeqStmts:
                 found = False
-                children: Any = cast(St.SeqStmts, stmt).stmts
+                children: Any = stmt.stmts  # type: ignore[attr-defined]
             else:
                 found = isinstance(stmt, self.target)
-                children = (cast(S.ScopeStmt, stmt).body,)
+                children = (stmt.body,)  # type: ignore[attr-defined]
         else:
             self._own_refs(stmt, position)
             found = isinstance(stmt, self.target)
@@ -216,11 +218,11 @@ class FunctionIndex:
                 self._target_loop_depths.append(self._loop_depth)
             elif is_loop:
                 self._loop_depth += 1
-            fast_leaves = not (self._track_stores and self._target_depth)
+            in_target = bool(self._track_stores and self._target_depth)
             for child in children:
                 kind = type(child)
-                if fast_leaves and (kind is St.AssignStmt or kind is St.YieldStmt):
-                    self._leaf(child, kind)
+                if kind is St.AssignStmt or kind is St.YieldStmt:
+                    self._leaf(child, kind, in_target)
                 elif self._walk(child):
                     found = True
             if is_target:
@@ -258,25 +260,28 @@ class FunctionIndex:
                 refs += var_uses(expr)
         self._count_refs(refs, position)
 
-    def _leaf(self, stmt: St.AssignStmt | St.YieldStmt, kind: type) -> None:
+    def _leaf(self, stmt: St.AssignStmt | St.YieldStmt, kind: type,
+              in_target: bool = False) -> None:
         """``_walk`` of an assignment or a yield (most statements), inlined: the same
-        records, without the generic per-kind lookups."""
+        records, without the generic per-kind lookups.  ``in_target``: inside a target
+        scope, where the expression walk also records the stores."""
         position = self._counter
         self._counter = position + 1
         key = id(stmt)
         self.pos[key] = position
         self.end[key] = position
+        uses = self._uses_recording_stores
         if kind is St.AssignStmt:
-            assign = cast(St.AssignStmt, stmt)
+            assign: St.AssignStmt = stmt  # type: ignore[assignment]
             var = assign.var
             refs = [var]
-            refs += var_uses(assign.value)
+            refs += uses(assign.value, position) if in_target else var_uses(assign.value)
             self._defs_at.append(1)
             self.def_pos.setdefault(var, position)
         else:
             refs = []
-            for value in cast(St.YieldStmt, stmt).value:
-                refs += var_uses(value)
+            for value in stmt.value:  # type: ignore[union-attr]
+                refs += uses(value, position) if in_target else var_uses(value)
             self._defs_at.append(0)
         self._refs_at.append(refs)
         self._count_refs(refs, position)
@@ -305,7 +310,7 @@ class FunctionIndex:
             node = stack.pop()
             cls = type(node)
             if cls is E.Var or cls is E.IterArg:
-                uses.append(cast(E.Var, node))
+                uses.append(node)  # type: ignore[arg-type]
             elif cls in CONST_TYPES:
                 continue
             elif isinstance(node, E.Call):
@@ -314,7 +319,15 @@ class FunctionIndex:
                     self._store_positions.append(position)
                     self._store_vars.append(node.args[2])
                     self._store_scope_starts.append(self._target_starts[-1])
-                stack.extend(node.args)
+                for arg in node.args:  # the leaves and constant tuples here, not pushed
+                    kind = type(arg)
+                    if kind is E.Var or kind is E.IterArg:
+                        uses.append(arg)  # type: ignore[arg-type]
+                    elif kind in CONST_TYPES:
+                        continue
+                    elif kind is not E.MakeTuple or not constants_only(
+                            arg.elements):  # type: ignore[attr-defined]
+                        stack.append(arg)
                 for item in attr_exprs(node._attrs) if node._attrs else ():
                     uses += var_uses(item)  # attrs are read, but never hold a store
             elif isinstance(node, E.Submit):

@@ -32,9 +32,11 @@ from ...ir import scope as S
 from ...ir import stmt as St
 from ...ir.function import Program
 from ...ir.node import Expr, Stmt
+from ...ir.ops.registry import OpDef
 from ...ir.types import has_dynamic_dims
 from ...ir.walk import CONST_TYPES, attr_exprs
 from .facts import BodyFacts
+from .walk import constants_only
 
 __all__ = ["BodyMover", "Restart"]
 
@@ -112,16 +114,17 @@ class BodyMover(BodyFacts):
 
     # -- expressions (BodyFacts._expr order) -------------------------------------------
     def _expr_new(self, node: Expr) -> Expr:
-        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the casts)
+        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the ignores;
+        # not ``cast``, which is a call per use)
         cls = type(node)
         if cls is E.Var or cls is E.IterArg:
-            return self._read(cast(E.Var, node))
+            return self._read(node)  # type: ignore[arg-type]
         if cls in CONST_TYPES:
             return node
         if cls is E.Call or cls is E.Submit:
-            return self._call_new(cast("E.Call | E.Submit", node))
+            return self._call_new(node)  # type: ignore[arg-type]
         if cls is E.MakeTuple:
-            old_elements = cast(E.MakeTuple, node).elements
+            old_elements = node.elements  # type: ignore[attr-defined]
             elements = [self._expr_new(e) for e in old_elements]
             if _same(elements, old_elements):
                 return node
@@ -147,16 +150,26 @@ class BodyMover(BodyFacts):
         """``BodyFacts._call``'s records, with the call rebuilt on the way."""
         if has_dynamic_dims(call.type) or (call._attrs and attr_exprs(call._attrs)):
             raise Restart
-        writes = self._writes(call)
-        user_callee = self._callee(call)
-        is_store = type(call) is E.Call and call.op.name == "tile.store"
+        op = call.op
+        if type(op) is OpDef and not op.written:
+            writes: dict = {}  # an op that writes no operand (most): nothing to ask
+            user_callee = None
+        else:
+            writes = self._writes(call)
+            user_callee = self._callee(call)
+        is_store = type(call) is E.Call and op.name == "tile.store"
         remap = self.remap
         args: list[Expr] = []
         changed = False
         for index, arg in enumerate(call.args):
-            if isinstance(arg, E.Var):
+            cls = type(arg)
+            if cls in CONST_TYPES:
+                new = arg
+            elif isinstance(arg, E.Var):
                 self._var_arg(arg, index, writes.get(index), user_callee, is_store)
                 new = remap.get(arg, arg)
+            elif cls is E.MakeTuple and constants_only(arg.elements):  # type: ignore[attr-defined]
+                new = arg  # offsets and shapes: nothing to read or rebuild
             else:
                 new = self._expr_new(arg)
             changed = changed or new is not arg
@@ -173,24 +186,24 @@ class BodyMover(BodyFacts):
 
     # -- statements (BodyFacts._stmt order) --------------------------------------------
     def _move(self, stmt: Stmt) -> Stmt:
-        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the casts)
+        # (dispatch by exact class: mypy does not narrow through ``cls``, hence the ignores)
         cls = type(stmt)
         if cls is St.SeqStmts:
-            old = cast(St.SeqStmts, stmt).stmts
+            old = stmt.stmts  # type: ignore[attr-defined]
             new = [self._move(s) for s in old]
             if _same(new, old):
                 return stmt
             return St.SeqStmts.flatten(new, stmt.span)
         if cls is St.AssignStmt:
-            return self._assign(cast(St.AssignStmt, stmt))
+            return self._assign(stmt)  # type: ignore[arg-type]
         if cls is St.EvalStmt:
-            evaluated = cast(St.EvalStmt, stmt)
+            evaluated: St.EvalStmt = stmt  # type: ignore[assignment]
             value = self._expr_new(evaluated.expr)
             kept = stmt if value is evaluated.expr else evaluated.replace(expr=value)
             target = self._bound_target(evaluated.expr)
             return kept if target is None else self._binding(target, value, stmt.span)
         if cls is St.ReturnStmt or cls is St.YieldStmt:
-            old_values = cast("St.ReturnStmt | St.YieldStmt", stmt).value
+            old_values = stmt.value  # type: ignore[attr-defined]
             values = [self._expr_new(v) for v in old_values]
             if _same(values, old_values):
                 return stmt

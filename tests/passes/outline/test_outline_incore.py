@@ -414,3 +414,89 @@ def test_no_dep_args_naming_a_tensor_the_scope_does_not_use_is_an_error():
         with pytest.raises(ValueError, match="OutlineIncoreScopes: no_dep_args names 'y', which "
                                              "the scope outlined as 'main_incore_0' does not use"):
             outline(Before)
+
+
+M = pl.Tensor[[4, 8], pl.FP32]
+
+
+@pl.program
+class _CallsWritingKernels:
+    """A kernel region passing ``out`` to an ``Out`` slot and ``acc`` to an ``InOut`` one."""
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def fill(self, x: M, out: pl.Out[M]) -> M:
+        t = pl.load(x, [0, 0], [4, 8])
+        out = pl.store(pl.add(t, t), [0, 0], out)
+        return out
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def bump(self, x: M, acc: pl.InOut[M]) -> M:
+        t = pl.load(x, [0, 0], [4, 8])
+        a = pl.load(acc, [0, 0], [4, 8])
+        acc = pl.store(pl.add(t, a), [0, 0], acc)
+        return acc
+
+    @pl.function
+    def main(self, x: M, out: pl.Out[M], acc: pl.InOut[M]) -> M:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            o = self.fill(x, out)
+            r = self.bump(x, acc)
+        return r
+
+
+def test_a_capture_a_called_kernel_writes_takes_the_callee_slot_direction():
+    # The outlined kernel writes ``out`` and ``acc`` through its callees, so its params
+    # are Out and InOut (03-passes.md §10.5 rule 4).  It used to read no callee
+    # directions and gave both as In: a launch that writes a tensor it declares
+    # read-only (a missing dependency for whatever schedules by directions).  With the
+    # callees known, a result that is a callee's written param is returned as that
+    # param (§10.3 step 9), like OutlineGraphScopes and OutlineClusterScopes do.
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.InCore)
+        def fill(self, x: M, out: pl.Out[M]) -> M:
+            t = pl.load(x, [0, 0], [4, 8])
+            out = pl.store(pl.add(t, t), [0, 0], out)
+            return out
+
+        @pl.function(type=pl.FunctionType.InCore)
+        def bump(self, x: M, acc: pl.InOut[M]) -> M:
+            t = pl.load(x, [0, 0], [4, 8])
+            a = pl.load(acc, [0, 0], [4, 8])
+            acc = pl.store(pl.add(t, a), [0, 0], acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.InCore)
+        def main_incore_0(self, x: M, out: pl.Out[M], acc: pl.InOut[M]) -> M:
+            o = self.fill(x, out)
+            r = self.bump(x, acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: M, out: pl.Out[M], acc: pl.InOut[M]) -> M:
+            r = self.main_incore_0(x, out, acc)
+            return r
+
+    before = passes.convert_to_ssa()(_CallsWritingKernels)
+    result = outline(before)
+    ir.assert_structural_equal(result, passes.convert_to_ssa()(After))
+    kernel = result["main_incore_0"]
+    assert list(kernel.param_directions) == [ir.ParamDirection.In, ir.ParamDirection.Out,
+                                             ir.ParamDirection.InOut]
+
+
+def test_outlining_a_region_that_calls_writing_kernels_computes_the_same():
+    np = pytest.importorskip("numpy")
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((4, 8)).astype(np.float32)
+    acc0 = rng.standard_normal((4, 8)).astype(np.float32)
+    results = []
+    for program in (_CallsWritingKernels, ir.PassManager().run_passes(_CallsWritingKernels)):
+        out, acc = np.zeros((4, 8), np.float32), acc0.copy()
+        returned = pypto.run(program, x, out, acc)
+        results.append((np.asarray(returned), out, acc))
+    (r0, out0, a0), (r1, out1, a1) = results
+    np.testing.assert_array_equal(out0, 2 * x)
+    np.testing.assert_array_equal(a0, acc0 + x)
+    for before, after in ((r0, r1), (out0, out1), (a0, a1)):
+        np.testing.assert_array_equal(before, after)
