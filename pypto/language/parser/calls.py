@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any, Callable, cast
 from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import types as T
+from ...ir.types import has_dynamic_dims
 from ...ir.dtype import DataType
 from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function
@@ -229,12 +230,18 @@ def _fold_dim(p: "FunctionParser", args: list[Any]) -> Expr | None:
 
 def parse_call(p: "FunctionParser", node: ast.Call) -> Any:
     func = node.func
-    if isinstance(func, ast.Attribute) and func.attr == "yield_":
-        raise ParserSyntaxError("pl.yield_() must be a statement (x = pl.yield_(...)), not part "
-                                "of an expression", p.span(node))
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
-            and func.value.id == "self" and p.names.lookup("self") is None:
-        return _call_method(p, func.attr, node)
+    if func.__class__ is ast.Attribute:
+        attr = func.attr  # type: ignore[attr-defined]
+        if attr == "yield_":
+            raise ParserSyntaxError("pl.yield_() must be a statement (x = pl.yield_(...)), not "
+                                    "part of an expression", p.span(node))
+        owner = func.value  # type: ignore[attr-defined]
+        if owner.__class__ is ast.Name:
+            head = owner.id
+            if head == "self" and p.names.lookup("self") is None:
+                return _call_method(p, attr, node)
+            if head == "pl" and p.names.lookup("pl") is None:
+                return _call_pl(p, ["pl", attr], node)  # what attr_chain reads from pl.<name>
     chain = attr_chain(func)
     if chain is not None and chain[0] == "pl" and p.names.lookup("pl") is None:
         return _call_pl(p, chain, node)
@@ -316,6 +323,27 @@ def _const(p: "FunctionParser", node: ast.Call) -> Expr:
 def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     span = p.span(node)
     program = p.program
+    if node.keywords or program.call_resolver is not None:
+        return _call_method_general(p, name, node, span)
+    # The common shape, ``self.f(a, b)``: no keywords, no jit resolution -- the general
+    # path below with the steps that find nothing on it left out.
+    gvar = program.global_vars.get(name)
+    if gvar is None:
+        raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
+                                     hint=_method_hint(p))
+    if name in program.failed:
+        raise DependentError(f"method '{name}' failed to parse", span)
+    args = [p.parse_expr(a) for a in node.args]
+    callee = program.functions.get(name)
+    if callee is not None and callee.func_type is FunctionType.Inline \
+            and not _is_statement_value(p.current_node, node):
+        _refuse_nested_inline_call(name, span)
+    return make_function_call(p, gvar, callee, program.param_counts.get(name), args, None,
+                              node, span)
+
+
+def _call_method_general(p: "FunctionParser", name: str, node: ast.Call, span: Any) -> Expr:
+    program = p.program
     keywords = [kw for kw in node.keywords if kw.arg not in ("attrs", "device")]
     resolved = _jit_method(p, name, node.args, keywords, node)
     if resolved is not None:
@@ -344,12 +372,16 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     callee = program.functions.get(name)
     if callee is not None and callee.func_type is FunctionType.Inline \
             and not _is_statement_value(p.current_node, node):
-        raise ParserSyntaxError(
-            f"A call of the Inline function '{name}' must be a statement of its own: its "
-            "body is spliced where the statement stands, so it cannot sit inside another "
-            "expression", span, hint=f"Bind it first: `t = self.{name}(...)`, then use t")
+        _refuse_nested_inline_call(name, span)
     return make_function_call(p, gvar, callee, program.param_counts.get(name), args, attrs,
                               node, span)
+
+
+def _refuse_nested_inline_call(name: str, span: Any) -> None:
+    raise ParserSyntaxError(
+        f"A call of the Inline function '{name}' must be a statement of its own: its "
+        "body is spliced where the statement stands, so it cannot sit inside another "
+        "expression", span, hint=f"Bind it first: `t = self.{name}(...)`, then use t")
 
 
 def _is_statement_value(stmt: ast.AST | None, call: ast.Call) -> bool:
@@ -387,16 +419,43 @@ def make_function_call(p: "FunctionParser", gvar: GlobalVar, callee: Function | 
                               f"{len(args)}", span)
     if callee is None:
         type_: T.Type = T.UnknownType()
+    elif _fits_as_before(p.program, callee, args):
+        returns = callee.return_types  # static: deduce_call_return_type substitutes nothing
+        type_ = returns[0] if len(returns) == 1 else T.TupleType(list(returns))
     else:
         check_call_args(gvar.name, callee, args, span, lambda: _arg_spans(p, node, len(args)))
         try:
             type_ = deduce_call_return_type(callee.params, args, callee.return_types)
         except (TypeError, ValueError) as exc:
             raise ParserTypeError(f"Call of '{gvar.name}': {exc}", span) from None
+        _remember_fit(p.program, callee, args)
     call = E.Call(gvar, args, {}, attrs or {}, type_, span)
     if callee is None:  # the callee is parsed later
         p.program.unchecked_calls.append((call, _arg_spans(p, node, len(args))))
     return call
+
+
+def _fits_as_before(program: Any, callee: Function, args: list[Expr]) -> bool:
+    """Were arguments of these very types (the same objects) already found to fit
+    ``callee``, whose signature has only constant dims?  Then the check would pass
+    again: it reads nothing but the types (``_remember_fit``)."""
+    seen = program.fitting_calls.get((id(callee), *[id(a.type) for a in args]))
+    return seen is not None and seen[0] is callee
+
+
+def _remember_fit(program: Any, callee: Function, args: list[Expr]) -> None:
+    """Record a call that passed the argument check, when the check is a function of the
+    argument types alone: no parameter or return type has a dynamic dim (a Var), so no
+    binding of the call's values is substituted anywhere.  The entry keeps the callee
+    and the types alive, so their ids stay theirs."""
+    static = program.static_callees.get(id(callee))
+    if static is None or static[0] is not callee:
+        flag = not any(has_dynamic_dims(p.type) for p in callee.params) \
+            and not any(has_dynamic_dims(t) for t in callee.return_types)
+        static = program.static_callees[id(callee)] = (callee, flag)
+    if static[1]:
+        types = [a.type for a in args]
+        program.fitting_calls[(id(callee), *[id(t) for t in types])] = (callee, types)
 
 
 def _arg_spans(p: "FunctionParser", node: ast.AST, count: int) -> list:

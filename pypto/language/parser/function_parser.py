@@ -91,6 +91,8 @@ class FunctionParser:
         self.return_types: list | None = None  # declared (None: no annotation, unchecked)
         self._comment_lines, self._comment_texts = info.full_line_comments()
         self._pending_comments: list[str] = []
+        # The source's own method, bound once: a span is made for almost every node.
+        self.span = info.span  # type: ignore[method-assign]
 
     # -- small helpers ---------------------------------------------------------------
     def span(self, node: ast.AST) -> Span:
@@ -129,12 +131,14 @@ class FunctionParser:
         self.blocks.append(stmts)
         try:
             previous_end = header_line
+            has_comments = bool(self._comment_lines)
             for node in body:
-                if stmts and isinstance(stmts[-1], YieldStmt):
+                if stmts and stmts[-1].__class__ is YieldStmt:
                     raise ParserSyntaxError(
                         "pl.yield_ must be the last statement of its loop or if body",
                         self.span(node), hint="Move this statement before the pl.yield_")
-                self._collect_comments(previous_end, node.lineno)
+                if has_comments:
+                    self._collect_comments(previous_end, node.lineno)
                 self._parse_stmt_recovering(node)
                 previous_end = node.end_lineno or node.lineno
         finally:

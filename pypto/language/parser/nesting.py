@@ -33,13 +33,15 @@ def _short(node: ast.AST, above: int = 0) -> bool:
     deep even ``above`` levels down (``a<b<c<...`` and ``a and b and ...`` take more
     than a character per level too)."""
     # Not every header part has a position (``ast.arguments``, ``ast.withitem`` ...).
-    end_line = getattr(node, "end_lineno", None)
-    end_col = getattr(node, "end_col_offset", None)
-    if end_line is None or end_col is None:
+    try:
+        end_line = node.end_lineno  # type: ignore[attr-defined]
+        end_col = node.end_col_offset  # type: ignore[attr-defined]
+        if end_line is None or end_col is None:
+            return False
+        return end_line == node.lineno \
+            and end_col - node.col_offset <= MAX_EXPR_NESTING - above  # type: ignore[attr-defined]
+    except AttributeError:
         return False
-    line: int = getattr(node, "lineno")
-    col: int = getattr(node, "col_offset")
-    return end_line == line and end_col - col <= MAX_EXPR_NESTING - above
 
 
 def _expr_depth(root: ast.AST) -> tuple[int, ast.AST]:
@@ -143,8 +145,12 @@ def check_source_nesting(tree: ast.AST, span_of: Callable[[ast.AST], Span]) -> N
                 f"statements nested {level} levels deep; pypto accepts at most "
                 f"{MAX_STMT_NESTING}", span_of(stmt),
                 hint="move the inner levels into a function of their own")
-        if not isinstance(stmt, ast.stmt) or (stmt.__class__ in _SIMPLE and _short(stmt)):
-            groups: list[list[tuple[ast.AST, int]]] = []
+        if stmt.__class__ in _SIMPLE:
+            if _short(stmt):
+                continue  # one short line, and no body: nothing in it can be too deep
+            groups: list[list[tuple[ast.AST, int]]] = _header_exprs(stmt)
+        elif not isinstance(stmt, ast.stmt):
+            groups = []
         else:
             groups = _header_exprs(stmt)
         for group in groups:

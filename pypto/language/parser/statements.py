@@ -82,7 +82,8 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
     span = p.span(node)
     if not isinstance(value, Expr):
         raise ParserTypeError(f"Cannot assign a {type(value).__name__} to '{name}'", span)
-    value = _retype_index_const(value, annotation, span)
+    if annotation is not None:
+        value = _retype_index_const(value, annotation, span)
     existing = p.names.lookup(name)
     dim = value if isinstance(value, E.Var) and _aliases_dyn_dim(p, value, annotation) else None
     if existing is None and dim is not None:
@@ -100,8 +101,10 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
         p.bindings.bound(name, True)
         return dim
     if isinstance(existing, E.Var) and not _is_dyn_dim(p, existing):
-        new_type = _reconcile(p, name, value, annotation, node)
-        if not (new_type == existing.type or isinstance(new_type, T.UnknownType)
+        new_type = value.type if annotation is None else \
+            _reconcile(p, name, value, annotation, node)
+        if not (new_type is existing.type or new_type == existing.type
+                or isinstance(new_type, T.UnknownType)
                 or isinstance(existing.type, T.UnknownType)):
             raise ParserTypeError(
                 f"Cannot reassign '{name}' with a different type: it was {existing.type}, "
@@ -223,14 +226,18 @@ def _assign(p: "FunctionParser", node: ast.Assign) -> None:
 
 def _assign_to(p: "FunctionParser", target: ast.expr, value_node: ast.expr, node: ast.AST,
                annotation: T.Type | None) -> None:
-    if is_yield_call(value_node):
+    # The three special forms are all calls of an attribute (``x.yield_(...)``,
+    # ``pl.submit(...)``): any other value skips their tests.
+    func = value_node.func if value_node.__class__ is ast.Call else None  # type: ignore[attr-defined]
+    special = func.__class__ is ast.Attribute
+    if special and is_yield_call(value_node):
         targets = list(target.elts) if isinstance(target, ast.Tuple) else [target]
         emit_yield(p, value_node, targets, annotation, node)
         return
     if isinstance(target, ast.Subscript):
         _subscript_store(p, target, value_node, node)
         return
-    if _is_submit(value_node):
+    if special and _is_submit(value_node):
         from .calls import parse_submit
         value = parse_submit(p, value_node)
     else:
