@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -21,6 +21,7 @@ from ...ir.type_match import call_mismatch
 from .annotations import attr_chain
 from ..typing import DynVar
 from .closure import MISSING
+from .expressions import const_from_python
 from .distributed_calls import device_keyword
 from .recovery import DependentError
 from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError, ParserTypeError,
@@ -58,10 +59,15 @@ def _unified_ops() -> dict:
 def parse_op_arg(p: "FunctionParser", node: ast.expr) -> Any:
     """Op operands: list/tuple literals stay Python lists (the op makes the MakeTuple)."""
     cls = node.__class__
-    if cls is ast.Constant or (cls is ast.Name and p.names.lookup(cast(ast.Name, node).id) is not None):
-        return p.parse_expr(node)  # a literal or a DSL value: no dotted name to read
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return [parse_op_arg(p, elt) for elt in node.elts]
+    if cls is ast.Constant:
+        value = node.value  # type: ignore[attr-defined]
+        if value.__class__ is int or value.__class__ is float:
+            return const_from_python(p, value, node)  # what parse_expr's _constant does
+        return p.parse_expr(node)
+    if cls is ast.Name and p.names.lookup(node.id) is not None:  # type: ignore[attr-defined]
+        return p.parse_expr(node)  # a DSL value: no dotted name to read
+    if cls is ast.List or cls is ast.Tuple or isinstance(node, (ast.List, ast.Tuple)):
+        return [parse_op_arg(p, elt) for elt in node.elts]  # type: ignore[attr-defined]
     # Positional dtypes and enum members (pl.create_tensor(shape, pl.FP32),
     # pl.move(t, pl.Mem.Mat)) reach the op as Python values, like keyword values.
     chain = attr_chain(node)
@@ -175,6 +181,11 @@ def call_unified(p: "FunctionParser", name: str, args: list[Any], kwargs: dict[s
     fn = _unified_ops().get(name)
     if fn is None:
         raise InvalidOperationError(f"Unknown operation 'pl.{name}'", p.span(node))
+    return _call_op_function(p, fn, name, args, kwargs, node)
+
+
+def _call_op_function(p: "FunctionParser", fn: Callable[..., Expr], name: str, args: list[Any],
+                      kwargs: dict[str, Any], node: ast.AST) -> Expr:
     try:
         return fn(*args, span=p.span(node), **kwargs)
     except (InternalError, AssertionError, ParserError):
@@ -241,7 +252,7 @@ def parse_call(p: "FunctionParser", node: ast.Call) -> Any:
             if head == "self" and p.names.lookup("self") is None:
                 return _call_method(p, attr, node)
             if head == "pl" and p.names.lookup("pl") is None:
-                return _call_pl(p, ["pl", attr], node)  # what attr_chain reads from pl.<name>
+                return _call_pl_name(p, attr, node)
     chain = attr_chain(func)
     if chain is not None and chain[0] == "pl" and p.names.lookup("pl") is None:
         return _call_pl(p, chain, node)
@@ -262,7 +273,11 @@ def _call_pl(p: "FunctionParser", chain: list[str], node: ast.Call) -> Any:
         return E.ConstInt(DataType(chain[1]).get_byte(), DataType.INDEX, p.span(node))
     if len(chain) != 2:
         raise InvalidOperationError(f"Unknown operation '{'.'.join(chain)}'", p.span(node))
-    name = chain[1]
+    return _call_pl_name(p, chain[1], node)
+
+
+def _call_pl_name(p: "FunctionParser", name: str, node: ast.Call) -> Any:
+    """``pl.<name>(...)``: a unified op, ``pl.const``, ``pl.no_dep``; the rest refused."""
     if name == "const":
         return _const(p, node)
     if name == "no_dep":
@@ -276,18 +291,22 @@ def _call_pl(p: "FunctionParser", chain: list[str], node: ast.Call) -> Any:
         raise InvalidOperationError(f"Unknown operation 'pl.{name}'", p.span(node),
                                     hint=f"pl.{name} is a statement-level construct, not a "
                                          "value")
-    if name not in _unified_ops():
+    fn = _unified_ops().get(name)
+    if fn is None:
         raise InvalidOperationError(f"Unknown operation 'pl.{name}'", p.span(node))
     args = [parse_op_arg(p, a) for a in node.args]
-    kwargs, attrs = _split_keywords(p, node)
-    if attrs is not None:
-        raise ParserSyntaxError(f"pl.{name}() does not take attrs=; use the namespaced op "
-                                f"(pl.tensor.{name} / pl.tile.{name})", p.span(node))
+    if node.keywords:
+        kwargs, attrs = _split_keywords(p, node)
+        if attrs is not None:
+            raise ParserSyntaxError(f"pl.{name}() does not take attrs=; use the namespaced op "
+                                    f"(pl.tensor.{name} / pl.tile.{name})", p.span(node))
+    else:
+        kwargs = {}
     if name == "dim" and p.options.func_type is FunctionType.Orchestration:
         folded = _fold_dim(p, args)
         if folded is not None:
             return folded
-    return call_unified(p, name, args, kwargs, node)
+    return _call_op_function(p, fn, name, args, kwargs, node)
 
 
 def _const(p: "FunctionParser", node: ast.Call) -> Expr:

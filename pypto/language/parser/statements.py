@@ -237,7 +237,7 @@ def _assign_to(p: "FunctionParser", target: ast.expr, value_node: ast.expr, node
     if isinstance(target, ast.Subscript):
         _subscript_store(p, target, value_node, node)
         return
-    if special and _is_submit(value_node):
+    if special and func.attr in _SUBMITS and _is_submit(value_node):  # type: ignore[union-attr]
         from .calls import parse_submit
         value = parse_submit(p, value_node)
     else:
@@ -250,11 +250,14 @@ def _assign_to(p: "FunctionParser", target: ast.expr, value_node: ast.expr, node
         _target_name(p, target)
 
 
+_SUBMITS = ("submit", "spmd_submit")
+
+
 def _is_submit(node: ast.expr) -> TypeGuard[ast.Call]:
     if not isinstance(node, ast.Call):
         return False
     chain = attr_chain(node.func)
-    return chain is not None and chain[-1] in ("submit", "spmd_submit") and len(chain) == 2
+    return chain is not None and chain[-1] in _SUBMITS and len(chain) == 2
 
 
 def _ann_assign(p: "FunctionParser", node: ast.AnnAssign) -> None:
