@@ -242,11 +242,11 @@ def _fold_dim(p: "FunctionParser", args: list[Any]) -> Expr | None:
 def parse_call(p: "FunctionParser", node: ast.Call) -> Any:
     func = node.func
     if func.__class__ is ast.Attribute:
-        attr = func.attr  # type: ignore[attr-defined]
+        attr = func.attr
         if attr == "yield_":
             raise ParserSyntaxError("pl.yield_() must be a statement (x = pl.yield_(...)), not "
                                     "part of an expression", p.span(node))
-        owner = func.value  # type: ignore[attr-defined]
+        owner = func.value
         if owner.__class__ is ast.Name:
             head = owner.id
             if head == "self" and p.names.lookup("self") is None:

@@ -38,8 +38,9 @@ def _short(node: ast.AST, above: int = 0) -> bool:
         end_col = node.end_col_offset  # type: ignore[attr-defined]
         if end_line is None or end_col is None:
             return False
-        return end_line == node.lineno \
-            and end_col - node.col_offset <= MAX_EXPR_NESTING - above  # type: ignore[attr-defined]
+        line: int = node.lineno  # type: ignore[attr-defined]
+        col: int = node.col_offset  # type: ignore[attr-defined]
+        return end_line == line and end_col - col <= MAX_EXPR_NESTING - above
     except AttributeError:
         return False
 

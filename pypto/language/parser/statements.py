@@ -228,7 +228,7 @@ def _assign_to(p: "FunctionParser", target: ast.expr, value_node: ast.expr, node
                annotation: T.Type | None) -> None:
     # The three special forms are all calls of an attribute (``x.yield_(...)``,
     # ``pl.submit(...)``): any other value skips their tests.
-    func = value_node.func if value_node.__class__ is ast.Call else None  # type: ignore[attr-defined]
+    func = value_node.func if value_node.__class__ is ast.Call else None
     special = func.__class__ is ast.Attribute
     if special and is_yield_call(value_node):
         targets = list(target.elts) if isinstance(target, ast.Tuple) else [target]
