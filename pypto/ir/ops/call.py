@@ -116,7 +116,11 @@ def _canonical_kwargs(op: OpDef, given: Mapping[str, Any] | None,
     for key in given:
         if not isinstance(key, str):
             raise TypeError(f"{op.name}: keyword names must be str, got {type(key).__name__}")
-        spec = next((k for k in specs if k.name == key), None)
+        spec = None
+        for candidate in specs:  # (a loop: no generator frame per keyword of every call)
+            if candidate.name == key:
+                spec = candidate
+                break
         if spec is None or (spec.hidden and given[key] != spec.default):
             valid = ", ".join(k.name for k in specs if not k.hidden) or "none"
             raise TypeError(f"{op.name}: unexpected keyword argument '{key}' "

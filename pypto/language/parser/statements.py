@@ -32,7 +32,11 @@ def _reconcile(p: "FunctionParser", name: str, value: Expr, annotation: T.Type |
     """The type a new binding gets: the value's, refined or replaced by the annotation."""
     if annotation is None:
         return value.type
-    return reconcile_types(name, annotation, value.type, p.span(node))
+    inferred = value.type
+    if inferred is annotation or inferred == annotation or isinstance(inferred, T.UnknownType):
+        return annotation  # (reconcile_types' first answer, without the span it needs only
+        # for a refusal)
+    return reconcile_types(name, annotation, inferred, p.span(node))
 
 
 def reconcile_types(name: str, annotation: T.Type, inferred: T.Type, span: Span) -> T.Type:
