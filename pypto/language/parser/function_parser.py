@@ -116,7 +116,7 @@ class FunctionParser:
         return self.names.lookup(name) is not None
 
     def parse_expr(self, node: ast.expr) -> Any:
-        handler = self.EXPR_HANDLERS.get(type(node))
+        handler = self.EXPR_HANDLERS.get(node.__class__)
         if handler is None:
             raise UnsupportedFeatureError(
                 f"Unsupported expression type: {type(node).__name__}", self.span(node),
@@ -204,7 +204,7 @@ class FunctionParser:
         self._pending_comments.extend(texts)
 
     def parse_stmt(self, node: ast.stmt) -> None:
-        handler = self.STMT_HANDLERS.get(type(node))
+        handler = self.STMT_HANDLERS.get(node.__class__)
         if handler is None:
             raise UnsupportedFeatureError(f"Unsupported statement type: {type(node).__name__}",
                                           self.span(node))

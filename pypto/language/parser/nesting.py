@@ -148,7 +148,7 @@ def check_source_nesting(tree: ast.AST, span_of: Callable[[ast.AST], Span]) -> N
                 hint="move the inner levels into a function of their own")
         if stmt.__class__ in _SIMPLE:
             if _short(stmt):
-                continue  # one short line, and no body: nothing in it can be too deep
+                continue  # one short line and no body: no expression in it is too deep
             groups: list[list[tuple[ast.AST, int]]] = _header_exprs(stmt)
         elif not isinstance(stmt, ast.stmt):
             groups = []
@@ -169,7 +169,11 @@ def check_source_nesting(tree: ast.AST, span_of: Callable[[ast.AST], Span]) -> N
         inner = level + 1 if isinstance(stmt, _COMPOUND) else level
         for name in _BODIES:
             for child in getattr(stmt, name, ()) or ():
-                if isinstance(child, ast.ExceptHandler):
+                if child.__class__ in _SIMPLE:
+                    if inner <= MAX_STMT_NESTING and _short(child):
+                        continue  # nothing in it can be refused (see the loop's top)
+                    stack.append((child, inner))
+                elif isinstance(child, ast.ExceptHandler):
                     stack.extend((s, inner) for s in child.body)
                 elif isinstance(child, ast.stmt):
                     stack.append((child, inner))

@@ -114,7 +114,7 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
                 f"Cannot reassign '{name}' with a different type: it was {existing.type}, "
                 f"the new value is {new_type}", span,
                 hint=f"Use a new name for the {new_type} value")
-        if not _rebinds_carry_in_its_body(p, existing):
+        if not (p.loops and _rebinds_carry_in_its_body(p, existing)):
             p.emit(S.AssignStmt(existing, value, span))
             p.bindings.bound(name, True)
             return existing
@@ -145,7 +145,8 @@ def _rebinds_carry_in_its_body(p: "FunctionParser", existing: E.Var) -> bool:
 
 
 def _is_dyn_dim(p: "FunctionParser", var: E.Var) -> bool:
-    return p.program.dyn_vars.get(var.name_hint) is var
+    dyn_vars = p.program.dyn_vars
+    return bool(dyn_vars) and dyn_vars.get(var.name_hint) is var
 
 
 def _aliases_dyn_dim(p: "FunctionParser", value: E.Var, annotation: T.Type | None) -> bool:
