@@ -80,6 +80,9 @@ def _fill_omitted(op: OpDef, args: list[Any]) -> list[Any]:
 def _convert_args(op: OpDef, args: list[Any], span: Span) -> tuple[Expr, ...]:
     out: list[Expr] = []
     for position, value in enumerate(args):
+        if isinstance(value, Expr):  # (no Expr is an enum member: nothing below applies)
+            out.append(value)
+            continue
         enum_cls = op.params[position].enum if position < len(op.params) else None
         if enum_cls is not None and isinstance(value, enum_cls):
             out.append(ConstInt(int(value), DataType.INDEX, span))
