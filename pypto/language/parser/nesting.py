@@ -89,6 +89,25 @@ _SIMPLE = frozenset(cls for cls in ast.stmt.__subclasses__()
                     if not {*_BODIES, "cases", "args"} & set(cls._fields))
 
 
+# The header parts of the commonest compound statements, as _header_exprs groups them
+# (each on its own, the levels above it): a header whose parts are all short has
+# nothing the walk could refuse.
+_HEADER_PARTS = MappingProxyType({ast.If: ("test",), ast.While: ("test",),
+                                  ast.For: ("target", "iter")})
+
+
+def _short_header(stmt: ast.stmt) -> bool:
+    """Is every expression part of ``stmt``'s header short (``_short``)?  Answered for
+    ``if``/``while``/``for``/``with`` only (False otherwise: the general walk decides)."""
+    cls = stmt.__class__
+    if cls is ast.With:
+        return all(_short(item.context_expr, 1) and (item.optional_vars is None
+                                                     or _short(item.optional_vars, 1))
+                   for item in stmt.items)  # type: ignore[attr-defined]
+    parts = _HEADER_PARTS.get(cls)
+    return parts is not None and all(_short(getattr(stmt, name)) for name in parts)
+
+
 def _header_exprs(stmt: ast.stmt) -> list[list[tuple[ast.AST, int]]]:
     """The expression parts of a statement (not its nested statement lists), in groups
     judged as one expression: each part with the levels above it in its group."""
@@ -150,7 +169,7 @@ def check_source_nesting(tree: ast.AST, span_of: Callable[[ast.AST], Span]) -> N
             if _short(stmt):
                 continue  # one short line and no body: no expression in it is too deep
             groups: list[list[tuple[ast.AST, int]]] = _header_exprs(stmt)
-        elif not isinstance(stmt, ast.stmt):
+        elif not isinstance(stmt, ast.stmt) or _short_header(stmt):
             groups = []
         else:
             groups = _header_exprs(stmt)
