@@ -342,10 +342,10 @@ def _const(p: "FunctionParser", node: ast.Call) -> Expr:
 def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     span = p.span(node)
     program = p.program
-    if node.keywords or program.call_resolver is not None:
-        return _call_method_general(p, name, node, span)
-    # The common shape, ``self.f(a, b)``: no keywords, no jit resolution -- the general
-    # path below with the steps that find nothing on it left out.
+    if program.call_resolver is not None:
+        jit_call = _jit_method_call(p, name, node)
+        if jit_call is not None:
+            return jit_call
     gvar = program.global_vars.get(name)
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
@@ -353,32 +353,31 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     if name in program.failed:
         raise DependentError(f"method '{name}' failed to parse", span)
     args = [p.parse_expr(a) for a in node.args]
+    # (the common ``self.f(a, b)`` has no keywords: nothing to read)
+    attrs = _method_keywords(p, name, node, span) if node.keywords else None
     callee = program.functions.get(name)
     if callee is not None and callee.func_type is FunctionType.Inline \
             and not _is_statement_value(p.current_node, node):
         _refuse_nested_inline_call(name, span)
-    return make_function_call(p, gvar, callee, program.param_counts.get(name), args, None,
+    return make_function_call(p, gvar, callee, program.param_counts.get(name), args, attrs,
                               node, span)
 
 
-def _call_method_general(p: "FunctionParser", name: str, node: ast.Call, span: Any) -> Expr:
-    program = p.program
+def _jit_method_call(p: "FunctionParser", name: str, node: ast.Call) -> Expr | None:
+    """``self.k(...)`` of a jit function ``k``: the call of the method made for it."""
     keywords = [kw for kw in node.keywords if kw.arg not in ("attrs", "device")]
     resolved = _jit_method(p, name, node.args, keywords, node)
-    if resolved is not None:
-        attrs = next((_attrs_dict(p, kw.value) for kw in node.keywords if kw.arg == "attrs"),
-                     None)
-        device = device_keyword(p, node)
-        if device is not None:
-            attrs = {"device": device, **(attrs or {})}
-        return make_function_call(p, resolved[0], resolved[1], None, resolved[2], attrs, node)
-    gvar = program.global_vars.get(name)
-    if gvar is None:
-        raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
-                                     hint=_method_hint(p))
-    if name in program.failed:
-        raise DependentError(f"method '{name}' failed to parse", span)
-    args = [p.parse_expr(a) for a in node.args]
+    if resolved is None:
+        return None
+    attrs = next((_attrs_dict(p, kw.value) for kw in node.keywords if kw.arg == "attrs"), None)
+    device = device_keyword(p, node)
+    if device is not None:
+        attrs = {"device": device, **(attrs or {})}
+    return make_function_call(p, resolved[0], resolved[1], None, resolved[2], attrs, node)
+
+
+def _method_keywords(p: "FunctionParser", name: str, node: ast.Call, span: Any) -> dict | None:
+    """The attrs of ``self.f(..., device=r, attrs={...})``; any other keyword refused."""
     device = device_keyword(p, node)
     kwargs, attrs = _split_keywords(p, node)
     kwargs.pop("device", None)
@@ -388,12 +387,7 @@ def _call_method_general(p: "FunctionParser", name: str, node: ast.Call, span: A
                                 hint="device=r is the one keyword: it runs the call as rank r")
     if device is not None:
         attrs = {"device": device, **(attrs or {})}
-    callee = program.functions.get(name)
-    if callee is not None and callee.func_type is FunctionType.Inline \
-            and not _is_statement_value(p.current_node, node):
-        _refuse_nested_inline_call(name, span)
-    return make_function_call(p, gvar, callee, program.param_counts.get(name), args, attrs,
-                              node, span)
+    return attrs
 
 
 def _refuse_nested_inline_call(name: str, span: Any) -> None:
