@@ -21,19 +21,25 @@ def f(x: {ann}, y: {param}) -> {ann}:
 """
 
 FAST = ["pl.Tensor[[16, 64], pl.FP32]", "pl.Tile[[16, 64], pl.BF16]", "pl.Scalar[pl.INDEX]",
-        "dsl.Tensor[[1], dsl.INT8]", "pl.Tensor[[0, 7, 9], pl.INT64]", "pl.Tensor[[], pl.FP32]"]
-GENERAL = ["pl.Tensor[(16, 64), pl.FP32]", "pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec]",
+        "dsl.Tensor[[1], dsl.INT8]", "pl.Tensor[[0, 7, 9], pl.INT64]", "pl.Tensor[[], pl.FP32]",
+        "pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec]", "dsl.Tile[[8], dsl.FP16, dsl.Mem.Mat]",
+        "pl.Tile[[16, 16], pl.FP32, pl.Mem.Acc]"]
+GENERAL = ["pl.Tensor[(16, 64), pl.FP32]", "pl.Tile[[16, 64], pl.FP32, pl.TileView()]",
            "pl.Tensor[[16, 64], pl.FP32, pl.NZ]", "pl.Scalar[pl.FP32]",
-           "pl.Tensor[[16, 8 * 8], pl.FP32]"]
+           "pl.Tensor[[16, 8 * 8], pl.FP32]", "pl.Tile[[16, 64], pl.FP32, pl.MemorySpace.Vec]",
+           "pl.Tile[[16, 64], pl.FP32, pl.Mem.Vec, pl.TileView()]"]
 REFUSED = ["pl.Tensor[[True, 4], pl.FP32]", "pl.Tensor[[2 ** 64], pl.FP32]",
            "pl.Tensor[[18446744073709551616], pl.FP32]", "pl.Tensor[[16], pl.FP99]",
-           "pl.Tensor[[16, 64]]", "pl.Scalar[pl.FP32, pl.FP32]"]
+           "pl.Tensor[[16, 64]]", "pl.Scalar[pl.FP32, pl.FP32]",
+           "pl.Tile[[16, 64], pl.FP32, pl.Mem.Nowhere]", "pl.Tile[[16, 64], pl.FP32, pl.Mem.__class__]",
+           "pl.Tile[[16, 64], pl.FP32, other.Mem.Vec]", "pl.Tensor[[16, 64], pl.FP32, pl.Mem.Vec]",
+           "pl.Tile[[16, 64], pl.FP32, pl.Mem.name]"]
 
 
 def _read(text: str, fast: bool, monkeypatch) -> bytes | tuple[str, str]:
     with monkeypatch.context() as patch:
         if not fast:
-            patch.setattr(annotations, "_plain_annotation", lambda node: None)
+            patch.setattr(annotations, "_plain_annotation", lambda node, closure: None)
         try:
             return ir.serialize(pl.parse(text))
         except Exception as err:  # noqa: BLE001 - compared, class and message
@@ -56,7 +62,8 @@ def test_the_plain_spellings_take_the_fast_path(ann, monkeypatch):
     taken: list[bool] = []
     real = annotations._plain_annotation
     monkeypatch.setattr(annotations, "_plain_annotation",
-                        lambda node: taken.append(real(node) is not None) or real(node))
+                        lambda node, closure: taken.append(real(node, closure) is not None)
+                        or real(node, closure))
     assert isinstance(_read(_function(ann), True, monkeypatch), bytes)
     assert any(taken)
 

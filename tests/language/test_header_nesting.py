@@ -59,3 +59,29 @@ def test_one_line_statements_at_and_over_the_limit():
         message, line, _ = refusal(f"def f():\n    y = 1\n    {statement}\n")
         assert message.startswith(f"an expression nested {MAX_EXPR_NESTING + 1} levels deep")
         assert line == 3
+
+
+HEADER_CASES = [  # (if / while / for header, reported depth): judged part by part
+    (f"if {nested_list(MAX_EXPR_NESTING)}:", MAX_EXPR_NESTING + 1),
+    (f"while {nested_list(MAX_EXPR_NESTING)}:", MAX_EXPR_NESTING + 1),
+    (f"for i in {nested_list(MAX_EXPR_NESTING)}:", MAX_EXPR_NESTING + 1),
+    (f"if x:\n        pass\n    elif {nested_list(MAX_EXPR_NESTING)}:", MAX_EXPR_NESTING + 1),
+    # the subscript target is one level more
+    (f"for i in range(3):\n        pass\n    for a[{nested_list(MAX_EXPR_NESTING)}] in b:",
+     MAX_EXPR_NESTING + 2),
+]
+
+
+@pytest.mark.parametrize("header,depth", HEADER_CASES)
+def test_a_too_deep_compound_header_is_refused_at_its_deepest_node(header, depth):
+    text = f"def f():\n    {header}\n        pass\n"
+    message, line, col = refusal(text)
+    assert message.startswith(f"an expression nested {depth} levels deep")
+    deepest = text.splitlines()[line - 1]
+    assert deepest[col - 1:col + 1] == "1]"  # the innermost constant
+
+
+def test_compound_headers_at_the_limit_pass():
+    at_limit = nested_list(MAX_EXPR_NESTING - 1)
+    check(f"def f():\n    if {at_limit}:\n        pass\n    while {at_limit}:\n        pass\n"
+          f"    for i in {at_limit}:\n        pass\n")

@@ -58,6 +58,33 @@ def test_an_inline_callee_no_longer_turns_scalars_into_a_tensor_add():
                                        "Scalar where a Tensor is declared", "call", "s, s")
 
 
+def test_a_call_that_fitted_lets_no_later_misfit_through():
+    # The parser remembers argument types that fitted a static signature and skips the
+    # check when the very same types come again; other types are checked in full.
+    expect_text_error(program_text("a: T", """y = self.callee(x)
+        z = self.callee(x)
+        q = self.callee(h)  # @call
+        return y"""), ParserTypeError, "Argument 1 of 'callee' does not fit parameter 'a': "
+                                       "dtype fp16 where fp32 is declared", "call", "h)")
+
+
+def test_a_dynamic_signature_is_checked_and_typed_at_every_call():
+    params = "a: pl.Tensor[[M], pl.FP32], b: pl.Tensor[[M], pl.FP32]"
+    ok = pl.parse(program_text(params, """y = self.callee(x, x)
+        z = self.callee(w, w)
+        u = self.callee(x, x)
+        return y""", returns="pl.Tensor[[M], pl.FP32]"))
+    y, z, u = [stmt.var for stmt in ir.flatten_to_stmts(ok.get_function("main").body)[:3]]
+    assert [d.value for d in y.type.shape] == [64]
+    assert [d.value for d in z.type.shape] == [32]
+    assert [d.value for d in u.type.shape] == [64]
+    expect_text_error(program_text(params, """y = self.callee(x, x)
+        z = self.callee(x, w)  # @call
+        return y""", returns="pl.Tensor[[M], pl.FP32]"),
+                      ParserTypeError, "Argument 2 of 'callee' does not fit parameter 'b': "
+                                       "shape [32] where [64] is declared", "call", "w)")
+
+
 def test_dynamic_dims_bind_per_call():
     ok = pl.parse(program_text("a: pl.Tensor[[M], pl.FP32], b: pl.Tensor[[M], pl.FP32]",
                                """y = self.callee(x, x)
@@ -68,6 +95,17 @@ def test_dynamic_dims_bind_per_call():
         return y""", returns="pl.Tensor[[M], pl.FP32]"),
                       ParserTypeError, "Argument 2 of 'callee' does not fit parameter 'b': "
                                        "shape [32] where [64] is declared", "call", "w)")
+
+
+def test_a_scalar_param_used_as_a_dim_is_checked_at_every_call():
+    # 64 and 32 have the same type: the check depends on the values, so nothing is
+    # remembered for a signature with a dynamic dim.
+    expect_text_error(program_text("k: pl.Scalar[pl.INDEX], a: pl.Tensor[[k], pl.FP32]",
+                                   """y = self.callee(64, x)
+        z = self.callee(32, x)  # @call
+        return y""", returns="pl.Tensor[[k], pl.FP32]"),
+                      ParserTypeError, "Argument 2 of 'callee' does not fit parameter 'a': "
+                                       "shape [64] where [32] is declared", "call", "x)")
 
 
 def test_a_scalar_param_used_as_a_dim_binds_to_the_argument():

@@ -80,6 +80,9 @@ def _fill_omitted(op: OpDef, args: list[Any]) -> list[Any]:
 def _convert_args(op: OpDef, args: list[Any], span: Span) -> tuple[Expr, ...]:
     out: list[Expr] = []
     for position, value in enumerate(args):
+        if isinstance(value, Expr):  # (no Expr is an enum member: nothing below applies)
+            out.append(value)
+            continue
         enum_cls = op.params[position].enum if position < len(op.params) else None
         if enum_cls is not None and isinstance(value, enum_cls):
             out.append(ConstInt(int(value), DataType.INDEX, span))
@@ -116,7 +119,11 @@ def _canonical_kwargs(op: OpDef, given: Mapping[str, Any] | None,
     for key in given:
         if not isinstance(key, str):
             raise TypeError(f"{op.name}: keyword names must be str, got {type(key).__name__}")
-        spec = next((k for k in specs if k.name == key), None)
+        spec = None
+        for candidate in specs:  # (a loop: no generator frame per keyword of every call)
+            if candidate.name == key:
+                spec = candidate
+                break
         if spec is None or (spec.hidden and given[key] != spec.default):
             valid = ", ".join(k.name for k in specs if not k.hidden) or "none"
             raise TypeError(f"{op.name}: unexpected keyword argument '{key}' "

@@ -137,7 +137,8 @@ class OpDef(Op):
     """
 
     __slots__ = ("params", "keywords", "deduce", "compute", "doc", "semantics", "pl", "ir",
-                 "aliases", "scalar_form", "type_params", "call_attrs", "router", "written")
+                 "aliases", "scalar_form", "type_params", "call_attrs", "router", "written",
+                 "_min_args")
     params: tuple[ParamSpec, ...]
     keywords: tuple[KwargSpec, ...]
     deduce: DeduceRule
@@ -152,6 +153,7 @@ class OpDef(Op):
     call_attrs: tuple[str, ...]
     router: tuple[str, str] | None
     written: tuple[tuple[int, ParamSpec], ...]
+    _min_args: int
 
     def __init__(self, name: str, params: Iterable[ParamSpec], deduce: DeduceRule,
                  keywords: Iterable[KwargSpec] = (), compute: bool = False, doc: str = "",
@@ -184,6 +186,8 @@ class OpDef(Op):
         # an op call's written arguments looks at (most ops write none).
         _set(self, "written", tuple((index, spec) for index, spec in enumerate(params)
                                     if spec.effect is not Effect.Read))
+        # (counted once: every op call checks its operand count against it)
+        _set(self, "_min_args", sum(1 for p in params if not p.optional))
 
     @property
     def namespace(self) -> str:
@@ -197,7 +201,7 @@ class OpDef(Op):
 
     @property
     def min_args(self) -> int:
-        return sum(1 for p in self.params if not p.optional)
+        return self._min_args
 
     @property
     def max_args(self) -> int:

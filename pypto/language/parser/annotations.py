@@ -21,7 +21,7 @@ from ...ir.node import Expr
 from ...ir.scalar_types import scalar_type
 from ...ir.span import Span
 from ..typing import DynVar
-from .closure import MISSING, Closure
+from .closure import MISSING, Closure, is_dunder
 from .diagnostics import ParserTypeError
 from .memref_slot import memref_slot
 
@@ -134,7 +134,7 @@ def parse_return_annotation(p: AnnotationContext, node: ast.expr | None) -> list
 
 
 def parse_annotation(p: AnnotationContext, node: ast.expr, allow_bare: bool = False) -> T.Type:
-    plain = _plain_annotation(node)
+    plain = _plain_annotation(node, p.closure)
     if plain is not None:
         return plain
     node = _string_annotation(p, node)
@@ -187,13 +187,16 @@ def parse_annotation(p: AnnotationContext, node: ast.expr, allow_bare: bool = Fa
                                "pl.Scalar[dtype] or pl.Tuple[...]")
 
 
-def _plain_annotation(node: ast.expr) -> T.Type | None:
+def _plain_annotation(node: ast.expr, closure: Closure) -> T.Type | None:
     """The type of the commonest spellings, read straight off the tree (every printed
     assignment carries one): ``X.Tensor[[16, 64], X.FP32]`` and ``X.Tile[...]`` with
     literal int dims and no further slot, ``X.Scalar[X.INDEX]``; ``None`` for any other
     annotation.  What they mean depends on no binding -- the general path too takes a
     dotted head and dtype by their last name and a literal dim as it is -- so this
-    builds exactly the type the general path builds, without its lookups."""
+    builds exactly the type the general path builds, without its lookups.  Also a
+    Tile's memory space as the printer writes it, ``X.Tile[[16, 64], X.FP32, X.Mem.Vec]``,
+    where the general path evaluates ``X.Mem.Vec`` against the closure: taken when that
+    evaluation is plainly a member (``_memory_space``)."""
     if node.__class__ is not ast.Subscript:
         return None
     head = node.value
@@ -204,10 +207,16 @@ def _plain_annotation(node: ast.expr) -> T.Type | None:
     if kind == "Scalar":
         scalar_dtype = _dotted_dtype(items)
         return scalar_type(scalar_dtype) if scalar_dtype is not None else None
-    if (kind != "Tensor" and kind != "Tile") or items.__class__ is not ast.Tuple \
-            or len(items.elts) != 2:
+    if (kind != "Tensor" and kind != "Tile") or items.__class__ is not ast.Tuple:
         return None
-    shape, dtype_node = items.elts
+    space = None
+    if len(items.elts) == 3 and kind == "Tile":
+        space = _memory_space(items.elts[2], closure)
+        if space is None:
+            return None
+    elif len(items.elts) != 2:
+        return None
+    shape, dtype_node = items.elts[0], items.elts[1]
     dtype = _dotted_dtype(dtype_node)
     if shape.__class__ is not ast.List or dtype is None:
         return None
@@ -219,7 +228,24 @@ def _plain_annotation(node: ast.expr) -> T.Type | None:
         dims.append(dim.value)
     if kind == "Tensor":
         return T.TensorType(dims, dtype, None, None)
-    return T.TileType(dims, dtype, None, None, None)
+    return T.TileType(dims, dtype, None, None, space)
+
+
+def _memory_space(node: ast.expr, closure: Closure) -> MemorySpace | None:
+    """``X.Mem.Vec`` -> ``MemorySpace.Vec`` when the closure's ``X.Mem`` is MemorySpace
+    and ``Vec`` one of its members: what evaluating the slot gives then (the name
+    lookup and two attribute reads of ``Closure.evaluate``); ``None`` otherwise."""
+    if not isinstance(node, ast.Attribute):
+        return None
+    owner = node.value
+    if not (isinstance(owner, ast.Attribute) and owner.attr == "Mem"
+            and isinstance(owner.value, ast.Name)) or is_dunder(owner.value.id):
+        return None
+    base = closure.lookup(owner.value.id)
+    if base is MISSING or getattr(base, "Mem", None) is not MemorySpace:
+        return None
+    member = MemorySpace.__members__.get(node.attr)
+    return member if member is not None and getattr(MemorySpace, node.attr) is member else None
 
 
 def _dotted_dtype(node: ast.expr) -> DataType | None:

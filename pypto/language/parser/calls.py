@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import ast
 import enum
-from typing import TYPE_CHECKING, Any, Callable, cast
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...errors import InternalError
 from ...ir import expr as E
 from ...ir import types as T
+from ...ir.types import has_dynamic_dims
 from ...ir.dtype import DataType
 from ...ir.enums import FunctionType, ParamDirection
 from ...ir.function import Function
@@ -20,6 +21,7 @@ from ...ir.type_match import call_mismatch
 from .annotations import attr_chain
 from ..typing import DynVar
 from .closure import MISSING
+from .expressions import const_from_python
 from .distributed_calls import device_keyword
 from .recovery import DependentError
 from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError, ParserTypeError,
@@ -57,10 +59,15 @@ def _unified_ops() -> dict:
 def parse_op_arg(p: "FunctionParser", node: ast.expr) -> Any:
     """Op operands: list/tuple literals stay Python lists (the op makes the MakeTuple)."""
     cls = node.__class__
-    if cls is ast.Constant or (cls is ast.Name and p.names.lookup(cast(ast.Name, node).id) is not None):
-        return p.parse_expr(node)  # a literal or a DSL value: no dotted name to read
-    if isinstance(node, (ast.List, ast.Tuple)):
-        return [parse_op_arg(p, elt) for elt in node.elts]
+    if cls is ast.Constant:
+        value = node.value  # type: ignore[attr-defined]
+        if value.__class__ is int or value.__class__ is float:
+            return const_from_python(p, value, node)  # what parse_expr's _constant does
+        return p.parse_expr(node)
+    if cls is ast.Name and p.names.lookup(node.id) is not None:  # type: ignore[attr-defined]
+        return p.parse_expr(node)  # a DSL value: no dotted name to read
+    if cls is ast.List or cls is ast.Tuple or isinstance(node, (ast.List, ast.Tuple)):
+        return [parse_op_arg(p, elt) for elt in node.elts]  # type: ignore[attr-defined]
     # Positional dtypes and enum members (pl.create_tensor(shape, pl.FP32),
     # pl.move(t, pl.Mem.Mat)) reach the op as Python values, like keyword values.
     chain = attr_chain(node)
@@ -174,6 +181,11 @@ def call_unified(p: "FunctionParser", name: str, args: list[Any], kwargs: dict[s
     fn = _unified_ops().get(name)
     if fn is None:
         raise InvalidOperationError(f"Unknown operation 'pl.{name}'", p.span(node))
+    return _call_op_function(p, fn, name, args, kwargs, node)
+
+
+def _call_op_function(p: "FunctionParser", fn: Callable[..., Expr], name: str, args: list[Any],
+                      kwargs: dict[str, Any], node: ast.AST) -> Expr:
     try:
         return fn(*args, span=p.span(node), **kwargs)
     except (InternalError, AssertionError, ParserError):
@@ -229,12 +241,18 @@ def _fold_dim(p: "FunctionParser", args: list[Any]) -> Expr | None:
 
 def parse_call(p: "FunctionParser", node: ast.Call) -> Any:
     func = node.func
-    if isinstance(func, ast.Attribute) and func.attr == "yield_":
-        raise ParserSyntaxError("pl.yield_() must be a statement (x = pl.yield_(...)), not part "
-                                "of an expression", p.span(node))
-    if isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) \
-            and func.value.id == "self" and p.names.lookup("self") is None:
-        return _call_method(p, func.attr, node)
+    if func.__class__ is ast.Attribute:
+        attr = func.attr
+        if attr == "yield_":
+            raise ParserSyntaxError("pl.yield_() must be a statement (x = pl.yield_(...)), not "
+                                    "part of an expression", p.span(node))
+        owner = func.value
+        if owner.__class__ is ast.Name:
+            head = owner.id
+            if head == "self" and p.names.lookup("self") is None:
+                return _call_method(p, attr, node)
+            if head == "pl" and p.names.lookup("pl") is None:
+                return _call_pl_name(p, attr, node)
     chain = attr_chain(func)
     if chain is not None and chain[0] == "pl" and p.names.lookup("pl") is None:
         return _call_pl(p, chain, node)
@@ -255,7 +273,11 @@ def _call_pl(p: "FunctionParser", chain: list[str], node: ast.Call) -> Any:
         return E.ConstInt(DataType(chain[1]).get_byte(), DataType.INDEX, p.span(node))
     if len(chain) != 2:
         raise InvalidOperationError(f"Unknown operation '{'.'.join(chain)}'", p.span(node))
-    name = chain[1]
+    return _call_pl_name(p, chain[1], node)
+
+
+def _call_pl_name(p: "FunctionParser", name: str, node: ast.Call) -> Any:
+    """``pl.<name>(...)``: a unified op, ``pl.const``, ``pl.no_dep``; the rest refused."""
     if name == "const":
         return _const(p, node)
     if name == "no_dep":
@@ -269,18 +291,22 @@ def _call_pl(p: "FunctionParser", chain: list[str], node: ast.Call) -> Any:
         raise InvalidOperationError(f"Unknown operation 'pl.{name}'", p.span(node),
                                     hint=f"pl.{name} is a statement-level construct, not a "
                                          "value")
-    if name not in _unified_ops():
+    fn = _unified_ops().get(name)
+    if fn is None:
         raise InvalidOperationError(f"Unknown operation 'pl.{name}'", p.span(node))
     args = [parse_op_arg(p, a) for a in node.args]
-    kwargs, attrs = _split_keywords(p, node)
-    if attrs is not None:
-        raise ParserSyntaxError(f"pl.{name}() does not take attrs=; use the namespaced op "
-                                f"(pl.tensor.{name} / pl.tile.{name})", p.span(node))
+    if node.keywords:
+        kwargs, attrs = _split_keywords(p, node)
+        if attrs is not None:
+            raise ParserSyntaxError(f"pl.{name}() does not take attrs=; use the namespaced op "
+                                    f"(pl.tensor.{name} / pl.tile.{name})", p.span(node))
+    else:
+        kwargs = {}
     if name == "dim" and p.options.func_type is FunctionType.Orchestration:
         folded = _fold_dim(p, args)
         if folded is not None:
             return folded
-    return call_unified(p, name, args, kwargs, node)
+    return _call_op_function(p, fn, name, args, kwargs, node)
 
 
 def _const(p: "FunctionParser", node: ast.Call) -> Expr:
@@ -316,15 +342,10 @@ def _const(p: "FunctionParser", node: ast.Call) -> Expr:
 def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     span = p.span(node)
     program = p.program
-    keywords = [kw for kw in node.keywords if kw.arg not in ("attrs", "device")]
-    resolved = _jit_method(p, name, node.args, keywords, node)
-    if resolved is not None:
-        attrs = next((_attrs_dict(p, kw.value) for kw in node.keywords if kw.arg == "attrs"),
-                     None)
-        device = device_keyword(p, node)
-        if device is not None:
-            attrs = {"device": device, **(attrs or {})}
-        return make_function_call(p, resolved[0], resolved[1], None, resolved[2], attrs, node)
+    if program.call_resolver is not None:
+        jit_call = _jit_method_call(p, name, node)
+        if jit_call is not None:
+            return jit_call
     gvar = program.global_vars.get(name)
     if gvar is None:
         raise UndefinedVariableError(f"Function '{name}' not defined in program", span,
@@ -332,6 +353,31 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
     if name in program.failed:
         raise DependentError(f"method '{name}' failed to parse", span)
     args = [p.parse_expr(a) for a in node.args]
+    # (the common ``self.f(a, b)`` has no keywords: nothing to read)
+    attrs = _method_keywords(p, name, node, span) if node.keywords else None
+    callee = program.functions.get(name)
+    if callee is not None and callee.func_type is FunctionType.Inline \
+            and not _is_statement_value(p.current_node, node):
+        _refuse_nested_inline_call(name, span)
+    return make_function_call(p, gvar, callee, program.param_counts.get(name), args, attrs,
+                              node, span)
+
+
+def _jit_method_call(p: "FunctionParser", name: str, node: ast.Call) -> Expr | None:
+    """``self.k(...)`` of a jit function ``k``: the call of the method made for it."""
+    keywords = [kw for kw in node.keywords if kw.arg not in ("attrs", "device")]
+    resolved = _jit_method(p, name, node.args, keywords, node)
+    if resolved is None:
+        return None
+    attrs = next((_attrs_dict(p, kw.value) for kw in node.keywords if kw.arg == "attrs"), None)
+    device = device_keyword(p, node)
+    if device is not None:
+        attrs = {"device": device, **(attrs or {})}
+    return make_function_call(p, resolved[0], resolved[1], None, resolved[2], attrs, node)
+
+
+def _method_keywords(p: "FunctionParser", name: str, node: ast.Call, span: Any) -> dict | None:
+    """The attrs of ``self.f(..., device=r, attrs={...})``; any other keyword refused."""
     device = device_keyword(p, node)
     kwargs, attrs = _split_keywords(p, node)
     kwargs.pop("device", None)
@@ -341,15 +387,14 @@ def _call_method(p: "FunctionParser", name: str, node: ast.Call) -> Expr:
                                 hint="device=r is the one keyword: it runs the call as rank r")
     if device is not None:
         attrs = {"device": device, **(attrs or {})}
-    callee = program.functions.get(name)
-    if callee is not None and callee.func_type is FunctionType.Inline \
-            and not _is_statement_value(p.current_node, node):
-        raise ParserSyntaxError(
-            f"A call of the Inline function '{name}' must be a statement of its own: its "
-            "body is spliced where the statement stands, so it cannot sit inside another "
-            "expression", span, hint=f"Bind it first: `t = self.{name}(...)`, then use t")
-    return make_function_call(p, gvar, callee, program.param_counts.get(name), args, attrs,
-                              node, span)
+    return attrs
+
+
+def _refuse_nested_inline_call(name: str, span: Any) -> None:
+    raise ParserSyntaxError(
+        f"A call of the Inline function '{name}' must be a statement of its own: its "
+        "body is spliced where the statement stands, so it cannot sit inside another "
+        "expression", span, hint=f"Bind it first: `t = self.{name}(...)`, then use t")
 
 
 def _is_statement_value(stmt: ast.AST | None, call: ast.Call) -> bool:
@@ -387,16 +432,43 @@ def make_function_call(p: "FunctionParser", gvar: GlobalVar, callee: Function | 
                               f"{len(args)}", span)
     if callee is None:
         type_: T.Type = T.UnknownType()
+    elif _fits_as_before(p.program, callee, args):
+        returns = callee.return_types  # static: deduce_call_return_type substitutes nothing
+        type_ = returns[0] if len(returns) == 1 else T.TupleType(list(returns))
     else:
         check_call_args(gvar.name, callee, args, span, lambda: _arg_spans(p, node, len(args)))
         try:
             type_ = deduce_call_return_type(callee.params, args, callee.return_types)
         except (TypeError, ValueError) as exc:
             raise ParserTypeError(f"Call of '{gvar.name}': {exc}", span) from None
+        _remember_fit(p.program, callee, args)
     call = E.Call(gvar, args, {}, attrs or {}, type_, span)
     if callee is None:  # the callee is parsed later
         p.program.unchecked_calls.append((call, _arg_spans(p, node, len(args))))
     return call
+
+
+def _fits_as_before(program: Any, callee: Function, args: list[Expr]) -> bool:
+    """Were arguments of these very types (the same objects) already found to fit
+    ``callee``, whose signature has only constant dims?  Then the check would pass
+    again: it reads nothing but the types (``_remember_fit``)."""
+    seen = program.fitting_calls.get((id(callee), *[id(a.type) for a in args]))
+    return seen is not None and seen[0] is callee
+
+
+def _remember_fit(program: Any, callee: Function, args: list[Expr]) -> None:
+    """Record a call that passed the argument check, when the check is a function of the
+    argument types alone: no parameter or return type has a dynamic dim (a Var), so no
+    binding of the call's values is substituted anywhere.  The entry keeps the callee
+    and the types alive, so their ids stay theirs."""
+    static = program.static_callees.get(id(callee))
+    if static is None or static[0] is not callee:
+        flag = not any(has_dynamic_dims(p.type) for p in callee.params) \
+            and not any(has_dynamic_dims(t) for t in callee.return_types)
+        static = program.static_callees[id(callee)] = (callee, flag)
+    if static[1]:
+        types = [a.type for a in args]
+        program.fitting_calls[(id(callee), *[id(t) for t in types])] = (callee, types)
 
 
 def _arg_spans(p: "FunctionParser", node: ast.AST, count: int) -> list:

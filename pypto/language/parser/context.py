@@ -151,6 +151,10 @@ class ProgramContext:
     call_resolver: Any = None
     errors: list = field(default_factory=list)  # ParserErrors recorded so far (recovery)
     failed: set = field(default_factory=set)  # methods that failed to parse
+    # Calls already checked (``calls._remember_fit``): (id(callee), *ids of the argument
+    # types) -> (callee, types); and per callee whether its signature is static.
+    fitting_calls: dict = field(default_factory=dict)
+    static_callees: dict = field(default_factory=dict)
 
     def dyn_var(self, dyn: DynVar, span: Span | None = None) -> Var:
         """One ``Var`` per dynamic-dim name, shared by every method."""

@@ -87,9 +87,10 @@ def scalar_builder_call(p: "FunctionParser", builder: Any, args: list[Expr], nod
 
 
 def _name(p: "FunctionParser", node: ast.Name) -> Any:
-    bound = p.read_name(node.id, node)
+    bound = p.names.lookup(node.id)
     if bound is not None:
-        return bound
+        # (read_name's check, needed only while some name is bound on some paths only)
+        return p.read_name(node.id, node) if p.bindings.maybe else bound
     span = p.span(node)
     value = p.closure.lookup(node.id)
     if value is MISSING:

@@ -91,6 +91,8 @@ class FunctionParser:
         self.return_types: list | None = None  # declared (None: no annotation, unchecked)
         self._comment_lines, self._comment_texts = info.full_line_comments()
         self._pending_comments: list[str] = []
+        # The source's own method, bound once: a span is made for almost every node.
+        self.span = info.span  # type: ignore[method-assign]
 
     # -- small helpers ---------------------------------------------------------------
     def span(self, node: ast.AST) -> Span:
@@ -114,7 +116,7 @@ class FunctionParser:
         return self.names.lookup(name) is not None
 
     def parse_expr(self, node: ast.expr) -> Any:
-        handler = self.EXPR_HANDLERS.get(type(node))
+        handler = self.EXPR_HANDLERS.get(node.__class__)
         if handler is None:
             raise UnsupportedFeatureError(
                 f"Unsupported expression type: {type(node).__name__}", self.span(node),
@@ -129,12 +131,14 @@ class FunctionParser:
         self.blocks.append(stmts)
         try:
             previous_end = header_line
+            has_comments = bool(self._comment_lines)
             for node in body:
-                if stmts and isinstance(stmts[-1], YieldStmt):
+                if stmts and stmts[-1].__class__ is YieldStmt:
                     raise ParserSyntaxError(
                         "pl.yield_ must be the last statement of its loop or if body",
                         self.span(node), hint="Move this statement before the pl.yield_")
-                self._collect_comments(previous_end, node.lineno)
+                if has_comments:
+                    self._collect_comments(previous_end, node.lineno)
                 self._parse_stmt_recovering(node)
                 previous_end = node.end_lineno or node.lineno
         finally:
@@ -200,7 +204,7 @@ class FunctionParser:
         self._pending_comments.extend(texts)
 
     def parse_stmt(self, node: ast.stmt) -> None:
-        handler = self.STMT_HANDLERS.get(type(node))
+        handler = self.STMT_HANDLERS.get(node.__class__)
         if handler is None:
             raise UnsupportedFeatureError(f"Unsupported statement type: {type(node).__name__}",
                                           self.span(node))

@@ -33,13 +33,16 @@ def _short(node: ast.AST, above: int = 0) -> bool:
     deep even ``above`` levels down (``a<b<c<...`` and ``a and b and ...`` take more
     than a character per level too)."""
     # Not every header part has a position (``ast.arguments``, ``ast.withitem`` ...).
-    end_line = getattr(node, "end_lineno", None)
-    end_col = getattr(node, "end_col_offset", None)
-    if end_line is None or end_col is None:
+    try:
+        end_line = node.end_lineno  # type: ignore[attr-defined]
+        end_col = node.end_col_offset  # type: ignore[attr-defined]
+        if end_line is None or end_col is None:
+            return False
+        line: int = node.lineno  # type: ignore[attr-defined]
+        col: int = node.col_offset  # type: ignore[attr-defined]
+        return end_line == line and end_col - col <= MAX_EXPR_NESTING - above
+    except AttributeError:
         return False
-    line: int = getattr(node, "lineno")
-    col: int = getattr(node, "col_offset")
-    return end_line == line and end_col - col <= MAX_EXPR_NESTING - above
 
 
 def _expr_depth(root: ast.AST) -> tuple[int, ast.AST]:
@@ -84,6 +87,25 @@ def _expr_fields(cls: type) -> tuple[str, ...]:
 # at most MAX_EXPR_NESTING characters, none of their expressions can be too deep.
 _SIMPLE = frozenset(cls for cls in ast.stmt.__subclasses__()
                     if not {*_BODIES, "cases", "args"} & set(cls._fields))
+
+
+# The header parts of the commonest compound statements, as _header_exprs groups them
+# (each on its own, the levels above it): a header whose parts are all short has
+# nothing the walk could refuse.
+_HEADER_PARTS = MappingProxyType({ast.If: ("test",), ast.While: ("test",),
+                                  ast.For: ("target", "iter")})
+
+
+def _short_header(stmt: ast.stmt) -> bool:
+    """Is every expression part of ``stmt``'s header short (``_short``)?  Answered for
+    ``if``/``while``/``for``/``with`` only (False otherwise: the general walk decides)."""
+    cls = stmt.__class__
+    if cls is ast.With:
+        return all(_short(item.context_expr, 1) and (item.optional_vars is None
+                                                     or _short(item.optional_vars, 1))
+                   for item in stmt.items)  # type: ignore[attr-defined]
+    parts = _HEADER_PARTS.get(cls)
+    return parts is not None and all(_short(getattr(stmt, name)) for name in parts)
 
 
 def _header_exprs(stmt: ast.stmt) -> list[list[tuple[ast.AST, int]]]:
@@ -143,8 +165,12 @@ def check_source_nesting(tree: ast.AST, span_of: Callable[[ast.AST], Span]) -> N
                 f"statements nested {level} levels deep; pypto accepts at most "
                 f"{MAX_STMT_NESTING}", span_of(stmt),
                 hint="move the inner levels into a function of their own")
-        if not isinstance(stmt, ast.stmt) or (stmt.__class__ in _SIMPLE and _short(stmt)):
-            groups: list[list[tuple[ast.AST, int]]] = []
+        if stmt.__class__ in _SIMPLE:
+            if _short(stmt):
+                continue  # one short line and no body: no expression in it is too deep
+            groups: list[list[tuple[ast.AST, int]]] = _header_exprs(stmt)
+        elif not isinstance(stmt, ast.stmt) or _short_header(stmt):
+            groups = []
         else:
             groups = _header_exprs(stmt)
         for group in groups:
@@ -162,7 +188,11 @@ def check_source_nesting(tree: ast.AST, span_of: Callable[[ast.AST], Span]) -> N
         inner = level + 1 if isinstance(stmt, _COMPOUND) else level
         for name in _BODIES:
             for child in getattr(stmt, name, ()) or ():
-                if isinstance(child, ast.ExceptHandler):
+                if child.__class__ in _SIMPLE:
+                    if inner <= MAX_STMT_NESTING and _short(child):
+                        continue  # nothing in it can be refused (see the loop's top)
+                    stack.append((child, inner))
+                elif isinstance(child, ast.ExceptHandler):
                     stack.extend((s, inner) for s in child.body)
                 elif isinstance(child, ast.stmt):
                     stack.append((child, inner))

@@ -32,7 +32,11 @@ def _reconcile(p: "FunctionParser", name: str, value: Expr, annotation: T.Type |
     """The type a new binding gets: the value's, refined or replaced by the annotation."""
     if annotation is None:
         return value.type
-    return reconcile_types(name, annotation, value.type, p.span(node))
+    inferred = value.type
+    if inferred is annotation or inferred == annotation or isinstance(inferred, T.UnknownType):
+        return annotation  # (reconcile_types' first answer, without the span it needs only
+        # for a refusal)
+    return reconcile_types(name, annotation, inferred, p.span(node))
 
 
 def reconcile_types(name: str, annotation: T.Type, inferred: T.Type, span: Span) -> T.Type:
@@ -82,7 +86,8 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
     span = p.span(node)
     if not isinstance(value, Expr):
         raise ParserTypeError(f"Cannot assign a {type(value).__name__} to '{name}'", span)
-    value = _retype_index_const(value, annotation, span)
+    if annotation is not None:
+        value = _retype_index_const(value, annotation, span)
     existing = p.names.lookup(name)
     dim = value if isinstance(value, E.Var) and _aliases_dyn_dim(p, value, annotation) else None
     if existing is None and dim is not None:
@@ -100,14 +105,16 @@ def assign_name(p: "FunctionParser", name: str, value: Expr, node: ast.AST,
         p.bindings.bound(name, True)
         return dim
     if isinstance(existing, E.Var) and not _is_dyn_dim(p, existing):
-        new_type = _reconcile(p, name, value, annotation, node)
-        if not (new_type == existing.type or isinstance(new_type, T.UnknownType)
+        new_type = value.type if annotation is None else \
+            _reconcile(p, name, value, annotation, node)
+        if not (new_type is existing.type or new_type == existing.type
+                or isinstance(new_type, T.UnknownType)
                 or isinstance(existing.type, T.UnknownType)):
             raise ParserTypeError(
                 f"Cannot reassign '{name}' with a different type: it was {existing.type}, "
                 f"the new value is {new_type}", span,
                 hint=f"Use a new name for the {new_type} value")
-        if not _rebinds_carry_in_its_body(p, existing):
+        if not (p.loops and _rebinds_carry_in_its_body(p, existing)):
             p.emit(S.AssignStmt(existing, value, span))
             p.bindings.bound(name, True)
             return existing
@@ -138,7 +145,8 @@ def _rebinds_carry_in_its_body(p: "FunctionParser", existing: E.Var) -> bool:
 
 
 def _is_dyn_dim(p: "FunctionParser", var: E.Var) -> bool:
-    return p.program.dyn_vars.get(var.name_hint) is var
+    dyn_vars = p.program.dyn_vars
+    return bool(dyn_vars) and dyn_vars.get(var.name_hint) is var
 
 
 def _aliases_dyn_dim(p: "FunctionParser", value: E.Var, annotation: T.Type | None) -> bool:
@@ -223,14 +231,18 @@ def _assign(p: "FunctionParser", node: ast.Assign) -> None:
 
 def _assign_to(p: "FunctionParser", target: ast.expr, value_node: ast.expr, node: ast.AST,
                annotation: T.Type | None) -> None:
-    if is_yield_call(value_node):
+    # The three special forms are all calls of an attribute (``x.yield_(...)``,
+    # ``pl.submit(...)``): any other value skips their tests.
+    func = value_node.func if value_node.__class__ is ast.Call else None
+    special = func.__class__ is ast.Attribute
+    if special and is_yield_call(value_node):
         targets = list(target.elts) if isinstance(target, ast.Tuple) else [target]
         emit_yield(p, value_node, targets, annotation, node)
         return
     if isinstance(target, ast.Subscript):
         _subscript_store(p, target, value_node, node)
         return
-    if _is_submit(value_node):
+    if special and func.attr in _SUBMITS and _is_submit(value_node):  # type: ignore[union-attr]
         from .calls import parse_submit
         value = parse_submit(p, value_node)
     else:
@@ -243,11 +255,14 @@ def _assign_to(p: "FunctionParser", target: ast.expr, value_node: ast.expr, node
         _target_name(p, target)
 
 
+_SUBMITS = ("submit", "spmd_submit")
+
+
 def _is_submit(node: ast.expr) -> TypeGuard[ast.Call]:
     if not isinstance(node, ast.Call):
         return False
     chain = attr_chain(node.func)
-    return chain is not None and chain[-1] in ("submit", "spmd_submit") and len(chain) == 2
+    return chain is not None and chain[-1] in _SUBMITS and len(chain) == 2
 
 
 def _ann_assign(p: "FunctionParser", node: ast.AnnAssign) -> None:
