@@ -35,6 +35,7 @@ compared.
 ``BASES`` x ``MUTANTS_PER_BASE`` = 3,000 cases per run, deterministic:
 ``PYPTO_MUTATION_BASES`` changes the number of base programs; a failure names its
 base and mutant number, and the mutation is a pure function of both.
+``PYPTO_FUZZ_SEED=text`` draws other bases and other mutants (crash hunting).
 """
 
 from __future__ import annotations
@@ -43,11 +44,12 @@ import ast
 import os
 import random
 import sys
+import zlib
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, given, seed, settings
 
 import pypto
 import pypto.language as pl
@@ -63,6 +65,7 @@ from fuzzcheck import compile_outcome, parse_or_diagnostic  # noqa: E402
 
 BASES = int(os.environ.get("PYPTO_MUTATION_BASES", "") or 30)
 MUTANTS_PER_BASE = 100
+SEED_SALT = os.environ.get("PYPTO_FUZZ_SEED", "")
 KINDS = ("undefined", "unknown-op", "swap")
 _SKIPPED_NAMES = {"pl", "self", "pld", "range", "len"}
 
@@ -201,20 +204,26 @@ def check_compiled(program: ir.Program, compiled: ir.Program, text: str, scalars
     return "same result"
 
 
+def _salted(test):
+    """``test`` drawn under ``SEED_SALT`` when one is given (else derandomized)."""
+    return seed(zlib.crc32(SEED_SALT.encode()))(test) if SEED_SALT else test
+
+
 def test_semantic_mutations_end_in_a_diagnostic_or_an_equal_compile():
     seen_bases: list[str] = []
     totals: Counter[str] = Counter()
 
     # No shrinking: a failure keeps its base number (the bases are numbered as drawn),
     # and shrinking a program with 100 mutants each costs minutes.
-    @settings(max_examples=BASES, derandomize=True, deadline=None, database=None,
+    @_salted
+    @settings(max_examples=BASES, derandomize=not SEED_SALT, deadline=None, database=None,
               phases=(Phase.explicit, Phase.generate),
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(programs())
     def one_base(generated):
         base = len(seen_bases)
         seen_bases.append(generated.text)
-        rng = random.Random(f"{base}:{generated.text}")
+        rng = random.Random(f"{base}:{generated.text}{SEED_SALT}")
         outcomes: Counter[str] = Counter()
         with passes.PassContext([], verification_level=passes.VerificationLevel.BASIC):
             program = pl.parse(generated.text)
