@@ -237,6 +237,7 @@ def _run_file(path: str) -> dict[str, Any]:
     that does not parse or compile this way (a syntax error, undecodable bytes, a zip
     or bytecode file) is left to ``runpy``, so its failure is the one Python reports.
     """
+    linecache.checkcache(path)  # lines cached by an earlier run may be of another file
     lines = linecache.getlines(path)
     compiled = _compiled("".join(lines), path) if lines else None
     if compiled is None:

@@ -379,6 +379,16 @@ def test_a_failed_lookup_in_pypto_while_the_module_runs_is_a_bug(in_tmp, capsys,
     assert run_cli(capsys, "check", "g.py").code == 1
 
 
+def test_a_file_changed_since_an_earlier_run_in_the_process_runs_as_it_is_now(in_tmp, capsys):
+    # The loader compiles the linecache text, cached under the (relative) path by the
+    # first run: the second must not run the first one's code.
+    write(in_tmp, "f.py", "import pypto\nROWS = {}['cols']\n")
+    assert run_cli(capsys, "check", "f.py").code == 1
+    write(in_tmp, "f.py", GOOD.replace("return y", "return y  # now a longer file"))
+    result = run_cli(capsys, "check", "f.py")
+    assert (result.code, result.err) == (0, "")
+
+
 def test_a_bug_in_pypto_is_not_dressed_up_as_a_user_error(in_tmp, capsys, monkeypatch):
     import pypto
     from pypto.cli import compile_command
