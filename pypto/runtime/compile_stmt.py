@@ -39,6 +39,8 @@ from ..ir import stmt as St
 from ..ir.expr import Var
 from ..ir.node import Expr, Stmt
 from ..ir.span import Span
+from ..ir.utils import collect_def_vars
+from ..ir.walk import var_uses
 from .compile_expr import ExprCompiler, Fn, as_condition
 from .values import describe_value
 
@@ -86,6 +88,18 @@ def _launched_spmd(cluster: S.ClusterScopeStmt) -> S.SpmdScopeStmt | None:
                 and not isinstance(node, S.ClusterScopeStmt):
             stack.append(node.body)
     return found[0] if len(found) == 1 else None
+
+
+def _count_defined_inside(cluster: S.ClusterScopeStmt, spmd: S.SpmdScopeStmt) -> Var | None:
+    """A Var the spmd's block count reads that the cluster's body defines, if any.
+
+    The cluster runs its body once per block of that count (as OutlineClusterScopes
+    moves the launch onto the Group call), so the count must be known on entry."""
+    reads = var_uses(spmd.core_num)
+    if not reads:
+        return None
+    defined = set(collect_def_vars(cluster.body))
+    return next((var for var in reads if var in defined), None)
 
 
 class StmtCompiler(ExprCompiler):
@@ -279,12 +293,27 @@ class StmtCompiler(ExprCompiler):
                 self._unwrapped_spmd.add(launched)
         body = self.compile_stmt(scope.body)
         if launched is not None:
+            inside = _count_defined_inside(scope, launched)
+            if inside is not None:
+                return self._count_inside_cluster(launched, inside)
             body = self._blocks(launched.core_num, launched.span, body)
         elif isinstance(scope, S.SpmdScopeStmt) and scope not in self._unwrapped_spmd:
             body = self._blocks(scope.core_num, scope.span, body)
         elif isinstance(scope, S.SplitAivScopeStmt):
             body = self._lanes(scope.count, body)
         return self._as_task(scope, body)
+
+    def _count_inside_cluster(self, spmd: S.SpmdScopeStmt, var: Var) -> Run:
+        """A cluster whose ``pl.spmd`` count is computed in its own body: refused when run."""
+        error = self.fail(
+            "pl.spmd block count", spmd.span,
+            f"it reads '{var.name_hint}', which is computed inside the enclosing "
+            f"pl.cluster() (line {var.span.begin_line}); the cluster launches its blocks "
+            "before its body runs, so compute the count before `with pl.cluster():`")
+
+        def refuse(frame: list) -> Any:
+            raise error
+        return refuse
 
     def _lanes(self, count: int, body: Run) -> Run:
         """Run ``body`` once per vector core of the split, in lane order."""
