@@ -24,7 +24,9 @@ Scopes run in place; their level, role and kind do not change the result, except
   hold the last block's values;
 * a ``pl.cluster()`` holding a ``pl.spmd(n)`` runs its whole body once per block
   (the spmd itself then runs once per cluster block), which is what the cluster
-  becomes after OutlineClusterScopes moves the launch onto the Group call;
+  becomes after OutlineClusterScopes moves the launch onto the Group call; a count
+  the cluster's own body computes is refused when the cluster runs, as that pass
+  refuses it (P405);
 * a scope that is a task (``as tid``, ``deps=``, ``allow_early_resolve=``,
   ``predicate=``) gets a fresh task id, and is skipped when its predicate is false.
 """
