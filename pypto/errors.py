@@ -63,7 +63,8 @@ def is_pypto_defect(exc: BaseException) -> bool:
     """
     if not isinstance(exc, DEFECT_CLASSES):
         return False
-    innermost, in_pypto = None, False
+    innermost: TracebackType | None = None
+    in_pypto = False
     tb = exc.__traceback__
     while tb is not None:
         filename = tb.tb_frame.f_code.co_filename
@@ -72,7 +73,7 @@ def is_pypto_defect(exc: BaseException) -> bool:
         elif not _is_stdlib(filename):
             innermost, in_pypto = tb, False
         tb = tb.tb_next
-    return in_pypto and not _is_raise(innermost)
+    return in_pypto and innermost is not None and not _is_raise(innermost)
 
 
 def _is_stdlib(filename: str) -> bool:

@@ -92,7 +92,7 @@ def _launched_spmd(cluster: S.ClusterScopeStmt) -> S.SpmdScopeStmt | None:
     return found[0] if len(found) == 1 else None
 
 
-def _count_defined_inside(cluster: S.ClusterScopeStmt, spmd: S.SpmdScopeStmt) -> Var | None:
+def _count_defined_inside(cluster_body: Stmt, spmd: S.SpmdScopeStmt) -> Var | None:
     """A Var the spmd's block count reads that the cluster's body defines, if any.
 
     The cluster runs its body once per block of that count (as OutlineClusterScopes
@@ -100,7 +100,7 @@ def _count_defined_inside(cluster: S.ClusterScopeStmt, spmd: S.SpmdScopeStmt) ->
     reads = var_uses(spmd.core_num)
     if not reads:
         return None
-    defined = set(collect_def_vars(cluster.body))
+    defined = set(collect_def_vars(cluster_body))
     return next((var for var in reads if var in defined), None)
 
 
@@ -295,7 +295,7 @@ class StmtCompiler(ExprCompiler):
                 self._unwrapped_spmd.add(launched)
         body = self.compile_stmt(scope.body)
         if launched is not None:
-            inside = _count_defined_inside(scope, launched)
+            inside = _count_defined_inside(scope.body, launched)
             if inside is not None:
                 return self._count_inside_cluster(launched, inside)
             body = self._blocks(launched.core_num, launched.span, body)
