@@ -11,6 +11,9 @@ so this module never shadows a built-in, and re-exported there under PyPTO's nam
 
 from __future__ import annotations
 
+import os
+from types import TracebackType
+
 __all__ = ["Error", "InternalError", "CoreAssertionError", "CoreIndexError",
            "CoreNotImplementedError", "CoreRuntimeError", "CoreTypeError", "CoreValueError"]
 
@@ -39,3 +42,48 @@ CoreNotImplementedError = _core(NotImplementedError, "A feature pypto does not p
 CoreRuntimeError = _core(RuntimeError, "A runtime failure reported by pypto.")
 CoreTypeError = _core(TypeError, "A value of the wrong type, reported by pypto.")
 CoreValueError = _core(ValueError, "A bad value given to pypto (``pypto.check``).")
+
+
+# Built-in errors pypto raises only with a ``raise`` statement of its own.  One that
+# comes from anything else in pypto's code (a failed lookup, attribute read or import)
+# shows a defect there, not a mistake in the program it was given.
+DEFECT_CLASSES = (AttributeError, ImportError, IndexError, KeyError, NameError)
+
+_PYPTO_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_STDLIB_DIR = os.path.dirname(os.path.abspath(os.__file__)) + os.sep
+
+
+def is_pypto_defect(exc: BaseException) -> bool:
+    """Whether ``exc`` was caused by a defect in pypto rather than by its input.
+
+    True for an error of ``DEFECT_CLASSES`` whose innermost frame -- standard-library
+    frames skipped: they do what pypto asked -- is in pypto and is not a ``raise``
+    statement.  An error the user's own Python raised (a helper function, a constant
+    expression evaluated for the parser) has its innermost frame there: never a defect.
+    """
+    if not isinstance(exc, DEFECT_CLASSES):
+        return False
+    innermost: TracebackType | None = None
+    in_pypto = False
+    tb = exc.__traceback__
+    while tb is not None:
+        filename = tb.tb_frame.f_code.co_filename
+        if filename.startswith(_PYPTO_DIR):
+            innermost, in_pypto = tb, True
+        elif not _is_stdlib(filename):
+            innermost, in_pypto = tb, False
+        tb = tb.tb_next
+    return in_pypto and innermost is not None and not _is_raise(innermost)
+
+
+def _is_stdlib(filename: str) -> bool:
+    return filename.startswith("<frozen ") or (
+        filename.startswith(_STDLIB_DIR) and "-packages" + os.sep not in filename)
+
+
+def _is_raise(tb: TracebackType) -> bool:
+    import dis  # only when an error is judged: not at every ``import pypto``
+    for instruction in dis.get_instructions(tb.tb_frame.f_code):
+        if instruction.offset == tb.tb_lasti:
+            return instruction.opname in ("RAISE_VARARGS", "RERAISE")
+    return False

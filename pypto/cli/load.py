@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Optional, TextIO, Union, cast
 
-from ..errors import InternalError
+from ..errors import InternalError, is_pypto_defect
 from ..ir.function import Function, Program
 from ..language.parser.diagnostics import ParserError
 from ..language.parser.findings import PYTHON_EXCEPTION, Finding, findings_of, sort_findings
@@ -219,6 +219,8 @@ def _run_python(source: Source
         return namespace, plain_finding(f"{source.name} called sys.exit({exc.code!r}) while "
                                         "loading", PYTHON_EXCEPTION), exc
     except Exception as exc:  # the user's module code failed (NameError, ImportError, ...)
+        if is_pypto_defect(exc):
+            raise  # a lookup failed in pypto's own code: a bug, reported as one
         return namespace, module_exception_finding(exc, source.name), exc
     finally:
         _remove_first(sys.path, directory)
@@ -235,6 +237,7 @@ def _run_file(path: str) -> dict[str, Any]:
     that does not parse or compile this way (a syntax error, undecodable bytes, a zip
     or bytecode file) is left to ``runpy``, so its failure is the one Python reports.
     """
+    linecache.checkcache(path)  # lines cached by an earlier run may be of another file
     lines = linecache.getlines(path)
     compiled = _compiled("".join(lines), path) if lines else None
     if compiled is None:

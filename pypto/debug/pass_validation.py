@@ -7,7 +7,7 @@ from typing import Any, Mapping
 
 from ..ir.function import Function, Program
 from ..language.parser.text_parser import parse
-from ..passes.compile import _as_array, _copy, _entry
+from ..passes.compile import _copy, _entry, _output_mismatch
 from ..passes.names import source_name
 from ..runtime.executor import Executor
 
@@ -25,7 +25,6 @@ def validate_pass_ir_codegen_results(ir_dir: str, tensors: Mapping[str, Any],
     ``AssertionError`` naming the first dump whose result differs (the pass that
     changed the meaning); ``FileNotFoundError`` for a directory without dumps;
     ``ValueError`` for a tensor or expected name the entry has no parameter for."""
-    import numpy as np
     if not os.path.isdir(ir_dir):
         raise FileNotFoundError(f"validate_pass_ir_codegen_results: {ir_dir!r} is not a "
                                 "directory")
@@ -45,15 +44,9 @@ def validate_pass_ir_codegen_results(ir_dir: str, tensors: Mapping[str, Any],
         args = [_copy(tensors[name]) for name in names]
         Executor(program).run(*args, entry=entry.name)
         for name, want in expected.items():
-            got_a, want_a = _as_array(args[names.index(name)]), _as_array(want)
-            if got_a.shape != want_a.shape:
-                raise AssertionError(f"{dump}: output {name!r} has shape {got_a.shape}, "
-                                     f"expected {want_a.shape}")
-            if not np.allclose(got_a, want_a, rtol=rtol, atol=atol, equal_nan=True):
-                worst = float(np.max(np.abs(got_a - want_a)))
-                raise AssertionError(f"{dump}: output {name!r} differs from the expected "
-                                     f"value (largest difference {worst:g}, rtol={rtol}, "
-                                     f"atol={atol})")
+            mismatch = _output_mismatch(args[names.index(name)], want, rtol, atol)
+            if mismatch is not None:
+                raise AssertionError(f"{dump}: output {name!r} {mismatch}")
 
 
 def _entry_of(program: Program, dump: str) -> Function:

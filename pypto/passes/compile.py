@@ -168,7 +168,6 @@ class CompiledProgram:
 
 def _validate_outputs(program: Program, outputs: list[int], tensors: list, expected: list,
                       rtol: float, atol: float) -> bool:
-    import numpy as np
     # The executor is a layer above the passes: reached by name, as the distributed result does.
     executor = importlib.import_module("pypto.runtime.executor")
     args = [_copy(t) for t in tensors]
@@ -180,15 +179,25 @@ def _validate_outputs(program: Program, outputs: list[int], tensors: list, expec
                          f"({len(outputs)} Out/InOut argument(s), {len(returned)} returned), "
                          f"but {len(expected)} expected value(s) were given")
     for i, (got, want) in enumerate(zip(produced, expected)):
-        got_a, want_a = _as_array(got), _as_array(want)
-        if got_a.shape != want_a.shape:
-            raise ValueError(f"validate_ir: output {i} has shape {got_a.shape}, expected "
-                             f"{want_a.shape}")
-        if not np.allclose(got_a, want_a, rtol=rtol, atol=atol, equal_nan=True):
-            worst = float(np.max(np.abs(got_a - want_a)))
-            raise ValueError(f"validate_ir: output {i} differs from the expected value "
-                             f"(largest difference {worst:g}, rtol={rtol}, atol={atol})")
+        mismatch = _output_mismatch(got, want, rtol, atol)
+        if mismatch is not None:
+            raise ValueError(f"validate_ir: output {i} {mismatch}")
     return True
+
+
+def _output_mismatch(got: Any, want: Any, rtol: float, atol: float) -> str | None:
+    """How an output differs from its expected value (its shape, else its values within
+    ``rtol``/``atol``, NaN equal to NaN), as the end of a sentence; ``None`` if it does
+    not.  ``validate_ir`` and ``pypto.debug``'s pass-dump check word their errors with it."""
+    import numpy as np
+    got_a, want_a = _as_array(got), _as_array(want)
+    if got_a.shape != want_a.shape:
+        return f"has shape {got_a.shape}, expected {want_a.shape}"
+    if np.allclose(got_a, want_a, rtol=rtol, atol=atol, equal_nan=True):
+        return None
+    worst = float(np.max(np.abs(got_a - want_a)))
+    return (f"differs from the expected value (largest difference {worst:g}, rtol={rtol}, "
+            f"atol={atol})")
 
 
 def _copy(value: Any) -> Any:

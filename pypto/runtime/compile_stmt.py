@@ -24,7 +24,9 @@ Scopes run in place; their level, role and kind do not change the result, except
   hold the last block's values;
 * a ``pl.cluster()`` holding a ``pl.spmd(n)`` runs its whole body once per block
   (the spmd itself then runs once per cluster block), which is what the cluster
-  becomes after OutlineClusterScopes moves the launch onto the Group call;
+  becomes after OutlineClusterScopes moves the launch onto the Group call; a count
+  the cluster's own body computes is refused when the cluster runs, as that pass
+  refuses it (P405);
 * a scope that is a task (``as tid``, ``deps=``, ``allow_early_resolve=``,
   ``predicate=``) gets a fresh task id, and is skipped when its predicate is false.
 """
@@ -39,6 +41,8 @@ from ..ir import stmt as St
 from ..ir.expr import Var
 from ..ir.node import Expr, Stmt
 from ..ir.span import Span
+from ..ir.utils import collect_def_vars
+from ..ir.walk import var_uses
 from .compile_expr import ExprCompiler, Fn, as_condition
 from .values import describe_value
 
@@ -86,6 +90,18 @@ def _launched_spmd(cluster: S.ClusterScopeStmt) -> S.SpmdScopeStmt | None:
                 and not isinstance(node, S.ClusterScopeStmt):
             stack.append(node.body)
     return found[0] if len(found) == 1 else None
+
+
+def _count_defined_inside(cluster_body: Stmt, spmd: S.SpmdScopeStmt) -> Var | None:
+    """A Var the spmd's block count reads that the cluster's body defines, if any.
+
+    The cluster runs its body once per block of that count (as OutlineClusterScopes
+    moves the launch onto the Group call), so the count must be known on entry."""
+    reads = var_uses(spmd.core_num)
+    if not reads:
+        return None
+    defined = set(collect_def_vars(cluster_body))
+    return next((var for var in reads if var in defined), None)
 
 
 class StmtCompiler(ExprCompiler):
@@ -279,12 +295,27 @@ class StmtCompiler(ExprCompiler):
                 self._unwrapped_spmd.add(launched)
         body = self.compile_stmt(scope.body)
         if launched is not None:
+            inside = _count_defined_inside(scope.body, launched)
+            if inside is not None:
+                return self._count_inside_cluster(launched, inside)
             body = self._blocks(launched.core_num, launched.span, body)
         elif isinstance(scope, S.SpmdScopeStmt) and scope not in self._unwrapped_spmd:
             body = self._blocks(scope.core_num, scope.span, body)
         elif isinstance(scope, S.SplitAivScopeStmt):
             body = self._lanes(scope.count, body)
         return self._as_task(scope, body)
+
+    def _count_inside_cluster(self, spmd: S.SpmdScopeStmt, var: Var) -> Run:
+        """A cluster whose ``pl.spmd`` count is computed in its own body: refused when run."""
+        error = self.fail(
+            "pl.spmd block count", spmd.span,
+            f"it reads '{var.name_hint}', which is computed inside the enclosing "
+            f"pl.cluster() (line {var.span.begin_line}); the cluster launches its blocks "
+            "before its body runs, so compute the count before `with pl.cluster():`")
+
+        def refuse(frame: list) -> Any:
+            raise error
+        return refuse
 
     def _lanes(self, count: int, body: Run) -> Run:
         """Run ``body`` once per vector core of the split, in lane order."""

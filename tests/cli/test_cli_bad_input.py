@@ -356,6 +356,39 @@ def test_no_traceback_in_a_real_process(args):
     assert "Traceback" not in result.err
 
 
+def test_a_failed_lookup_in_pypto_while_the_module_runs_is_a_bug(in_tmp, capsys, monkeypatch):
+    import os
+
+    import pypto
+    from pypto.language.op.unified_ops import UNIFIED_OPS
+
+    # A function whose code is pypto's (its file is in the package): its KeyError is
+    # a defect of pypto, where the same KeyError of the module's own code is not.
+    namespace: dict = {}
+    exec(compile("def exp(*args, span=None, **kwargs):\n    return {}['slot']\n",  # noqa: S102
+                 os.path.join(os.path.dirname(pypto.__file__), "_simulated.py"), "exec"),
+         namespace)
+    monkeypatch.setitem(UNIFIED_OPS, "exp", namespace["exp"])
+    write(in_tmp, "f.py", "from pypto.language.op.unified_ops import UNIFIED_OPS\n"
+                          "UNIFIED_OPS['exp']()\n")
+    result = run_cli(capsys, "check", "f.py")
+    assert result.code == 3
+    assert result.err.startswith("pypto: internal error (this is a bug in pypto): "
+                                 "KeyError: 'slot'\n"), result.err
+    write(in_tmp, "g.py", "import pypto\nROWS = {}['slot']\n")  # the module's own lookup
+    assert run_cli(capsys, "check", "g.py").code == 1
+
+
+def test_a_file_changed_since_an_earlier_run_in_the_process_runs_as_it_is_now(in_tmp, capsys):
+    # The loader compiles the linecache text, cached under the (relative) path by the
+    # first run: the second must not run the first one's code.
+    write(in_tmp, "f.py", "import pypto\nROWS = {}['cols']\n")
+    assert run_cli(capsys, "check", "f.py").code == 1
+    write(in_tmp, "f.py", GOOD.replace("return y", "return y  # now a longer file"))
+    result = run_cli(capsys, "check", "f.py")
+    assert (result.code, result.err) == (0, "")
+
+
 def test_a_bug_in_pypto_is_not_dressed_up_as_a_user_error(in_tmp, capsys, monkeypatch):
     import pypto
     from pypto.cli import compile_command

@@ -216,7 +216,7 @@ def mutants(items: list[tuple[str, Any]], per_program: int) -> list[tuple[str, s
 def damaged(items: list[tuple[str, Any]], per_program: int) -> list[tuple[str, str]]:
     """``per_program`` damaged copies of each text item (``tests/fuzz/fuzzcheck.mutate``:
     lines deleted, duplicated, swapped or re-indented, tokens inserted or deleted, names
-    and numbers changed), deterministic per id: each must end in a clean diagnostic or
+    and numbers changed), deterministic per id (and ``PYPTO_FUZZ_SEED``, which salts it): each must end in a clean diagnostic or
     a compile that passes the same checks."""
     import random
     sys.path.insert(0, os.path.join(REPO, "tests", "fuzz"))
@@ -224,6 +224,6 @@ def damaged(items: list[tuple[str, Any]], per_program: int) -> list[tuple[str, s
     out = []
     for pid, item in items:
         if isinstance(item, str):
-            rng = random.Random(f"damage:{pid}")
+            rng = random.Random(f"damage:{pid}{os.environ.get('PYPTO_FUZZ_SEED', '')}")
             out += [(f"{pid}~damage{k}", mutate(item, rng)) for k in range(per_program)]
     return out

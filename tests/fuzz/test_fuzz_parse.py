@@ -3,7 +3,8 @@
 Valid seed programs are damaged by ``fuzzcheck.mutate`` under a fixed seed; every
 result must parse or fail with a located diagnostic, and every result that parses
 must compile or fail with a pypto error.  ``PYPTO_FUZZ_CASES=N`` runs N cases per
-seed program (default 2,000: 6,000 in all, about 10 s).  Inputs that once broke pypto live
+seed program (default 2,000: 6,000 in all, about 10 s); ``PYPTO_FUZZ_SEED=text`` draws
+other damage.  Inputs that once broke pypto live
 in ``regressions/`` and are replayed by ``test_regressions.py``.
 """
 
@@ -18,6 +19,8 @@ import pytest
 from fuzzcheck import mutate, outcome, run_with_pipeline_context
 
 CASES_PER_SEED = int(os.environ.get("PYPTO_FUZZ_CASES", "") or 2000)
+# ``PYPTO_FUZZ_SEED=text`` salts the random damage: other damage, for crash hunting.
+SEED_SALT = os.environ.get("PYPTO_FUZZ_SEED", "")
 
 _KERNEL = '''\
     @pl.function(type=pl.FunctionType.InCore)
@@ -130,7 +133,7 @@ def test_seed_programs_compile(name):
 
 @pytest.mark.parametrize("name", sorted(SEEDS))
 def test_damaged_programs_end_cleanly(name):
-    rng = random.Random(f"pypto-fuzz-{name}")
+    rng = random.Random(f"pypto-fuzz-{name}{SEED_SALT}")
     seen: set[str] = set()
     endings: collections.Counter = collections.Counter()
     for _ in range(CASES_PER_SEED):

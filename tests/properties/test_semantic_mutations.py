@@ -35,6 +35,9 @@ compared.
 ``BASES`` x ``MUTANTS_PER_BASE`` = 3,000 cases per run, deterministic:
 ``PYPTO_MUTATION_BASES`` changes the number of base programs; a failure names its
 base and mutant number, and the mutation is a pure function of both.
+``PYPTO_FUZZ_SEED=text`` salts the mutations (other mutants of the same bases; more
+bases come from a larger ``PYPTO_MUTATION_BASES``: the bases are derandomized from the
+test's own source, which the salt must not change).
 """
 
 from __future__ import annotations
@@ -63,6 +66,7 @@ from fuzzcheck import compile_outcome, parse_or_diagnostic  # noqa: E402
 
 BASES = int(os.environ.get("PYPTO_MUTATION_BASES", "") or 30)
 MUTANTS_PER_BASE = 100
+SEED_SALT = os.environ.get("PYPTO_FUZZ_SEED", "")
 KINDS = ("undefined", "unknown-op", "swap")
 _SKIPPED_NAMES = {"pl", "self", "pld", "range", "len"}
 
@@ -109,6 +113,8 @@ def _replace(text: str, site: Site, new: str) -> str:
 
 
 def mutate(text: str, rng: random.Random) -> tuple[str, str, Site] | None:
+    if SEED_SALT:  # another stream, still a pure function of the one given
+        rng.seed(f"{rng.random()}:{SEED_SALT}")
     names, callees = _sites(text)
     kind = rng.choice(KINDS)
     if kind == "unknown-op" and callees:

@@ -204,6 +204,38 @@ def test_a_non_positive_block_count():
         pypto.run(blocks, 0, out)
 
 
+def test_a_block_count_computed_inside_its_cluster_names_the_count_and_its_line():
+    # Conformance 0644: the cluster launches its blocks before its body runs (as
+    # OutlineClusterScopes makes it), so the count must be known on entry.
+    @pl.program
+    class Inside:
+        @pl.function(type=pl.FunctionType.InCore)
+        def k(self, x: pl.Tensor[[64], pl.FP32], o: pl.Out[pl.Tensor[[64], pl.FP32]]
+              ) -> pl.Tensor[[64], pl.FP32]:
+            t = pl.load(x, [0], [64])
+            o = pl.store(t, [0], o)
+            return o
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def main(self, x: pl.Tensor[[64], pl.FP32], o: pl.Out[pl.Tensor[[64], pl.FP32]],
+                 n: pl.Scalar[pl.INDEX]) -> pl.Tensor[[64], pl.FP32]:
+            with pl.cluster():
+                inner = n * 2  # COUNT
+                with pl.spmd(inner):  # SPMD
+                    o = self.k(x, o)
+            return o
+
+    with pytest.raises(ExecutionError) as info:
+        pypto.run(Inside, np.ones(64, np.float32), np.zeros(64, np.float32), 2)
+    error = info.value
+    assert error.what == "pl.spmd block count"
+    assert error.span.begin_line == marker_line("# SPMD")
+    assert error.detail == (f"it reads 'inner', which is computed inside the enclosing "
+                            f"pl.cluster() (line {marker_line('# COUNT')}); the cluster "
+                            "launches its blocks before its body runs, so compute the count "
+                            "before `with pl.cluster():`")
+
+
 def test_an_op_without_semantics_fails_when_executed():
     span = ir.Span("ops.py", 1, 2)
     call = ir.Call(ir.Op("tensor.fancy"), [], span)

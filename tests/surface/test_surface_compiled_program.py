@@ -55,6 +55,16 @@ def test_validate_ir_names_the_differing_output():
         compiled.validate_ir([a, out], [2 * a, np.zeros(2)])
 
 
+def test_one_output_comparison_serves_validate_ir_and_the_pass_dump_check():
+    from pypto.passes.compile import _output_mismatch
+    a = np.arange(4, dtype=np.float32)
+    assert _output_mismatch(a, a + 0.01, rtol=0, atol=0.1) is None
+    assert _output_mismatch(np.array([np.nan]), np.array([np.nan]), 0, 0) is None
+    assert _output_mismatch(a, a + 2, 0, 0.5) == ("differs from the expected value (largest "
+                                                  "difference 2, rtol=0, atol=0.5)")
+    assert _output_mismatch(a, a.reshape(2, 2), 0, 0) == "has shape (4,), expected (2, 2)"
+
+
 def test_validate_ir_reruns_the_verifiers():
     from pypto import passes
     compiled = ir.compile(Double)

@@ -19,6 +19,7 @@ from ..distributed.typing import CommCtx, DistributedTensor  # noqa: F401
 from ..typing import AsyncEvent, AsyncSession, PrefetchAsyncContext  # noqa: F401
 from ..typing import Scalar, Tensor, Tile  # noqa: F401
 from ..typing._annotation import WrappedExpr
+from ._defects import raise_if_pypto_defect
 from .diagnostics import InvalidOperationError, ParserError, concise_error_message
 
 __all__ = ["invoke_dsl", "use_parser_span"]
@@ -45,6 +46,7 @@ def invoke_dsl(fn: Callable[..., Any], args: list[Any], kwargs: dict[str, Any],
             raise
         except Exception as exc:  # noqa: BLE001 - a user error of the helper, with a span
             name = getattr(fn, "__name__", type(fn).__name__)
+            raise_if_pypto_defect(exc, span, f"a call of {name}(...)")
             raise InvalidOperationError(f"{name}(...) failed: {concise_error_message(exc)}",
                                         span) from exc
     return _as_ir(result)

@@ -24,6 +24,7 @@ from ...ir.expr import MakeTuple
 from ...ir.node import Expr, Stmt
 from ...ir.stmt import YieldStmt
 from ...ir.utils import flatten_to_stmts
+from ._defects import raise_if_pypto_defect
 from .closure import Closure
 from .diagnostics import (InvalidOperationError, ParserError, ParserSyntaxError,
                           concise_error_message)
@@ -98,6 +99,7 @@ class ASTParserEntries:
         except Exception as exc:  # noqa: BLE001 - an op builder's error, given a span
             where = session.span(session.current_node or node)
             session._restore(state)
+            raise_if_pypto_defect(exc, where, f"ASTParser.{entry}")
             raise ParserSyntaxError(f"Failed to parse {entry}: {concise_error_message(exc)}",
                                     where) from exc
         session.current_node = outer

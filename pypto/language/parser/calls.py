@@ -18,6 +18,7 @@ from ...ir.node import Expr, GlobalVar
 from ...ir.ops import deduce_call_return_type
 from ...ir.scalar_types import scalar_type
 from ...ir.type_match import call_mismatch
+from ._defects import raise_if_pypto_defect
 from .annotations import attr_chain
 from ..typing import DynVar
 from .closure import MISSING
@@ -191,6 +192,7 @@ def _call_op_function(p: "FunctionParser", fn: Callable[..., Expr], name: str, a
     except (InternalError, AssertionError, ParserError):
         raise
     except Exception as exc:
+        raise_if_pypto_defect(exc, p.span(node), f"pl.{name}(...)")
         raise _wrap_op_error(p, exc, name, _op_module(args), args, node) from None
 
 
@@ -223,6 +225,7 @@ def _call_namespaced(p: "FunctionParser", namespace: str, name: str, node: ast.C
     except (InternalError, AssertionError, ParserError):
         raise
     except Exception as exc:
+        raise_if_pypto_defect(exc, p.span(node), f"{family}.{namespace}.{name}(...)")
         raise _wrap_op_error(p, exc, op_name, f"{family}.{namespace}", args, node) from None
 
 

@@ -23,6 +23,7 @@ from ...ir.dtype import DataType, int_range
 from ...ir.node import Expr
 from ...ir.span import Span
 from ..typing import DynVar
+from ._defects import raise_if_pypto_defect
 from .diagnostics import ParserSyntaxError, ParserTypeError, UndefinedVariableError
 from .recovery import DependentError, FailedEntity
 
@@ -177,9 +178,11 @@ class Closure:
         try:
             return eval(code, {"__builtins__": SAFE_BUILTINS}, scope)  # noqa: S307
         except NameError as exc:
+            raise_if_pypto_defect(exc, span, f"'{text}'")
             name = getattr(exc, "name", None) or str(exc)
             raise UndefinedVariableError(f"Undefined variable '{name}' in '{text}'", span) from None
         except Exception as exc:  # the user's Python expression failed
+            raise_if_pypto_defect(exc, span, f"'{text}'")
             raise ParserTypeError(f"Cannot evaluate '{text}': {type(exc).__name__}: {exc}",
                                   span) from None
 

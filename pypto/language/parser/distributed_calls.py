@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from ...errors import InternalError
 from ...ir import types as T
 from ...ir.node import Expr
+from ._defects import raise_if_pypto_defect
 from .diagnostics import InvalidOperationError, ParserError, ParserSyntaxError, ParserTypeError
 
 if TYPE_CHECKING:
@@ -35,6 +36,7 @@ def call_pld(p: "FunctionParser", chain: list[str], node: ast.Call) -> Expr:
     except (InternalError, AssertionError, ParserError):
         raise
     except Exception as exc:
+        raise_if_pypto_defect(exc, p.span(node), f"pld.{chain[1]}(...)")
         raise calls._wrap_op_error(p, exc, chain[1], "pld", args, node) from None
 
 

@@ -21,6 +21,7 @@ from ...ir.function import Function
 from ...ir.node import Stmt, attach_leading_comments
 from ...ir.span import Span
 from ...ir.stmt import InlineStmt, SeqStmts, YieldStmt
+from ._defects import raise_if_pypto_defect
 from .annotations import parse_param_annotation, parse_return_annotation
 from .binding import DefiniteBindings
 from .closure import Closure
@@ -162,6 +163,8 @@ class FunctionParser:
             if len(errors) == recorded:  # else a consequence of an inner error
                 errors.append(err)
         except Exception as exc:  # noqa: BLE001 - wrapped as parse_function does
+            raise_if_pypto_defect(exc, self.span(self.current_node or node),
+                                  f"function '{self.func_name}'")
             if len(errors) == recorded:
                 wrapped = ParserSyntaxError(
                     f"Failed to parse function '{self.func_name}': {concise_error_message(exc)}",
@@ -258,6 +261,7 @@ class FunctionParser:
             raise
         except Exception as exc:
             where = self.current_node or node
+            raise_if_pypto_defect(exc, self.span(where), f"function '{self.func_name}'")
             raise ParserSyntaxError(
                 f"Failed to parse function '{self.func_name}': {concise_error_message(exc)}",
                 self.span(where)) from exc
