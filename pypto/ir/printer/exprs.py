@@ -49,6 +49,11 @@ _PREFIX: dict[type, tuple[str, int]] = {E.Neg: ("-", 12), E.BitNot: ("~", 12), E
 _BINARY_CALLS: dict[type, str] = {E.Min: "min", E.Max: "max", E.Xor: "xor"}
 
 _COMPARE = 5
+# How Python evaluates an operator tree of the parser's closure values (``_fold_kind``).
+_NOT_FOLDED, _CONSTANT, _DIM = 0, 1, 2
+# The operators a dynamic dim implements at Python level (``language/typing/dynamic.py``):
+# over dims and ints they build an inert dim expression, which the parser reads as IR.
+_DIM_ARITHMETIC = frozenset((E.Add, E.Sub, E.Mul, E.FloorDiv, E.FloorMod))
 _UNARY = 12
 _CALL = 14
 _ATOM = 15
@@ -82,7 +87,7 @@ class ExprPrinter:
         self.callee = callee if callee is not None else sanitize_identifier
         # Printed names of the memref bases no statement defines (spelled as strings).
         self.base_names: Mapping[E.Var, str] = base_names if base_names is not None else {}
-        self._closure_only_memo: dict[Expr, bool] = {}
+        self._closure_only_memo: dict[Expr, int] = {}
         self._expansion_memo: ExpansionMemo = ExpansionMemo()
         # Type text by object identity (types are often shared); the type is kept
         # alive next to its text so its id cannot be reused during this print.
@@ -145,26 +150,41 @@ class ExprPrinter:
     def _closure_only(self, node: Expr) -> bool:
         """True when the parser would fold ``node`` in Python if its constants printed bare.
 
-        That is an operator tree whose leaves are all constants or closure-resolved
-        Vars; its constant leaves then print typed (``pl.const(1, pl.INDEX)``).
-        Memoised, so nested trees are inspected once in total.
+        That is an operator tree of constants only (``8 > 2`` would read back as
+        ``True``), or one over constants and closure-resolved Vars (dynamic dims) with
+        an operator Python answers by itself (``M == 8`` is ``False``: a dim compares
+        by identity); its constant leaves then print typed (``pl.const(8, pl.INDEX)``).
+        Dim arithmetic (``M - 8``) is inert in Python and reads back as IR, so it prints
+        bare, as PyPTO prints it.  Memoised, so nested trees are inspected once in total.
         """
+        return self._fold_kind(node) is _CONSTANT
+
+    def _fold_kind(self, node: Expr) -> int:
+        """``_CONSTANT`` (Python folds it to a number or bool), ``_DIM`` (Python builds
+        an inert dim expression) or ``_NOT_FOLDED`` (it names a local value)."""
         memo = self._closure_only_memo
         found = memo.get(node)
         if found is not None:
             return found
         cls = type(node)
         if cls is E.ConstInt or cls is E.ConstFloat or cls is E.ConstBool:
-            result = True
+            result = _CONSTANT
         elif isinstance(node, E.Var):
-            result = node in self.closure_vars
+            result = _DIM if node in self.closure_vars else _NOT_FOLDED
         elif cls in _INFIX:
             binary = cast(E.BinaryExpr, node)
-            result = self._closure_only(binary.left) and self._closure_only(binary.right)
+            left, right = self._fold_kind(binary.left), self._fold_kind(binary.right)
+            if left is _NOT_FOLDED or right is _NOT_FOLDED:
+                result = _NOT_FOLDED
+            elif left is _CONSTANT and right is _CONSTANT:
+                result = _CONSTANT
+            else:
+                result = _DIM if cls in _DIM_ARITHMETIC else _CONSTANT
         elif cls in _PREFIX:
-            result = self._closure_only(cast(E.UnaryExpr, node).operand)
+            operand = self._fold_kind(cast(E.UnaryExpr, node).operand)
+            result = operand if operand is _NOT_FOLDED else _CONSTANT
         else:
-            result = False
+            result = _NOT_FOLDED
         memo[node] = result
         return result
 
