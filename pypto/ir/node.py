@@ -161,6 +161,11 @@ class IRNode:
 
     __hash__ = object.__hash__
 
+    def __reduce__(self) -> tuple:
+        """Pickle and copy by slots (``pickling.py``): a rebuilt Var is a new variable."""
+        from .pickling import reduce_slots
+        return reduce_slots(self)
+
     def same_as(self, other: object) -> bool:
         """Object identity (a Var is its object, never its name)."""
         return self is other
@@ -295,6 +300,10 @@ class Op:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __reduce__(self) -> tuple:
+        from .pickling import reduce_slots
+        return reduce_slots(self)
 
     def get_attr_keys(self) -> list[str]:
         """The names of the op's attributes (a registered op's keywords; none here)."""

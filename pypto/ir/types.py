@@ -27,6 +27,11 @@ class Type:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set '{name}'")
 
+    def __reduce__(self) -> tuple:
+        """Pickle and copy by slots (``pickling.py``); the cached hash is not written."""
+        from .pickling import reduce_slots
+        return reduce_slots(self)
+
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
@@ -84,6 +89,9 @@ class UnknownType(Type):
     @staticmethod
     def get() -> "UnknownType":
         return _UNKNOWN
+
+    def __reduce__(self) -> tuple:
+        return UnknownType.get, ()  # the one instance
 
 
 class ScalarType(Type):
@@ -260,6 +268,10 @@ class _Value:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __reduce__(self) -> tuple:
+        from .pickling import reduce_slots
+        return reduce_slots(self)
 
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
