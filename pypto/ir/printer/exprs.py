@@ -18,7 +18,7 @@ from ..depth import ExpansionMemo, check_expansion
 from ..distributed_types import CommCtxType, DistributedTensorType, WindowBufferType
 from ..dtype import DataType
 from ..ops.registry import OpDef
-from ..ops.signature import print_layout
+from ..ops.signature import holds_defaults, print_layout, prints_operands_as_given
 from ..node import Expr, GlobalVar
 from ..walk import LEAF_TYPES
 from ..enums import PadValue, TensorLayout
@@ -65,6 +65,32 @@ _HANDLE_NAMES: dict[type[Type], str] = {
     AsyncSessionType: "AsyncSession", AsyncEventType: "AsyncEvent"}
 
 
+def _index_list(items: tuple) -> str | None:
+    """``[0, 16]`` when every item is an INDEX constant (offsets, shapes), else ``None``."""
+    parts = []
+    for item in items:
+        if type(item) is not E.ConstInt or item.dtype is not _INDEX:
+            return None
+        parts.append(str(item.value))
+    return f"[{', '.join(parts)}]"
+
+
+def _names_nothing(type_: Type) -> bool:
+    """Does ``type_`` print without naming a Var (constant dims, no memref, no view)?"""
+    cls = type(type_)
+    if cls is ScalarType:
+        return True
+    if cls is TensorType:
+        tensor = cast(TensorType, type_)
+        return tensor.static_shape and tensor.memref is None and tensor.tensor_view is None
+    if cls is TileType:
+        tile = cast(TileType, type_)
+        return tile.static_shape and tile.memref is None and tile.tile_view is None
+    if cls is TupleType:
+        return all(_names_nothing(item) for item in cast(TupleType, type_).types)
+    return False
+
+
 class ExprPrinter:
     """Prints expressions and types with one naming table.
 
@@ -78,7 +104,8 @@ class ExprPrinter:
                  closure_vars: Mapping[E.Var, object] | None = None,
                  callee: Callable[[str], str] | None = None, *,
                  explicit_layout: bool = False,
-                 base_names: Mapping[E.Var, str] | None = None) -> None:
+                 base_names: Mapping[E.Var, str] | None = None,
+                 shared_type_memo: dict[int, tuple[Type, str]] | None = None) -> None:
         self.prefix = prefix
         # Views print every layout field, defaults included (python_print's explicit_layout).
         self.explicit_layout = explicit_layout
@@ -92,6 +119,10 @@ class ExprPrinter:
         # Type text by object identity (types are often shared); the type is kept
         # alive next to its text so its id cannot be reused during this print.
         self._type_memo: dict[int, tuple[Type, str]] = {}
+        # The same for types that name no Var, shared by the functions of one print.
+        self._shared_type_memo: dict[int, tuple[Type, str]] = \
+            shared_type_memo if shared_type_memo is not None else {}
+        self._callees: dict[Any, str] = {}  # op (a GlobalVar by name) -> its text
 
     # -- public --------------------------------------------------------------------
     @property
@@ -101,11 +132,54 @@ class ExprPrinter:
         return ValueContext(self.prefix, self.expr, self.type)
 
     def expr(self, node: Expr) -> str:
-        if type(node) not in LEAF_TYPES:  # a shared sub-expression is written per use
+        cls = type(node)
+        if cls is E.Var or cls is E.IterArg:
+            name = self.names.get(node)
+            return name if name is not None else self.var_name(node)
+        if cls is E.Call:
+            text = self._plain_call(cast(E.Call, node))
+            if text is not None:
+                return text
+        if cls not in LEAF_TYPES:  # a shared sub-expression is written per use
             check_expansion(node, self._expansion_memo)
         out: list[str] = []
         self._emit(node, out, False)
         return "".join(out)
+
+    def _plain_call(self, node: E.Call) -> str | None:
+        """The text of the most common statement values -- a call of a program function
+        or of an op whose wrapper takes the operands as they are, over names, INDEX
+        constants and lists of them (``self.kernel(x, acc)``, ``pl.tile.load(t, [0, 0],
+        [16, 64])``) -- in one pass, or ``None`` for any other call (``_call`` prints
+        it).  Over leaves a call writes out a handful of nodes: no expansion check."""
+        if node._attrs:
+            return None
+        op = node.op
+        kind = type(op)
+        if kind is GlobalVar:
+            if node._kwargs:
+                return None
+        elif kind is not OpDef or len(node.args) > len(op.params) \
+                or not prints_operands_as_given(op) \
+                or (node._kwargs and not holds_defaults(op, node._kwargs)):
+            return None
+        names = self.names
+        parts = []
+        for arg in node.args:
+            cls = type(arg)
+            if cls is E.Var or cls is E.IterArg:
+                name = names.get(arg)
+                parts.append(name if name is not None else self.var_name(arg))
+            elif cls is E.ConstInt and arg.dtype is _INDEX:
+                parts.append(str(arg.value))
+            elif cls is E.MakeTuple:
+                text = _index_list(arg.elements)
+                if text is None:
+                    return None
+                parts.append(text)
+            else:
+                return None
+        return f"{self._callee(op)}({', '.join(parts)})"
 
     def var_name(self, var: E.Var) -> str:
         name = self.names.get(var)
@@ -115,13 +189,19 @@ class ExprPrinter:
         return name
 
     def type(self, type_: Type) -> str:
-        found = self._type_memo.get(id(type_))
+        memo = self._type_memo
+        found = memo.get(id(type_))
+        if found is not None:
+            return found[1]
+        shared = self._shared_type_memo
+        found = shared.get(id(type_))
         if found is not None:
             return found[1]
         out: list[str] = []
         self._type(type_, out)
         text = "".join(out)
-        self._type_memo[id(type_)] = (type_, text)
+        # A type that names no Var prints the same in every function of the print.
+        (shared if _names_nothing(type_) else memo)[id(type_)] = (type_, text)
         return text
 
     # -- precedence ----------------------------------------------------------------
@@ -191,6 +271,10 @@ class ExprPrinter:
     # -- emission ------------------------------------------------------------------
     def _emit(self, node: Expr, out: list[str], typed: bool) -> None:
         cls = type(node)
+        if cls is E.Var or cls is E.IterArg:  # most operands: a name
+            name = self.names.get(node)
+            out.append(name if name is not None else self.var_name(node))
+            return
         infix = _INFIX.get(cls)
         if infix is not None:
             if not typed and self._closure_only(node):
@@ -230,9 +314,14 @@ class ExprPrinter:
         elif cls is E.Submit:
             self._submit(cast(E.Submit, node), out)
         elif cls is E.MakeTuple:
-            out.append("[")
-            self._args(cast(E.MakeTuple, node).elements, out)
-            out.append("]")
+            elements = cast(E.MakeTuple, node).elements
+            text = _index_list(elements)
+            if text is not None:
+                out.append(text)
+            else:
+                out.append("[")
+                self._args(elements, out)
+                out.append("]")
         elif cls is E.TupleGetItemExpr:
             item = cast(E.TupleGetItemExpr, node)
             self._operand(item.tuple, out, False, self._prec(item.tuple, False) < _CALL)
@@ -284,6 +373,13 @@ class ExprPrinter:
             self._emit(arg, out, False)
 
     def _callee(self, op: Any) -> str:
+        key = op.name if type(op) is GlobalVar else op  # (a GlobalVar is made per call)
+        callee = self._callees.get(key)
+        if callee is None:
+            callee = self._callees[key] = self._callee_text(op)
+        return callee
+
+    def _callee_text(self, op: Any) -> str:
         if isinstance(op, GlobalVar):
             return self.callee(op.name)
         if isinstance(op, OpDef) and op.router is not None:  # PyPTO's wrapper that builds it
@@ -417,8 +513,9 @@ class ExprPrinter:
             self._emit(dim, out, True)
 
     def _shape(self, dims: tuple, out: list[str]) -> None:
-        if all(type(dim) is E.ConstInt and dim.dtype is _INDEX for dim in dims):
-            out.append("[" + ", ".join([str(dim.value) for dim in dims]) + "]")
+        text = _index_list(dims)
+        if text is not None:
+            out.append(text)
             return
         out.append("[")
         for i, dim in enumerate(dims):

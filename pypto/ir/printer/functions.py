@@ -80,12 +80,15 @@ class _FunctionPrinter:
         self.lines = lines
         self.callee_text = callee_text
         self.in_program = in_program
+        # Type texts that name no Var, shared by every function printed (ExprPrinter.type)
+        self.type_texts: dict = {}
 
     def print(self, func: Function, def_name: str, names: dict[E.Var, str],
               closure_vars: Mapping[E.Var, object], depth: int,
               base_names: Mapping[E.Var, str] | None = None) -> None:
         exprs = ExprPrinter(self.prefix, names, closure_vars, self.callee_text,
-                            explicit_layout=self.explicit_layout, base_names=base_names)
+                            explicit_layout=self.explicit_layout, base_names=base_names,
+                            shared_type_memo=self.type_texts)
         stmts = StmtPrinter(exprs, self.concise, self.lines)
         pad = stmts.indent(depth)
         self.lines.append(pad + self._decorator(func))

@@ -111,7 +111,11 @@ class VarScan:
 
     def _seq(self, node: St.SeqStmts) -> None:
         for child in node.stmts:
-            self.stmt(child)
+            if type(child) is St.AssignStmt:  # most statements: no dispatch
+                self._define(child.var)
+                self.expr(child.value)
+            else:
+                self.stmt(child)
 
     def _if(self, node: St.IfStmt) -> None:
         for var in node.return_vars:
@@ -196,8 +200,13 @@ class VarScan:
     def _call_like(self, node: E.Call | E.Submit) -> None:
         if isinstance(node.op, GlobalVar):
             self.callees[node.op.name] = None
+        used = self.used
         for arg in node.args:
-            self.expr(arg)
+            kind = type(arg)
+            if kind is E.Var or kind is E.IterArg:  # most operands: recorded here
+                used[arg] = None
+            elif kind is not E.ConstInt:
+                self.expr(arg)
         for value in node._kwargs.values():
             self._value(value)
         for value in node._attrs.values():
@@ -224,6 +233,12 @@ class VarScan:
             self._type(var.type)
 
     def _type(self, type_: Type) -> None:
+        # A type object is scanned once: Vars share types, and what a type records is
+        # the same each time (the type outlives the scan, so its id stays its own).
+        seen = self._seen
+        if id(type_) in seen:
+            return
+        seen.add(id(type_))
         if isinstance(type_, ShapedType):
             for dim in type_.shape:
                 if type(dim) is not E.ConstInt:  # (most dims: they name nothing)
