@@ -27,7 +27,7 @@ from ..types import (MemRef, ScalarType, TensorType, TensorView, TileType, TileV
 from .spelling import (DISTRIBUTED_PREFIX, ValueContext, dict_text, dtype_text, enum_text, float_literal,
                        op_callee_text, quote, sanitize_identifier, shadow_reserved, value_text)
 
-__all__ = ["ExprPrinter"]
+__all__ = ["ExprPrinter", "SharedTexts"]
 
 _INDEX, _FP32 = DataType.INDEX, DataType.FP32
 
@@ -63,6 +63,19 @@ _DEFAULT_TILE_VIEW = TileView()
 _HANDLE_NAMES: dict[type[Type], str] = {
     PtrType: "Ptr", PrefetchAsyncContextType: "PrefetchAsyncContext",
     AsyncSessionType: "AsyncSession", AsyncEventType: "AsyncEvent"}
+
+
+class SharedTexts:
+    """Texts that are the same in every function of one print (same prefix, layout
+    option and callee spelling): the types that name no Var, by object (kept alive
+    next to the text, so an id is not reused while the print runs), and the callees,
+    by op (a ``GlobalVar``, made per call, by its name)."""
+
+    __slots__ = ("type_texts", "callees")
+
+    def __init__(self) -> None:
+        self.type_texts: dict[int, tuple[Type, str]] = {}
+        self.callees: dict[Any, str] = {}
 
 
 def _index_list(items: tuple) -> str | None:
@@ -105,7 +118,7 @@ class ExprPrinter:
                  callee: Callable[[str], str] | None = None, *,
                  explicit_layout: bool = False,
                  base_names: Mapping[E.Var, str] | None = None,
-                 shared_type_memo: dict[int, tuple[Type, str]] | None = None) -> None:
+                 shared: SharedTexts | None = None) -> None:
         self.prefix = prefix
         # Views print every layout field, defaults included (python_print's explicit_layout).
         self.explicit_layout = explicit_layout
@@ -119,10 +132,10 @@ class ExprPrinter:
         # Type text by object identity (types are often shared); the type is kept
         # alive next to its text so its id cannot be reused during this print.
         self._type_memo: dict[int, tuple[Type, str]] = {}
-        # The same for types that name no Var, shared by the functions of one print.
-        self._shared_type_memo: dict[int, tuple[Type, str]] = \
-            shared_type_memo if shared_type_memo is not None else {}
-        self._callees: dict[Any, str] = {}  # op (a GlobalVar by name) -> its text
+        if shared is None:
+            shared = SharedTexts()
+        self._shared_type_memo = shared.type_texts
+        self._callees = shared.callees
 
     # -- public --------------------------------------------------------------------
     @property

@@ -7,7 +7,7 @@ from typing import Callable, Iterable, Mapping
 from .. import expr as E
 from ..enums import FunctionType, ParamDirection, Role, SplitMode
 from ..function import Function, Program
-from .exprs import ExprPrinter
+from .exprs import ExprPrinter, SharedTexts
 from .names import FREE_VAR_SUFFIX, VarScan, assign_names
 from .spelling import (DISTRIBUTED_PREFIX, dict_text, enum_text, quote, sanitize_identifier,
                        shadow_reserved)
@@ -80,15 +80,15 @@ class _FunctionPrinter:
         self.lines = lines
         self.callee_text = callee_text
         self.in_program = in_program
-        # Type texts that name no Var, shared by every function printed (ExprPrinter.type)
-        self.type_texts: dict = {}
+        self.shared = SharedTexts()  # what every function printed spells alike
+        self._decorators: dict[tuple, str] = {}
 
     def print(self, func: Function, def_name: str, names: dict[E.Var, str],
               closure_vars: Mapping[E.Var, object], depth: int,
               base_names: Mapping[E.Var, str] | None = None) -> None:
         exprs = ExprPrinter(self.prefix, names, closure_vars, self.callee_text,
                             explicit_layout=self.explicit_layout, base_names=base_names,
-                            shared_type_memo=self.type_texts)
+                            shared=self.shared)
         stmts = StmtPrinter(exprs, self.concise, self.lines)
         pad = stmts.indent(depth)
         self.lines.append(pad + self._decorator(func))
@@ -107,6 +107,13 @@ class _FunctionPrinter:
             stmts.block(body, depth + 1, top_level=True)
 
     def _decorator(self, func: Function) -> str:
+        key = (func.func_type, func.level, func.role, func._attrs.get("auto_scope", True) is False)
+        text = self._decorators.get(key)
+        if text is None:
+            text = self._decorators[key] = self._decorator_text(func)
+        return text
+
+    def _decorator_text(self, func: Function) -> str:
         prefix = self.prefix
         keywords = []
         if func.func_type is not FunctionType.Opaque:

@@ -167,7 +167,9 @@ class VarScan:
             if id(node) in seen:
                 return
             seen.add(id(node))
-        if isinstance(node, E.Var):
+        if cls is E.Call:  # (most statement values)
+            self._call_like(cast(E.Call, node))
+        elif isinstance(node, E.Var):
             self.used[node] = None
             if in_type:
                 self.type_vars[node] = None
