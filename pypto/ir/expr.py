@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
-from typing import Any, ClassVar, Iterable, Mapping, TypeVar
+from typing import Any, ClassVar, Iterable, Mapping
 
 from .dtype import DataType
-from .node import Expr, FieldKind, Op, as_tuple, check_type
+from .node import Expr, FieldKind, Op, _ids, as_tuple, check_type
 from .span import Span
 from .types import ScalarType, ShapedType, TupleType, Type, UnknownType
 
@@ -22,8 +21,6 @@ _set = object.__setattr__
 _new = object.__new__
 _UNKNOWN_SPAN = Span.unknown()
 _U, _D, _I = FieldKind.USUAL, FieldKind.DEF, FieldKind.IGNORE
-_ids = itertools.count(1)
-_VarT = TypeVar("_VarT", bound="Var")
 
 
 def _span(owner: str, span: Any) -> Span:
@@ -55,10 +52,6 @@ class Var(Expr):
         _set(self, "span", span if span.__class__ is Span else _span("Var", span))
         _set(self, "unique_id", next(_ids))
 
-    def replace(self: _VarT, **changes: Any) -> _VarT:
-        new = type(self)._fast_replace(self, **changes)
-        _set(new, "unique_id", next(_ids))  # a rebuilt Var is a new variable
-        return new
 
 
 class IterArg(Var):
