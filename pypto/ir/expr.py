@@ -304,9 +304,16 @@ class Call(Expr):
         if not isinstance(op, Op):
             check_type("Call", "op", op, Op, "Op or GlobalVar")
         _set(self, "op", op)
-        _set(self, "args", as_tuple("Call", "args", args, Expr, "Expr"))
-        _set(self, "_kwargs", _ordered_dict("Call", "kwargs", kwargs))
-        attrs = _ordered_dict("Call", "attrs", attrs)
+        if args.__class__ is tuple or args.__class__ is list:
+            items = tuple(args)
+            for item in items:  # only checks: the general path names a failing index
+                if not isinstance(item, Expr):
+                    as_tuple("Call", "args", items, Expr, "Expr")
+        else:
+            items = as_tuple("Call", "args", args, Expr, "Expr")
+        _set(self, "args", items)
+        _set(self, "_kwargs", {} if kwargs is None else _ordered_dict("Call", "kwargs", kwargs))
+        attrs = {} if attrs is None else _ordered_dict("Call", "attrs", attrs)
         _set(self, "_attrs", attrs)
         if type_ is None:
             type_ = UnknownType.get()
