@@ -110,9 +110,13 @@ class VarScan:
             self.expr(value)
 
     def _seq(self, node: St.SeqStmts) -> None:
+        defined, seen = self.defined, self._seen
         for child in node.stmts:
             if type(child) is St.AssignStmt:  # most statements: no dispatch
-                self._define(child.var)
+                var = child.var
+                defined[var] = None
+                if id(var.type) not in seen:
+                    self._type(var.type)
                 self.expr(child.value)
             else:
                 self.stmt(child)
