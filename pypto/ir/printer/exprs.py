@@ -145,12 +145,14 @@ class ExprPrinter:
         return ValueContext(self.prefix, self.expr, self.type)
 
     def expr(self, node: Expr) -> str:
+        # ``Any``: dispatched on the exact class below (a cast() call would cost per node)
+        leaf: Any = node
         cls = type(node)
         if cls is E.Var or cls is E.IterArg:
-            name = self.names.get(node)
-            return name if name is not None else self.var_name(node)
+            name = self.names.get(leaf)
+            return name if name is not None else self.var_name(leaf)
         if cls is E.Call:
-            text = self._plain_call(cast(E.Call, node))
+            text = self._plain_call(leaf)
             if text is not None:
                 return text
         if cls not in LEAF_TYPES:  # a shared sub-expression is written per use
@@ -167,7 +169,7 @@ class ExprPrinter:
         it).  Over leaves a call writes out a handful of nodes: no expansion check."""
         if node._attrs:
             return None
-        op = node.op
+        op: Any = node.op
         kind = type(op)
         if kind is GlobalVar:
             if node._kwargs:
@@ -178,6 +180,7 @@ class ExprPrinter:
             return None
         names = self.names
         parts = []
+        arg: Any
         for arg in node.args:
             cls = type(arg)
             if cls is E.Var or cls is E.IterArg:
@@ -285,8 +288,9 @@ class ExprPrinter:
     def _emit(self, node: Expr, out: list[str], typed: bool) -> None:
         cls = type(node)
         if cls is E.Var or cls is E.IterArg:  # most operands: a name
-            name = self.names.get(node)
-            out.append(name if name is not None else self.var_name(node))
+            var: Any = node
+            name = self.names.get(var)
+            out.append(name if name is not None else self.var_name(var))
             return
         infix = _INFIX.get(cls)
         if infix is not None:
@@ -328,9 +332,9 @@ class ExprPrinter:
             self._submit(cast(E.Submit, node), out)
         elif cls is E.MakeTuple:
             elements = cast(E.MakeTuple, node).elements
-            text = _index_list(elements)
-            if text is not None:
-                out.append(text)
+            listed = _index_list(elements)
+            if listed is not None:
+                out.append(listed)
             else:
                 out.append("[")
                 self._args(elements, out)

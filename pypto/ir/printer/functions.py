@@ -247,6 +247,6 @@ def render_program(program: Program, prefix: str, concise: bool,
         printer.print(functions[name], def_names[name], names, fixed, 1, base_names)
     if not order:
         lines.append("    pass")
-    if any(DISTRIBUTED_PREFIX + "." in line for line in lines[3:]):
+    if DISTRIBUTED_PREFIX + "." in "\n".join(lines[3:]):  # (one search, not one per line)
         lines.insert(2, f"import pypto.language.distributed as {DISTRIBUTED_PREFIX}")
     return lines

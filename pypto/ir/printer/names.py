@@ -172,7 +172,7 @@ class VarScan:
                 return
             seen.add(id(node))
         if cls is E.Call:  # (most statement values)
-            self._call_like(cast(E.Call, node))
+            self._call_like(node)  # type: ignore[arg-type]  # (no cast() call per node)
         elif isinstance(node, E.Var):
             self.used[node] = None
             if in_type:
@@ -207,6 +207,7 @@ class VarScan:
         if isinstance(node.op, GlobalVar):
             self.callees[node.op.name] = None
         used = self.used
+        arg: Any
         for arg in node.args:
             kind = type(arg)
             if kind is E.Var or kind is E.IterArg:  # most operands: recorded here

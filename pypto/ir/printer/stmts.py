@@ -112,15 +112,17 @@ class StmtPrinter:
         for i, stmt in enumerate(stmts):
             cls = type(stmt)
             if cls is St.AssignStmt and not stmt.leading_comments:  # most statements
-                if i == last or not self._is_task_placeholder(stmt, stmts[i + 1]):
-                    lines.append(pad + self._assign_text(cast(St.AssignStmt, stmt)))
+                if i == last or not isinstance(stmts[i + 1], S.ScopeStmt) \
+                        or not self._is_task_placeholder(stmt, stmts[i + 1]):
+                    lines.append(pad + self._assign_text(stmt))  # type: ignore[arg-type]
                     continue
             if i < last and self._is_task_placeholder(stmt, stmts[i + 1]):
                 self._comments(stmt, depth)  # the scope's `as tid` re-creates the statement
                 continue
             if top_level and cls is St.YieldStmt:
+                values = cast(St.YieldStmt, stmt).value
                 self._comments(stmt, depth)
-                self.line(depth, f"return {self._exprs(stmt.value)}" if stmt.value else "return")
+                self.line(depth, f"return {self._exprs(values)}" if values else "return")
                 continue
             self.stmt(stmt, depth, targets if i == last else ())
         if not _has_code(lines, start):
