@@ -167,9 +167,10 @@ class _FunctionPrinter:
 
 
 def _function_table(scan: VarScan, reserved: frozenset[str], dim_vars: dict[E.Var, None],
-                    fixed: dict[E.Var, str], taken: Iterable[str]) -> dict[E.Var, str]:
+                    fixed: dict[E.Var, str], taken: Iterable[str],
+                    spelled: dict[str, str] | None = None) -> dict[E.Var, str]:
     """Names of one function; free Vars that are not dynamic dims get ``__FREE_VAR``."""
-    names = assign_names(scan.ordered_vars(), reserved, fixed, taken)
+    names = assign_names(scan.ordered_vars(), reserved, fixed, taken, spelled)
     for var in scan.free_vars():
         if var not in dim_vars:
             names[var] += FREE_VAR_SUFFIX
@@ -240,10 +241,11 @@ def render_program(program: Program, prefix: str, concise: bool,
     printer = _FunctionPrinter(prefix, concise, lines, callee_text, in_program=True,
                                explicit_layout=explicit_layout)
     base_names = _base_names(scans[name] for name in order)
+    spelled: dict[str, str] = {}  # name hints sanitised once for the whole program
     for name in order:
         scan = scans[name]
         fixed = {var: dynamic_names[var] for var in scan.free_vars() if var in dynamic_names}
-        names = _function_table(scan, reserved, dim_vars, fixed, taken)
+        names = _function_table(scan, reserved, dim_vars, fixed, taken, spelled)
         printer.print(functions[name], def_names[name], names, fixed, 1, base_names)
     if not order:
         lines.append("    pass")

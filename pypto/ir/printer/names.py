@@ -307,14 +307,19 @@ def _lookup(table: dict[type, Any], cls: type) -> Any:
 
 def assign_names(ordered: Iterable[E.Var], reserved: frozenset[str] | set[str],
                  fixed: dict[E.Var, str] | None = None,
-                 taken: Iterable[str] = ()) -> dict[E.Var, str]:
+                 taken: Iterable[str] = (),
+                 spelled: dict[str, str] | None = None) -> dict[E.Var, str]:
     """The ``Var -> name`` table for Vars in collection order.
 
     ``reserved`` names are never produced (identifier shadowing: ``pl``, ``self``);
     ``fixed`` Vars keep a name decided elsewhere (program-wide dynamic dims);
     ``taken`` names are unavailable to the others.  Linear: each base name keeps its
-    next suffix, and each taken name can be skipped at most once.
+    next suffix, and each taken name can be skipped at most once.  ``spelled`` memoises
+    ``name_hint -> sanitised name`` for one ``reserved`` set (the functions of a print
+    share their names' spellings).
     """
+    if spelled is None:
+        spelled = {}
     names: dict[E.Var, str] = dict(fixed) if fixed else {}
     used_names: set[str] = set(taken)
     used_names.update(names.values())
@@ -323,7 +328,10 @@ def assign_names(ordered: Iterable[E.Var], reserved: frozenset[str] | set[str],
     for var in ordered:
         if var in names:
             continue
-        base = sanitize_identifier(var.name_hint, reserved)
+        hint = var.name_hint
+        base = spelled.get(hint)
+        if base is None:
+            base = spelled[hint] = sanitize_identifier(hint, reserved)
         bases.append((var, base))
         counts[base] = counts.get(base, 0) + 1
     # Names held by exactly one Var are kept first, so colliding Vars cannot steal them.
