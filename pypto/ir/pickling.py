@@ -23,15 +23,10 @@ _set = object.__setattr__
 _get = object.__getattribute__
 
 
-def _state_slots(cls: type) -> tuple[str, ...]:
-    """The slots that hold a node's state, base classes first (computed per class)."""
-    found = cls.__dict__.get("_pickled_slots_")
-    if found is None:
-        found = tuple(slot for klass in reversed(cls.__mro__)
-                      for slot in klass.__dict__.get("__slots__", ())
-                      if slot not in _CACHE_SLOTS)
-        type.__setattr__(cls, "_pickled_slots_", found)
-    return found
+def _state_slots(cls: type) -> list[str]:
+    """The slots that hold a node's state, base classes first."""
+    return [slot for klass in reversed(cls.__mro__) for slot in klass.__dict__.get("__slots__", ())
+            if slot not in _CACHE_SLOTS]
 
 
 def reduce_slots(obj: Any) -> tuple:

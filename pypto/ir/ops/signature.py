@@ -186,12 +186,12 @@ def _absent(op: OpDef, slot: int, value: Any) -> bool:
             and isinstance(value, MakeTuple) and not value.elements)
 
 
-@lru_cache(maxsize=None)
 def prints_operands_as_given(op: OpDef) -> bool:
     """Does ``print_layout`` give a call of ``op`` without attributes its operands as they
     are, all positional, and no keyword (when every kwarg holds its default)?  True for
     most ops: their wrapper takes the operands first, in order, none an enum or an
-    omissible tile, and reads no parameter off the result type."""
+    omissible tile, and reads no parameter off the result type.  (Not cached here: the
+    printer keeps the answer per print, ``SharedTexts.plain_ops``.)"""
     params = wrapper_params(op, "pl") or router_params(op) or derived_params(op, "pl")
     slot = 0
     for param in params:

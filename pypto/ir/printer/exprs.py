@@ -68,14 +68,16 @@ _HANDLE_NAMES: dict[type[Type], str] = {
 class SharedTexts:
     """Texts that are the same in every function of one print (same prefix, layout
     option and callee spelling): the types that name no Var, by object (kept alive
-    next to the text, so an id is not reused while the print runs), and the callees,
-    by op (a ``GlobalVar``, made per call, by its name)."""
+    next to the text, so an id is not reused while the print runs), the callees, by op
+    (a ``GlobalVar``, made per call, by its name), and which ops print plainly."""
 
-    __slots__ = ("type_texts", "callees")
+    __slots__ = ("type_texts", "callees", "plain_ops")
 
     def __init__(self) -> None:
         self.type_texts: dict[int, tuple[Type, str]] = {}
         self.callees: dict[Any, str] = {}
+        # op -> does its wrapper take the operands as they are (``_plain_call``)
+        self.plain_ops: dict[OpDef, bool] = {}
 
 
 def _index_list(items: tuple) -> str | None:
@@ -136,6 +138,7 @@ class ExprPrinter:
             shared = SharedTexts()
         self._shared_type_memo = shared.type_texts
         self._callees = shared.callees
+        self._plain_ops = shared.plain_ops
 
     # -- public --------------------------------------------------------------------
     @property
@@ -174,10 +177,14 @@ class ExprPrinter:
         if kind is GlobalVar:
             if node._kwargs:
                 return None
-        elif kind is not OpDef or len(node.args) > len(op.params) \
-                or not prints_operands_as_given(op) \
-                or (node._kwargs and not holds_defaults(op, node._kwargs)):
-            return None
+        else:
+            if kind is not OpDef or len(node.args) > len(op.params):
+                return None
+            plain = self._plain_ops.get(op)
+            if plain is None:
+                plain = self._plain_ops[op] = prints_operands_as_given(op)
+            if not plain or (node._kwargs and not holds_defaults(op, node._kwargs)):
+                return None
         names = self.names
         parts = []
         arg: Any
