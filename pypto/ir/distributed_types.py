@@ -52,6 +52,9 @@ class _UnitType(Type):
     def get(cls) -> "_UnitType":
         return cls()
 
+    def __reduce__(self) -> tuple:
+        return type(self), ()  # the one instance of its class
+
     def _compute_plain_key(self) -> tuple | None:
         return (type(self).__name__,)
 

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import itertools
-from typing import Any, ClassVar, Iterable, Mapping, TypeVar
+from typing import Any, ClassVar, Iterable, Mapping
 
 from .dtype import DataType
-from .node import Expr, FieldKind, Op, as_tuple, check_type
+from .node import Expr, FieldKind, Op, _ids, as_tuple, check_type
 from .span import Span
 from .types import ScalarType, ShapedType, TupleType, Type, UnknownType
 
@@ -19,9 +18,9 @@ __all__ = [
 ]
 
 _set = object.__setattr__
+_new = object.__new__
+_UNKNOWN_SPAN = Span.unknown()
 _U, _D, _I = FieldKind.USUAL, FieldKind.DEF, FieldKind.IGNORE
-_ids = itertools.count(1)
-_VarT = TypeVar("_VarT", bound="Var")
 
 
 def _span(owner: str, span: Any) -> Span:
@@ -53,10 +52,6 @@ class Var(Expr):
         _set(self, "span", span if span.__class__ is Span else _span("Var", span))
         _set(self, "unique_id", next(_ids))
 
-    def replace(self: _VarT, **changes: Any) -> _VarT:
-        new = type(self)._fast_replace(self, **changes)
-        _set(new, "unique_id", next(_ids))  # a rebuilt Var is a new variable
-        return new
 
 
 class IterArg(Var):
@@ -101,6 +96,17 @@ class ConstInt(Expr):
     @property
     def dtype(self) -> DataType:
         return self.type.dtype
+
+
+def index_const(value: int, span: Span | None = None) -> ConstInt:
+    """``ConstInt(value, DataType.INDEX, span)`` for a value the caller knows is an
+    ``int`` (shapes, loop bounds): the node the public constructor would build, without
+    its checks.  Internal; users call ``ConstInt``, which checks."""
+    node = _new(ConstInt)
+    _set(node, "value", value)
+    _set(node, "type", _INDEX_SCALAR)
+    _set(node, "span", _UNKNOWN_SPAN if span is None else span)
+    return node
 
 
 class ConstFloat(Expr):
@@ -295,17 +301,27 @@ class Call(Expr):
 
     def __init__(self, op: Op, args: Iterable[Expr], *rest: Any, **kw: Any) -> None:
         kwargs, attrs, type_, span = _call_rest(rest, kw)
-        check_type("Call", "op", op, Op, "Op or GlobalVar")
+        if not isinstance(op, Op):
+            check_type("Call", "op", op, Op, "Op or GlobalVar")
         _set(self, "op", op)
-        _set(self, "args", as_tuple("Call", "args", args, Expr, "Expr"))
-        _set(self, "_kwargs", _ordered_dict("Call", "kwargs", kwargs))
-        _set(self, "_attrs", _ordered_dict("Call", "attrs", attrs))
+        if args.__class__ is tuple or args.__class__ is list:
+            items = tuple(args)
+            for item in items:  # only checks: the general path names a failing index
+                if not isinstance(item, Expr):
+                    as_tuple("Call", "args", items, Expr, "Expr")
+        else:
+            items = as_tuple("Call", "args", args, Expr, "Expr")
+        _set(self, "args", items)
+        _set(self, "_kwargs", {} if kwargs is None else _ordered_dict("Call", "kwargs", kwargs))
+        attrs = {} if attrs is None else _ordered_dict("Call", "attrs", attrs)
+        _set(self, "_attrs", attrs)
         if type_ is None:
             type_ = UnknownType.get()
-        check_type("Call", "type", type_, Type, "Type")
+        elif not isinstance(type_, Type):
+            check_type("Call", "type", type_, Type, "Type")
         _set(self, "type", type_)
-        _set(self, "span", _span("Call", span))
-        directions = self._attrs.get("arg_directions")
+        _set(self, "span", span if span.__class__ is Span else _span("Call", span))
+        directions = attrs.get("arg_directions") if attrs else None
         if directions and len(directions) != len(self.args):
             raise ValueError(f"Call: attrs['arg_directions'] has {len(directions)} entries "
                              f"but the call has {len(self.args)} args")
@@ -325,6 +341,11 @@ class Call(Expr):
 
 def _call_rest(rest: tuple, kw: dict) -> tuple:
     """Decode the overloaded tail of ``Call(op, args, ...)`` positionally by type."""
+    if not kw and len(rest) == 2:
+        type_, span = rest
+        # (type, span): a call the passes and the outliners rebuild
+        if span.__class__ is Span and isinstance(type_, Type):
+            return None, None, type_, span
     if not kw and len(rest) == 4:
         kwargs, attrs, type_, span = rest
         # The form the parser and the op registry use: (kwargs, attrs, type, span)

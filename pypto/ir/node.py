@@ -13,6 +13,7 @@ constructor (through ``object.__setattr__``); ``node.x = ...`` raises
 from __future__ import annotations
 
 import enum
+import itertools
 import collections.abc as _abc
 from typing import TYPE_CHECKING, Any, ClassVar, Iterable, TypeVar
 
@@ -25,6 +26,9 @@ __all__ = ["FieldKind", "IRNode", "Expr", "Stmt", "Op", "GlobalVar", "snake_case
            "attach_leading_comments", "check_type", "as_tuple"]
 
 _set = object.__setattr__
+# Variables' ``unique_id``s (``expr.Var``, ``MemRef``): here, so a generated ``replace``
+# can number the Var it rebuilds.
+_ids = itertools.count(1)
 
 
 class FieldKind(enum.Enum):
@@ -93,7 +97,8 @@ def _replacer(cls: type, slot_of: dict[str, str]) -> Any:
     slots = cls._all_slots  # type: ignore[attr-defined]
     # Helper names end in "_": no field is spelled that way (``tuple`` and ``type`` are).
     names: dict[str, Any] = {"new_object_": object.__new__, "cls_": cls, "KEEP_": _KEEP,
-                             "unknown_field_": _unknown_field, "to_tuple_": tuple}
+                             "unknown_field_": _unknown_field, "to_tuple_": tuple,
+                             "next_id_": _ids.__next__}
     aliases = {slot: [key for key, target in slot_of.items() if target == slot and key != slot]
                for slot in slots}
     params = [f"{key}=KEEP_" for slot in slots for key in (slot, *aliases[slot])]
@@ -102,6 +107,9 @@ def _replacer(cls: type, slot_of: dict[str, str]) -> Any:
              "    new_ = new_object_(cls_)"]
     for i, slot in enumerate(slots):
         names[f"set_{i}_"] = _slot_descriptor(cls, slot).__set__
+        if slot == "unique_id":  # a rebuilt Var is a new variable, whatever is given
+            lines.append(f"    set_{i}_(new_, next_id_())")
+            continue
         value = f"node_.{slot}"
         for key in (slot, *aliases[slot]):  # a later spelling wins, as keywords would
             value = f"(({key} if {key}.__class__ is not list else to_tuple_({key})) " \
@@ -160,6 +168,11 @@ class IRNode:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot delete '{name}'")
 
     __hash__ = object.__hash__
+
+    def __reduce__(self) -> tuple:
+        """Pickle and copy by slots (``pickling.py``): a rebuilt Var is a new variable."""
+        from .pickling import reduce_slots
+        return reduce_slots(self)
 
     def same_as(self, other: object) -> bool:
         """Object identity (a Var is its object, never its name)."""
@@ -295,6 +308,10 @@ class Op:
 
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
+
+    def __reduce__(self) -> tuple:
+        from .pickling import reduce_slots
+        return reduce_slots(self)
 
     def get_attr_keys(self) -> list[str]:
         """The names of the op's attributes (a registered op's keywords; none here)."""

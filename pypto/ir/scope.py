@@ -44,11 +44,13 @@ class ScopeStmt(Stmt):
         owner = type(self).__name__
         if body is None:  # positional or keyword, as in PyPTO, but never optional
             raise TypeError(f"{owner}: missing required argument 'body'")
-        check_type(owner, "name_hint", name_hint, str, "str")
+        if name_hint.__class__ is not str:
+            check_type(owner, "name_hint", name_hint, str, "str")
         _set(self, "name_hint", name_hint)
-        _set(self, "body", _body(owner, "body", body))
+        _set(self, "body", body if isinstance(body, Stmt) else _body(owner, "body", body))
         _set(self, "_attrs", _ordered_dict(owner, "attrs", attrs))
-        self._init_stmt(_span(owner, span))
+        _set(self, "span", span if span.__class__ is Span else _span(owner, span))
+        _set(self, "leading_comments", ())
 
     @property
     def attrs(self) -> dict:
@@ -71,8 +73,10 @@ class InCoreScopeStmt(ScopeStmt):
     def __init__(self, split: SplitMode = SplitMode.NONE, name_hint: str = "",
                  body: Stmt | None = None, span: Span | None = None, *,
                  attrs: Mapping | None = None) -> None:
-        check_type("InCoreScopeStmt", "split", split, SplitMode, "SplitMode")
-        _set(self, "split", SplitMode(split))
+        if split.__class__ is not SplitMode:
+            check_type("InCoreScopeStmt", "split", split, SplitMode, "SplitMode")
+            split = SplitMode(split)
+        _set(self, "split", split)
         self._init_scope(name_hint, body, span, attrs)
 
 

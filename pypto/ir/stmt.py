@@ -42,9 +42,11 @@ class EvalStmt(Stmt):
     _fields = (("expr", _U),)
 
     def __init__(self, expr: Expr, span: Span | None = None) -> None:
-        check_type("EvalStmt", "expr", expr, Expr, "Expr")
+        if not isinstance(expr, Expr):
+            check_type("EvalStmt", "expr", expr, Expr, "Expr")
         _set(self, "expr", expr)
-        self._init_stmt(_span("EvalStmt", span))
+        _set(self, "span", span if span.__class__ is Span else _span("EvalStmt", span))
+        _set(self, "leading_comments", ())
 
 
 def _values(owner: str, value: Any, span: Any) -> tuple[tuple, Any]:
@@ -156,6 +158,8 @@ def _body(owner: str, field: str, body: Any) -> Stmt:
 
 
 def _bound(owner: str, field: str, value: Any) -> Expr:
+    if isinstance(value, Expr):
+        return value
     if isinstance(value, int) and not isinstance(value, bool):
         return ConstInt(value, DataType.INDEX)
     check_type(owner, field, value, Expr, "Expr or int")
@@ -200,22 +204,26 @@ class ForStmt(Stmt):
                  iter_args: Iterable[IterArg], body: Stmt, return_vars: Iterable[Var],
                  span: Span | None = None, kind: ForKind = ForKind.Sequential,
                  attrs: Mapping[str, Any] | None = None) -> None:
-        check_type("ForStmt", "loop_var", loop_var, Var, "Var")
+        if not isinstance(loop_var, Var):
+            check_type("ForStmt", "loop_var", loop_var, Var, "Var")
         iters = as_tuple("ForStmt", "iter_args", iter_args, IterArg, "IterArg")
         rvs = as_tuple("ForStmt", "return_vars", return_vars, Var, "Var")
         if len(iters) != len(rvs):
             raise ValueError(f"ForStmt: {len(iters)} iter_args but {len(rvs)} return_vars")
-        check_type("ForStmt", "kind", kind, ForKind, "ForKind")
+        if kind.__class__ is not ForKind:
+            check_type("ForStmt", "kind", kind, ForKind, "ForKind")
+            kind = ForKind(kind)
         _set(self, "loop_var", loop_var)
         _set(self, "start", _bound("ForStmt", "start", start))
         _set(self, "stop", _bound("ForStmt", "stop", stop))
         _set(self, "step", _bound("ForStmt", "step", step))
         _set(self, "iter_args", iters)
-        _set(self, "body", _body("ForStmt", "body", body))
+        _set(self, "body", body if isinstance(body, Stmt) else _body("ForStmt", "body", body))
         _set(self, "return_vars", rvs)
-        _set(self, "kind", ForKind(kind))
+        _set(self, "kind", kind)
         _set(self, "_attrs", _ordered_dict("ForStmt", "attrs", attrs))
-        self._init_stmt(_span("ForStmt", span))
+        _set(self, "span", span if span.__class__ is Span else _span("ForStmt", span))
+        _set(self, "leading_comments", ())
 
     @property
     def attrs(self) -> dict:

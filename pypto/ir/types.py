@@ -27,6 +27,11 @@ class Type:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable; cannot set '{name}'")
 
+    def __reduce__(self) -> tuple:
+        """Pickle and copy by slots (``pickling.py``); the cached hash is not written."""
+        from .pickling import reduce_slots
+        return reduce_slots(self)
+
     def __eq__(self, other: object) -> bool:
         if self is other:
             return True
@@ -85,6 +90,9 @@ class UnknownType(Type):
     def get() -> "UnknownType":
         return _UNKNOWN
 
+    def __reduce__(self) -> tuple:
+        return UnknownType.get, ()  # the one instance
+
 
 class ScalarType(Type):
     __slots__ = ("dtype",)
@@ -121,12 +129,12 @@ def shape_of(owner: str, shape: Iterable[Any]) -> tuple:
             isinstance(shape, (str, bytes)) or not isinstance(shape, _abc.Iterable)):
         raise TypeError(f"{owner}: field 'shape' expects a list of int or Expr, "
                         f"got {type(shape).__name__}")
-    from .expr import ConstInt  # once per shape, not per dim (an import in a function costs)
+    ConstInt, index_const = _expr.ConstInt, _expr.index_const
     out: list[Expr] = []
     for i, dim in enumerate(shape):
         kind = type(dim)
         if kind is int and dim >= 0:
-            out.append(ConstInt(dim, DataType.INDEX))
+            out.append(index_const(dim))
         elif kind is ConstInt and dim.value >= 0:
             out.append(dim)
         else:
@@ -161,13 +169,13 @@ class ShapedType(Type):
         try:
             return self._static
         except AttributeError:
-            from .expr import ConstInt
+            ConstInt = _expr.ConstInt
             value = all(type(dim) is ConstInt for dim in self.shape)
             _set(self, "_static", value)
             return value
 
     def _compute_plain_key(self) -> tuple | None:
-        from .expr import ConstInt
+        ConstInt = _expr.ConstInt
         dims = []
         for dim in self.shape:
             if type(dim) is not ConstInt:
@@ -193,10 +201,12 @@ class TensorType(ShapedType):
 
     def __init__(self, shape: Sequence[Any], dtype: DataType, memref: "MemRef | None" = None,
                  tensor_view: "TensorView | None" = None) -> None:
-        check_type("TensorType", "dtype", dtype, DataType, "DataType")
-        if memref is not None:
+        # Checks inline (a type is built for almost every value); messages on failure only.
+        if dtype.__class__ is not DataType:
+            check_type("TensorType", "dtype", dtype, DataType, "DataType")
+        if memref is not None and memref.__class__ is not MemRef:
             check_type("TensorType", "memref", memref, MemRef, "MemRef or None")
-        if tensor_view is not None:
+        if tensor_view is not None and tensor_view.__class__ is not TensorView:
             check_type("TensorType", "tensor_view", tensor_view, TensorView, "TensorView or None")
         _set(self, "shape", shape_of("TensorType", shape))
         _set(self, "dtype", dtype)
@@ -213,12 +223,13 @@ class TileType(ShapedType):
     def __init__(self, shape: Sequence[Any], dtype: DataType, memref: "MemRef | None" = None,
                  tile_view: "TileView | None" = None,
                  memory_space: MemorySpace | None = None) -> None:
-        check_type("TileType", "dtype", dtype, DataType, "DataType")
-        if memref is not None:
+        if dtype.__class__ is not DataType:
+            check_type("TileType", "dtype", dtype, DataType, "DataType")
+        if memref is not None and memref.__class__ is not MemRef:
             check_type("TileType", "memref", memref, MemRef, "MemRef or None")
-        if tile_view is not None:
+        if tile_view is not None and tile_view.__class__ is not TileView:
             check_type("TileType", "tile_view", tile_view, TileView, "TileView or None")
-        if memory_space is not None:
+        if memory_space is not None and memory_space.__class__ is not MemorySpace:
             check_type("TileType", "memory_space", memory_space, MemorySpace,
                        "MemorySpace or None")
             memory_space = MemorySpace(memory_space)
@@ -261,6 +272,10 @@ class _Value:
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError(f"{type(self).__name__} is immutable")
 
+    def __reduce__(self) -> tuple:
+        from .pickling import reduce_slots
+        return reduce_slots(self)
+
     def __eq__(self, other: object) -> bool:
         if type(other) is not type(self):
             return NotImplemented
@@ -277,8 +292,7 @@ class _Value:
 def _exprs(owner: str, field: str, items: Iterable[Any] | None) -> tuple:
     if items is None:
         return ()
-    from .expr import ConstInt
-    from .node import Expr
+    ConstInt = _expr.ConstInt
     out = []
     for i, item in enumerate(items):
         if isinstance(item, int) and not isinstance(item, bool):
@@ -334,7 +348,7 @@ class TileView(_Value):
                  blayout: TileLayout = TileLayout.row_major,
                  slayout: TileLayout = TileLayout.none_box, fractal: int = 512,
                  pad: PadValue = PadValue.null, compact: CompactMode = CompactMode.null) -> None:
-        from .expr import ConstInt
+        ConstInt = _expr.ConstInt
         _set(self, "valid_shape", _exprs("TileView", "valid_shape", valid_shape))
         _set(self, "stride", _exprs("TileView", "stride", stride))
         if isinstance(start_offset, int):
@@ -362,3 +376,6 @@ def has_dynamic_dims(t: Type) -> bool:
 
 # MemRef has its own module (its constructor forms); it is one of the types' names here.
 from .memref import MemRef  # noqa: E402
+# The module, not its names: expr imports this module first.  Bound once here, because
+# an import inside a function costs about 2 us a call (shapes are built per value).
+from . import expr as _expr  # noqa: E402

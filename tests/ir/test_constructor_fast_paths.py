@@ -65,3 +65,85 @@ def test_function_checks_every_field_on_the_fast_path():
     assert (f.level, f.role) == (ir.Level.CHIP_DIE, ir.Role.SubWorker)
     plain = ir.Function("g", [x], [], body, SPAN)
     assert plain.param_directions == (ir.ParamDirection.In,) and plain.level is None
+
+
+# -- sixth round (perf6d): types, calls, loops, scopes -------------------------------
+
+_T = ir.TensorType([16], ir.DataType.FP32)
+_BODY = ir.BreakStmt(SPAN)
+
+
+@pytest.mark.parametrize("build, error, message", [
+    (lambda: ir.TensorType([16], "fp32"), TypeError,
+     r"TensorType: field 'dtype' expects DataType, got str"),
+    (lambda: ir.TensorType([16], ir.DataType.FP32, memref=3), TypeError,
+     r"TensorType: field 'memref' expects MemRef or None, got int"),
+    (lambda: ir.TensorType([16], ir.DataType.FP32, tensor_view=ir.TileView()), TypeError,
+     r"TensorType: field 'tensor_view' expects TensorView or None, got TileView"),
+    (lambda: ir.TensorType([-1], ir.DataType.FP32), ValueError,
+     r"TensorType: field 'shape\[0\]' is -1; a dimension cannot be negative"),
+    (lambda: ir.TensorType([True], ir.DataType.FP32), TypeError,
+     r"TensorType: field 'shape\[0\]' expects int or Expr, got bool"),
+    (lambda: ir.TileType([16], None), TypeError,
+     r"TileType: field 'dtype' expects DataType, got NoneType"),
+    (lambda: ir.TileType([16], ir.DataType.FP32, None, None, 2), TypeError,
+     r"TileType: field 'memory_space' expects MemorySpace or None, got int"),
+    (lambda: ir.TileType([16], ir.DataType.FP32, tile_view=ir.TensorView()), TypeError,
+     r"TileType: field 'tile_view' expects TileView or None, got TensorView"),
+    (lambda: ir.Call("f", [], _T, SPAN), TypeError,
+     r"Call: field 'op' expects Op or GlobalVar, got str"),
+    (lambda: ir.Call(ir.GlobalVar("f"), [], {}, {}, "t", SPAN), TypeError,
+     r"Call: unexpected argument of type str"),
+    (lambda: ir.Call(ir.GlobalVar("f"), [], _T, span="here"), TypeError,
+     r"Call: field 'span' expects Span, got str"),
+    (lambda: ir.Call(ir.GlobalVar("f"), [var("a")], {},
+                     {"arg_directions": [ir.ArgDirection.Input] * 2}, _T, SPAN),
+     ValueError, r"Call: attrs\['arg_directions'\] has 2 entries but the call has 1 args"),
+    (lambda: ir.EvalStmt(3, SPAN), TypeError, r"EvalStmt: field 'expr' expects Expr, got int"),
+    (lambda: ir.EvalStmt(var("a"), "here"), TypeError,
+     r"EvalStmt: field 'span' expects Span, got str"),
+    (lambda: ir.ForStmt("i", 0, 4, 1, [], _BODY, [], SPAN), TypeError,
+     r"ForStmt: field 'loop_var' expects Var, got str"),
+    (lambda: ir.ForStmt(var("i"), 0, 4, True, [], _BODY, [], SPAN), TypeError,
+     r"ForStmt: field 'step' expects Expr or int, got bool"),
+    (lambda: ir.ForStmt(var("i"), 0, 4, 1, [], _BODY, [], SPAN, kind=1), TypeError,
+     r"ForStmt: field 'kind' expects ForKind, got int"),
+    (lambda: ir.ForStmt(var("i"), 0, 4, 1, [], "body", [], SPAN), TypeError,
+     r"ForStmt: field 'body' expects Stmt, got str"),
+    (lambda: ir.ForStmt(var("i"), 0, 4, 1, [], _BODY, [], "here"), TypeError,
+     r"ForStmt: field 'span' expects Span, got str"),
+    (lambda: ir.InCoreScopeStmt(split=1, body=_BODY), TypeError,
+     r"InCoreScopeStmt: field 'split' expects SplitMode, got int"),
+    (lambda: ir.ClusterScopeStmt(name_hint=3, body=_BODY), TypeError,
+     r"ClusterScopeStmt: field 'name_hint' expects str, got int"),
+    (lambda: ir.ClusterScopeStmt(body="body"), TypeError,
+     r"ClusterScopeStmt: field 'body' expects Stmt, got str"),
+    (lambda: ir.ClusterScopeStmt(body=_BODY, span=3), TypeError,
+     r"ClusterScopeStmt: field 'span' expects Span, got int"),
+])
+def test_inline_checks_refuse_with_the_general_messages(build, error, message):
+    with pytest.raises(error, match=message):
+        build()
+
+
+def test_inline_checks_build_the_nodes_the_general_path_builds():
+    from pypto.ir.expr import index_const
+    const = index_const(16)
+    assert type(const) is ir.ConstInt and const.value == 16 and const.dtype is ir.DataType.INDEX
+    assert const.span is ir.Span.unknown() and index_const(2, SPAN).span is SPAN
+    ir.assert_structural_equal(const, ir.ConstInt(16, ir.DataType.INDEX))
+    tensor = ir.TensorType([16, ir.ConstInt(4, ir.DataType.INDEX)], ir.DataType.FP32)
+    assert all(type(d) is ir.ConstInt and d.dtype is ir.DataType.INDEX for d in tensor.shape)
+    assert tensor == ir.TensorType([16, 4], ir.DataType.FP32)
+    tile = ir.TileType([8], ir.DataType.FP16, None, None, ir.MemorySpace.Vec)
+    assert tile.memory_space is ir.MemorySpace.Vec
+    call = ir.Call(ir.GlobalVar("f"), [var("a")], _T, SPAN)  # the (type, span) form
+    assert call.type is _T and call.span is SPAN and call.kwargs == {} and call.attrs == {}
+    unknown = ir.Call(ir.GlobalVar("f"), [], SPAN)
+    assert isinstance(unknown.type, ir.UnknownType)
+    loop = ir.ForStmt(var("i"), 0, 4, 1, [], [_BODY, _BODY], [], SPAN)
+    assert type(loop.body) is ir.SeqStmts and loop.kind is ir.ForKind.Sequential
+    assert type(loop.start) is ir.ConstInt and loop.leading_comments == ()
+    scope = ir.InCoreScopeStmt(body=[_BODY, _BODY])
+    assert type(scope.body) is ir.SeqStmts and scope.span is ir.Span.unknown()
+    assert scope.split is ir.SplitMode.NONE

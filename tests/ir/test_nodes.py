@@ -146,6 +146,7 @@ def test_replace_on_var_mints_a_new_variable():
     again = arg.replace(initValue=y)  # a subclass of Var: its own fields, a new id too
     assert type(again) is ir.IterArg and again.initValue is y and again.name_hint == "a"
     assert again.unique_id != arg.unique_id
+    assert x.replace(unique_id=x.unique_id).unique_id != x.unique_id  # never an old id
 
 
 def test_replace_takes_private_fields_by_either_name_and_fields_named_like_builtins():

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from pypto import ir
+import pypto.language as pl
 from pypto.ir import DataType as DT
 
 from ._printer_helpers import (INDEX, T32, assert_valid_python, dedent, idx, index_list,
@@ -277,10 +278,30 @@ def test_dynamic_dims_header():
     """)
 
 
-def test_dynamic_dims_count_as_closure_names_in_constant_trees():
+@pytest.mark.parametrize("value, text", [
+    # dim arithmetic is inert in Python, so its constants print bare, as PyPTO prints them
+    (lambda m: ir.Add(m, idx(1), INDEX), "M + 1"),
+    (lambda m: ir.Sub(m, idx(8), INDEX), "M - 8"),
+    (lambda m: ir.FloorDiv(ir.Mul(idx(2), m, INDEX), idx(4), INDEX), "2 * M // 4"),
+    (lambda m: ir.FloorMod(m, idx(-3), INDEX), "M % -3"),
+    # a constant-only part folds in Python: typed
+    (lambda m: ir.Sub(m, ir.Add(idx(2), idx(3), INDEX), INDEX),
+     "M - (pl.const(2, pl.INDEX) + pl.const(3, pl.INDEX))"),
+    # Python answers these over a dim by itself (`M == 8` is False): typed
+    (lambda m: ir.Eq(m, idx(8), DT.BOOL), "M == pl.const(8, pl.INDEX)"),
+    (lambda m: ir.Lt(ir.Sub(m, idx(1), INDEX), idx(8), DT.BOOL),
+     "M - pl.const(1, pl.INDEX) < pl.const(8, pl.INDEX)"),
+    (lambda m: ir.Neg(ir.Sub(m, idx(1), INDEX), INDEX), "-(M - pl.const(1, pl.INDEX))"),
+])
+def test_dynamic_dims_in_expressions_print_as_pypto_does(value, text):
     m = scalar("M")
     x = ir.Var("x", ir.TensorType([m], DT.FP32))
-    s = scalar("s")
-    body = [ir.AssignStmt(s, ir.Add(m, idx(1), INDEX)), ir.ReturnStmt([s])]
-    func = ir.Function("main", [x], [ir.ScalarType(INDEX)], body)
-    assert show(func).splitlines()[2] == "    s: pl.Scalar[pl.INDEX] = M + pl.const(1, pl.INDEX)"
+    expr = value(m)
+    s = ir.Var("s", expr.type)
+    body = [ir.AssignStmt(s, expr), ir.ReturnStmt([x])]
+    program = ir.Program([ir.Function("main", [x], [x.type], body)], "Dyn")
+    printed = show(program)
+    assert f" = {text}\n" in printed + "\n"
+    back = pl.parse(printed)
+    ir.assert_structural_equal(program, back)
+    assert show(back) == printed

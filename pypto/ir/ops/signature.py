@@ -186,6 +186,31 @@ def _absent(op: OpDef, slot: int, value: Any) -> bool:
             and isinstance(value, MakeTuple) and not value.elements)
 
 
+def prints_operands_as_given(op: OpDef) -> bool:
+    """Does ``print_layout`` give a call of ``op`` without attributes its operands as they
+    are, all positional, and no keyword (when every kwarg holds its default)?  True for
+    most ops: their wrapper takes the operands first, in order, none an enum or an
+    omissible tile, and reads no parameter off the result type.  (Not cached here: the
+    printer keeps the answer per print, ``SharedTexts.plain_ops``.)"""
+    params = wrapper_params(op, "pl") or router_params(op) or derived_params(op, "pl")
+    slot = 0
+    for param in params:
+        if param.target == "type":
+            return False
+        if param.target == "operand":
+            spec = op.params[param.slot]
+            if (param.slot != slot or param.keyword_only or spec.enum is not None
+                    or spec.fill == EMPTY):
+                return False
+            slot += 1
+    return True
+
+
+def holds_defaults(op: OpDef, kwargs: Mapping[str, Any]) -> bool:
+    """Does every kwarg hold its default (so ``print_layout`` prints none of them)?"""
+    return all(_is_default(op, key, value) for key, value in kwargs.items())
+
+
 def print_layout(op: OpDef, args: tuple, kwargs: Mapping[str, Any], result_type: Any = None,
                  attrs: Mapping[str, Any] | None = None
                  ) -> tuple[list[Any], list[tuple[str, Any]]]:

@@ -18,7 +18,7 @@ from ..depth import ExpansionMemo, check_expansion
 from ..distributed_types import CommCtxType, DistributedTensorType, WindowBufferType
 from ..dtype import DataType
 from ..ops.registry import OpDef
-from ..ops.signature import print_layout
+from ..ops.signature import holds_defaults, print_layout, prints_operands_as_given
 from ..node import Expr, GlobalVar
 from ..walk import LEAF_TYPES
 from ..enums import PadValue, TensorLayout
@@ -27,7 +27,7 @@ from ..types import (MemRef, ScalarType, TensorType, TensorView, TileType, TileV
 from .spelling import (DISTRIBUTED_PREFIX, ValueContext, dict_text, dtype_text, enum_text, float_literal,
                        op_callee_text, quote, sanitize_identifier, shadow_reserved, value_text)
 
-__all__ = ["ExprPrinter"]
+__all__ = ["ExprPrinter", "SharedTexts"]
 
 _INDEX, _FP32 = DataType.INDEX, DataType.FP32
 
@@ -49,6 +49,11 @@ _PREFIX: dict[type, tuple[str, int]] = {E.Neg: ("-", 12), E.BitNot: ("~", 12), E
 _BINARY_CALLS: dict[type, str] = {E.Min: "min", E.Max: "max", E.Xor: "xor"}
 
 _COMPARE = 5
+# How Python evaluates an operator tree of the parser's closure values (``_fold_kind``).
+_NOT_FOLDED, _CONSTANT, _DIM = 0, 1, 2
+# The operators a dynamic dim implements at Python level (``language/typing/dynamic.py``):
+# over dims and ints they build an inert dim expression, which the parser reads as IR.
+_DIM_ARITHMETIC = frozenset((E.Add, E.Sub, E.Mul, E.FloorDiv, E.FloorMod))
 _UNARY = 12
 _CALL = 14
 _ATOM = 15
@@ -58,6 +63,47 @@ _DEFAULT_TILE_VIEW = TileView()
 _HANDLE_NAMES: dict[type[Type], str] = {
     PtrType: "Ptr", PrefetchAsyncContextType: "PrefetchAsyncContext",
     AsyncSessionType: "AsyncSession", AsyncEventType: "AsyncEvent"}
+
+
+class SharedTexts:
+    """Texts that are the same in every function of one print (same prefix, layout
+    option and callee spelling): the types that name no Var, by object (kept alive
+    next to the text, so an id is not reused while the print runs), the callees, by op
+    (a ``GlobalVar``, made per call, by its name), and which ops print plainly."""
+
+    __slots__ = ("type_texts", "callees", "plain_ops")
+
+    def __init__(self) -> None:
+        self.type_texts: dict[int, tuple[Type, str]] = {}
+        self.callees: dict[Any, str] = {}
+        # op -> does its wrapper take the operands as they are (``_plain_call``)
+        self.plain_ops: dict[OpDef, bool] = {}
+
+
+def _index_list(items: tuple) -> str | None:
+    """``[0, 16]`` when every item is an INDEX constant (offsets, shapes), else ``None``."""
+    parts = []
+    for item in items:
+        if type(item) is not E.ConstInt or item.dtype is not _INDEX:
+            return None
+        parts.append(str(item.value))
+    return f"[{', '.join(parts)}]"
+
+
+def _names_nothing(type_: Type) -> bool:
+    """Does ``type_`` print without naming a Var (constant dims, no memref, no view)?"""
+    cls = type(type_)
+    if cls is ScalarType:
+        return True
+    if cls is TensorType:
+        tensor = cast(TensorType, type_)
+        return tensor.static_shape and tensor.memref is None and tensor.tensor_view is None
+    if cls is TileType:
+        tile = cast(TileType, type_)
+        return tile.static_shape and tile.memref is None and tile.tile_view is None
+    if cls is TupleType:
+        return all(_names_nothing(item) for item in cast(TupleType, type_).types)
+    return False
 
 
 class ExprPrinter:
@@ -73,7 +119,8 @@ class ExprPrinter:
                  closure_vars: Mapping[E.Var, object] | None = None,
                  callee: Callable[[str], str] | None = None, *,
                  explicit_layout: bool = False,
-                 base_names: Mapping[E.Var, str] | None = None) -> None:
+                 base_names: Mapping[E.Var, str] | None = None,
+                 shared: SharedTexts | None = None) -> None:
         self.prefix = prefix
         # Views print every layout field, defaults included (python_print's explicit_layout).
         self.explicit_layout = explicit_layout
@@ -82,11 +129,16 @@ class ExprPrinter:
         self.callee = callee if callee is not None else sanitize_identifier
         # Printed names of the memref bases no statement defines (spelled as strings).
         self.base_names: Mapping[E.Var, str] = base_names if base_names is not None else {}
-        self._closure_only_memo: dict[Expr, bool] = {}
+        self._closure_only_memo: dict[Expr, int] = {}
         self._expansion_memo: ExpansionMemo = ExpansionMemo()
         # Type text by object identity (types are often shared); the type is kept
         # alive next to its text so its id cannot be reused during this print.
         self._type_memo: dict[int, tuple[Type, str]] = {}
+        if shared is None:
+            shared = SharedTexts()
+        self._shared_type_memo = shared.type_texts
+        self._callees = shared.callees
+        self._plain_ops = shared.plain_ops
 
     # -- public --------------------------------------------------------------------
     @property
@@ -96,11 +148,61 @@ class ExprPrinter:
         return ValueContext(self.prefix, self.expr, self.type)
 
     def expr(self, node: Expr) -> str:
-        if type(node) not in LEAF_TYPES:  # a shared sub-expression is written per use
+        # ``Any``: dispatched on the exact class below (a cast() call would cost per node)
+        leaf: Any = node
+        cls = type(node)
+        if cls is E.Var or cls is E.IterArg:
+            name = self.names.get(leaf)
+            return name if name is not None else self.var_name(leaf)
+        if cls is E.Call:
+            text = self._plain_call(leaf)
+            if text is not None:
+                return text
+        if cls not in LEAF_TYPES:  # a shared sub-expression is written per use
             check_expansion(node, self._expansion_memo)
         out: list[str] = []
         self._emit(node, out, False)
         return "".join(out)
+
+    def _plain_call(self, node: E.Call) -> str | None:
+        """The text of the most common statement values -- a call of a program function
+        or of an op whose wrapper takes the operands as they are, over names, INDEX
+        constants and lists of them (``self.kernel(x, acc)``, ``pl.tile.load(t, [0, 0],
+        [16, 64])``) -- in one pass, or ``None`` for any other call (``_call`` prints
+        it).  Over leaves a call writes out a handful of nodes: no expansion check."""
+        if node._attrs:
+            return None
+        op: Any = node.op
+        kind = type(op)
+        if kind is GlobalVar:
+            if node._kwargs:
+                return None
+        else:
+            if kind is not OpDef or len(node.args) > len(op.params):
+                return None
+            plain = self._plain_ops.get(op)
+            if plain is None:
+                plain = self._plain_ops[op] = prints_operands_as_given(op)
+            if not plain or (node._kwargs and not holds_defaults(op, node._kwargs)):
+                return None
+        names = self.names
+        parts = []
+        arg: Any
+        for arg in node.args:
+            cls = type(arg)
+            if cls is E.Var or cls is E.IterArg:
+                name = names.get(arg)
+                parts.append(name if name is not None else self.var_name(arg))
+            elif cls is E.ConstInt and arg.dtype is _INDEX:
+                parts.append(str(arg.value))
+            elif cls is E.MakeTuple:
+                text = _index_list(arg.elements)
+                if text is None:
+                    return None
+                parts.append(text)
+            else:
+                return None
+        return f"{self._callee(op)}({', '.join(parts)})"
 
     def var_name(self, var: E.Var) -> str:
         name = self.names.get(var)
@@ -110,13 +212,19 @@ class ExprPrinter:
         return name
 
     def type(self, type_: Type) -> str:
-        found = self._type_memo.get(id(type_))
+        memo = self._type_memo
+        found = memo.get(id(type_))
+        if found is not None:
+            return found[1]
+        shared = self._shared_type_memo
+        found = shared.get(id(type_))
         if found is not None:
             return found[1]
         out: list[str] = []
         self._type(type_, out)
         text = "".join(out)
-        self._type_memo[id(type_)] = (type_, text)
+        # A type that names no Var prints the same in every function of the print.
+        (shared if _names_nothing(type_) else memo)[id(type_)] = (type_, text)
         return text
 
     # -- precedence ----------------------------------------------------------------
@@ -145,32 +253,52 @@ class ExprPrinter:
     def _closure_only(self, node: Expr) -> bool:
         """True when the parser would fold ``node`` in Python if its constants printed bare.
 
-        That is an operator tree whose leaves are all constants or closure-resolved
-        Vars; its constant leaves then print typed (``pl.const(1, pl.INDEX)``).
-        Memoised, so nested trees are inspected once in total.
+        That is an operator tree of constants only (``8 > 2`` would read back as
+        ``True``), or one over constants and closure-resolved Vars (dynamic dims) with
+        an operator Python answers by itself (``M == 8`` is ``False``: a dim compares
+        by identity); its constant leaves then print typed (``pl.const(8, pl.INDEX)``).
+        Dim arithmetic (``M - 8``) is inert in Python and reads back as IR, so it prints
+        bare, as PyPTO prints it.  Memoised, so nested trees are inspected once in total.
         """
+        return self._fold_kind(node) is _CONSTANT
+
+    def _fold_kind(self, node: Expr) -> int:
+        """``_CONSTANT`` (Python folds it to a number or bool), ``_DIM`` (Python builds
+        an inert dim expression) or ``_NOT_FOLDED`` (it names a local value)."""
         memo = self._closure_only_memo
         found = memo.get(node)
         if found is not None:
             return found
         cls = type(node)
         if cls is E.ConstInt or cls is E.ConstFloat or cls is E.ConstBool:
-            result = True
+            result = _CONSTANT
         elif isinstance(node, E.Var):
-            result = node in self.closure_vars
+            result = _DIM if node in self.closure_vars else _NOT_FOLDED
         elif cls in _INFIX:
             binary = cast(E.BinaryExpr, node)
-            result = self._closure_only(binary.left) and self._closure_only(binary.right)
+            left, right = self._fold_kind(binary.left), self._fold_kind(binary.right)
+            if left is _NOT_FOLDED or right is _NOT_FOLDED:
+                result = _NOT_FOLDED
+            elif left is _CONSTANT and right is _CONSTANT:
+                result = _CONSTANT
+            else:
+                result = _DIM if cls in _DIM_ARITHMETIC else _CONSTANT
         elif cls in _PREFIX:
-            result = self._closure_only(cast(E.UnaryExpr, node).operand)
+            operand = self._fold_kind(cast(E.UnaryExpr, node).operand)
+            result = operand if operand is _NOT_FOLDED else _CONSTANT
         else:
-            result = False
+            result = _NOT_FOLDED
         memo[node] = result
         return result
 
     # -- emission ------------------------------------------------------------------
     def _emit(self, node: Expr, out: list[str], typed: bool) -> None:
         cls = type(node)
+        if cls is E.Var or cls is E.IterArg:  # most operands: a name
+            var: Any = node
+            name = self.names.get(var)
+            out.append(name if name is not None else self.var_name(var))
+            return
         infix = _INFIX.get(cls)
         if infix is not None:
             if not typed and self._closure_only(node):
@@ -210,9 +338,14 @@ class ExprPrinter:
         elif cls is E.Submit:
             self._submit(cast(E.Submit, node), out)
         elif cls is E.MakeTuple:
-            out.append("[")
-            self._args(cast(E.MakeTuple, node).elements, out)
-            out.append("]")
+            elements = cast(E.MakeTuple, node).elements
+            listed = _index_list(elements)
+            if listed is not None:
+                out.append(listed)
+            else:
+                out.append("[")
+                self._args(elements, out)
+                out.append("]")
         elif cls is E.TupleGetItemExpr:
             item = cast(E.TupleGetItemExpr, node)
             self._operand(item.tuple, out, False, self._prec(item.tuple, False) < _CALL)
@@ -264,6 +397,13 @@ class ExprPrinter:
             self._emit(arg, out, False)
 
     def _callee(self, op: Any) -> str:
+        key = op.name if type(op) is GlobalVar else op  # (a GlobalVar is made per call)
+        callee = self._callees.get(key)
+        if callee is None:
+            callee = self._callees[key] = self._callee_text(op)
+        return callee
+
+    def _callee_text(self, op: Any) -> str:
         if isinstance(op, GlobalVar):
             return self.callee(op.name)
         if isinstance(op, OpDef) and op.router is not None:  # PyPTO's wrapper that builds it
@@ -397,8 +537,9 @@ class ExprPrinter:
             self._emit(dim, out, True)
 
     def _shape(self, dims: tuple, out: list[str]) -> None:
-        if all(type(dim) is E.ConstInt and dim.dtype is _INDEX for dim in dims):
-            out.append("[" + ", ".join([str(dim.value) for dim in dims]) + "]")
+        text = _index_list(dims)
+        if text is not None:
+            out.append(text)
             return
         out.append("[")
         for i, dim in enumerate(dims):

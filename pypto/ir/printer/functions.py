@@ -7,7 +7,7 @@ from typing import Callable, Iterable, Mapping
 from .. import expr as E
 from ..enums import FunctionType, ParamDirection, Role, SplitMode
 from ..function import Function, Program
-from .exprs import ExprPrinter
+from .exprs import ExprPrinter, SharedTexts
 from .names import FREE_VAR_SUFFIX, VarScan, assign_names
 from .spelling import (DISTRIBUTED_PREFIX, dict_text, enum_text, quote, sanitize_identifier,
                        shadow_reserved)
@@ -80,12 +80,15 @@ class _FunctionPrinter:
         self.lines = lines
         self.callee_text = callee_text
         self.in_program = in_program
+        self.shared = SharedTexts()  # what every function printed spells alike
+        self._decorators: dict[tuple, str] = {}
 
     def print(self, func: Function, def_name: str, names: dict[E.Var, str],
               closure_vars: Mapping[E.Var, object], depth: int,
               base_names: Mapping[E.Var, str] | None = None) -> None:
         exprs = ExprPrinter(self.prefix, names, closure_vars, self.callee_text,
-                            explicit_layout=self.explicit_layout, base_names=base_names)
+                            explicit_layout=self.explicit_layout, base_names=base_names,
+                            shared=self.shared)
         stmts = StmtPrinter(exprs, self.concise, self.lines)
         pad = stmts.indent(depth)
         self.lines.append(pad + self._decorator(func))
@@ -104,6 +107,13 @@ class _FunctionPrinter:
             stmts.block(body, depth + 1, top_level=True)
 
     def _decorator(self, func: Function) -> str:
+        key = (func.func_type, func.level, func.role, func._attrs.get("auto_scope", True) is False)
+        text = self._decorators.get(key)
+        if text is None:
+            text = self._decorators[key] = self._decorator_text(func)
+        return text
+
+    def _decorator_text(self, func: Function) -> str:
         prefix = self.prefix
         keywords = []
         if func.func_type is not FunctionType.Opaque:
@@ -157,9 +167,10 @@ class _FunctionPrinter:
 
 
 def _function_table(scan: VarScan, reserved: frozenset[str], dim_vars: dict[E.Var, None],
-                    fixed: dict[E.Var, str], taken: Iterable[str]) -> dict[E.Var, str]:
+                    fixed: dict[E.Var, str], taken: Iterable[str],
+                    spelled: dict[str, str] | None = None) -> dict[E.Var, str]:
     """Names of one function; free Vars that are not dynamic dims get ``__FREE_VAR``."""
-    names = assign_names(scan.ordered_vars(), reserved, fixed, taken)
+    names = assign_names(scan.ordered_vars(), reserved, fixed, taken, spelled)
     for var in scan.free_vars():
         if var not in dim_vars:
             names[var] += FREE_VAR_SUFFIX
@@ -230,13 +241,14 @@ def render_program(program: Program, prefix: str, concise: bool,
     printer = _FunctionPrinter(prefix, concise, lines, callee_text, in_program=True,
                                explicit_layout=explicit_layout)
     base_names = _base_names(scans[name] for name in order)
+    spelled: dict[str, str] = {}  # name hints sanitised once for the whole program
     for name in order:
         scan = scans[name]
         fixed = {var: dynamic_names[var] for var in scan.free_vars() if var in dynamic_names}
-        names = _function_table(scan, reserved, dim_vars, fixed, taken)
+        names = _function_table(scan, reserved, dim_vars, fixed, taken, spelled)
         printer.print(functions[name], def_names[name], names, fixed, 1, base_names)
     if not order:
         lines.append("    pass")
-    if any(DISTRIBUTED_PREFIX + "." in line for line in lines[3:]):
+    if DISTRIBUTED_PREFIX + "." in "\n".join(lines[3:]):  # (one search, not one per line)
         lines.insert(2, f"import pypto.language.distributed as {DISTRIBUTED_PREFIX}")
     return lines

@@ -110,8 +110,16 @@ class VarScan:
             self.expr(value)
 
     def _seq(self, node: St.SeqStmts) -> None:
+        defined, seen = self.defined, self._seen
         for child in node.stmts:
-            self.stmt(child)
+            if type(child) is St.AssignStmt:  # most statements: no dispatch
+                var = child.var
+                defined[var] = None
+                if id(var.type) not in seen:
+                    self._type(var.type)
+                self.expr(child.value)
+            else:
+                self.stmt(child)
 
     def _if(self, node: St.IfStmt) -> None:
         for var in node.return_vars:
@@ -163,7 +171,9 @@ class VarScan:
             if id(node) in seen:
                 return
             seen.add(id(node))
-        if isinstance(node, E.Var):
+        if cls is E.Call:  # (most statement values)
+            self._call_like(node)  # type: ignore[arg-type]  # (no cast() call per node)
+        elif isinstance(node, E.Var):
             self.used[node] = None
             if in_type:
                 self.type_vars[node] = None
@@ -196,8 +206,14 @@ class VarScan:
     def _call_like(self, node: E.Call | E.Submit) -> None:
         if isinstance(node.op, GlobalVar):
             self.callees[node.op.name] = None
+        used = self.used
+        arg: Any
         for arg in node.args:
-            self.expr(arg)
+            kind = type(arg)
+            if kind is E.Var or kind is E.IterArg:  # most operands: recorded here
+                used[arg] = None
+            elif kind is not E.ConstInt:
+                self.expr(arg)
         for value in node._kwargs.values():
             self._value(value)
         for value in node._attrs.values():
@@ -224,6 +240,12 @@ class VarScan:
             self._type(var.type)
 
     def _type(self, type_: Type) -> None:
+        # A type object is scanned once: Vars share types, and what a type records is
+        # the same each time (the type outlives the scan, so its id stays its own).
+        seen = self._seen
+        if id(type_) in seen:
+            return
+        seen.add(id(type_))
         if isinstance(type_, ShapedType):
             for dim in type_.shape:
                 if type(dim) is not E.ConstInt:  # (most dims: they name nothing)
@@ -285,14 +307,19 @@ def _lookup(table: dict[type, Any], cls: type) -> Any:
 
 def assign_names(ordered: Iterable[E.Var], reserved: frozenset[str] | set[str],
                  fixed: dict[E.Var, str] | None = None,
-                 taken: Iterable[str] = ()) -> dict[E.Var, str]:
+                 taken: Iterable[str] = (),
+                 spelled: dict[str, str] | None = None) -> dict[E.Var, str]:
     """The ``Var -> name`` table for Vars in collection order.
 
     ``reserved`` names are never produced (identifier shadowing: ``pl``, ``self``);
     ``fixed`` Vars keep a name decided elsewhere (program-wide dynamic dims);
     ``taken`` names are unavailable to the others.  Linear: each base name keeps its
-    next suffix, and each taken name can be skipped at most once.
+    next suffix, and each taken name can be skipped at most once.  ``spelled`` memoises
+    ``name_hint -> sanitised name`` for one ``reserved`` set (the functions of a print
+    share their names' spellings).
     """
+    if spelled is None:
+        spelled = {}
     names: dict[E.Var, str] = dict(fixed) if fixed else {}
     used_names: set[str] = set(taken)
     used_names.update(names.values())
@@ -301,7 +328,10 @@ def assign_names(ordered: Iterable[E.Var], reserved: frozenset[str] | set[str],
     for var in ordered:
         if var in names:
             continue
-        base = sanitize_identifier(var.name_hint, reserved)
+        hint = var.name_hint
+        base = spelled.get(hint)
+        if base is None:
+            base = spelled[hint] = sanitize_identifier(hint, reserved)
         bases.append((var, base))
         counts[base] = counts.get(base, 0) + 1
     # Names held by exactly one Var are kept first, so colliding Vars cannot steal them.

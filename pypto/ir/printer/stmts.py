@@ -105,18 +105,27 @@ class StmtPrinter:
 
     def block(self, stmts: Sequence[Stmt], depth: int, targets: tuple = (),
               top_level: bool = False) -> None:
-        start = len(self.lines)
+        lines = self.lines
+        start = len(lines)
         last = len(stmts) - 1
+        pad = self.indent(depth)
         for i, stmt in enumerate(stmts):
+            cls = type(stmt)
+            if cls is St.AssignStmt and not stmt.leading_comments:  # most statements
+                if i == last or not isinstance(stmts[i + 1], S.ScopeStmt) \
+                        or not self._is_task_placeholder(stmt, stmts[i + 1]):
+                    lines.append(pad + self._assign_text(stmt))  # type: ignore[arg-type]
+                    continue
             if i < last and self._is_task_placeholder(stmt, stmts[i + 1]):
                 self._comments(stmt, depth)  # the scope's `as tid` re-creates the statement
                 continue
-            if top_level and type(stmt) is St.YieldStmt:
+            if top_level and cls is St.YieldStmt:
+                values = cast(St.YieldStmt, stmt).value
                 self._comments(stmt, depth)
-                self.line(depth, f"return {self._exprs(stmt.value)}" if stmt.value else "return")
+                self.line(depth, f"return {self._exprs(values)}" if values else "return")
                 continue
             self.stmt(stmt, depth, targets if i == last else ())
-        if not _has_code(self.lines, start):
+        if not _has_code(lines, start):
             self.line(depth, "pass")
 
     @staticmethod
@@ -144,12 +153,18 @@ class StmtPrinter:
         self.body(node, depth, targets)
 
     def _assign(self, node: St.AssignStmt, depth: int, targets: tuple) -> None:
-        name = self.exprs.var_name(node.var)
-        value = self.exprs.expr(node.value)
+        self.line(depth, self._assign_text(node))
+
+    def _assign_text(self, node: St.AssignStmt) -> str:
+        exprs = self.exprs
+        var = node.var
+        name = exprs.names.get(var)
+        if name is None:
+            name = exprs.var_name(var)
+        value = exprs.expr(node.value)
         if self.concise:
-            self.line(depth, f"{name} = {value}")
-        else:
-            self.line(depth, f"{name}: {self.exprs.type(node.var.type)} = {value}")
+            return f"{name} = {value}"
+        return f"{name}: {exprs.type(var.type)} = {value}"
 
     def _eval(self, node: St.EvalStmt, depth: int, targets: tuple) -> None:
         self.line(depth, self.exprs.expr(node.expr))
