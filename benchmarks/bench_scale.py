@@ -119,6 +119,7 @@ def measure(shape: Shape, sizes: list[int], repeats: int,
     table = Table(sizes, {}, {}, {}, {})
     todo = scale_stages()
     previous: Input | None = None
+    previous_size = 0
     for size in sizes:
         log(f"  building {shape.name} at {size} {unit(shape)}")
         current = make_input(shape, argument_for(shape, size))
@@ -131,11 +132,14 @@ def measure(shape: Shape, sizes: list[int], repeats: int,
                 continue
             small_best, large_best = best_pair(lambda: stage.run(previous),
                                                lambda: stage.run(current), repeats)
-            small = (stage.name, size // 2)
+            small = (stage.name, previous_size)
             table.best[key] = large_best
             table.best[small] = min(table.best[small], small_best)
             table.doubling[small] = large_best / small_best
-        previous = current
+            # progress on stderr: a run cut short still leaves its doublings
+            log(f"    {stage.name}: {previous_size} {small_best:.3f} s -> {size} "
+                f"{large_best:.3f} s x{large_best / small_best:.2f}")
+        previous, previous_size = current, size
     return table
 
 
