@@ -31,6 +31,7 @@ from ..passes import (IRProperty, IRPropertySet, Pass, PassContext, PassErrorCod
 from ..passes.diagnostic import has_errors
 from ..passes.pass_manager import OptimizationStrategy, PassManager
 from ..passes.pipeline import get_default_verification_level, pipeline_guarantees
+from ..passes.run_memo import trusting_marks
 from .errors import ProgramError, UsageError
 from .report import diagnostic_finding
 
@@ -161,7 +162,8 @@ class _PreconditionCheck(PassInstrument):
         props = IRPropertySet([prop for prop in wanted.to_list()
                                if not pipeline_guarantees(prop)])
         if not props.empty():
-            diagnostics = PropertyVerifierRegistry.verify(props, program)
+            with trusting_marks():  # the command's own check, as the pipeline's
+                diagnostics = PropertyVerifierRegistry.verify(props, program)
             if has_errors(diagnostics):
                 raise ProgramError(_precondition_findings(pass_, program, diagnostics))
         self._established = self._established.union_with(required)

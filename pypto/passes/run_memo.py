@@ -15,7 +15,7 @@ import threading
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator, TypeVar
 
-__all__ = ["run_scope", "remembered"]
+__all__ = ["run_scope", "remembered", "note", "noted", "trusting_marks", "trusted_mark"]
 
 _T = TypeVar("_T")
 _state = threading.local()
@@ -58,3 +58,45 @@ def remembered(question: str, obj: Any, answer: Callable[[Any], _T]) -> _T:
     result = answer(obj)
     table[id(obj)] = (obj, result)
     return result
+
+
+def note(question: str, obj: Any, answer: Any) -> None:
+    """Remember ``answer`` for ``(question, obj)`` in the current run (nothing outside a
+    run): a pass telling a later verifier of the same run what it knows of its output."""
+    memo: _RunMemo | None = getattr(_state, "memo", None)
+    if memo is None:
+        return
+    table = memo.tables.get(question)
+    if table is None:
+        table = memo.tables[question] = {}
+    table[id(obj)] = (obj, answer)
+
+
+def noted(question: str, obj: Any) -> Any:
+    """What ``note`` (or ``remembered``) recorded for ``(question, obj)`` in the current
+    run, else None (always None outside a run)."""
+    memo: _RunMemo | None = getattr(_state, "memo", None)
+    if memo is None:
+        return None
+    found = memo.tables.get(question, {}).get(id(obj))
+    return found[1] if found is not None and found[0] is obj else None
+
+
+@contextmanager
+def trusting_marks() -> Iterator[None]:
+    """Let verifiers trust the marks passes ``note`` on their output, for the pipeline's
+    own scheduled verification only.  An instrument or a user's explicit verification
+    inside the same run is there to catch a pass's mistakes: it never trusts a mark."""
+    before = getattr(_state, "trust_marks", False)
+    _state.trust_marks = True
+    try:
+        yield
+    finally:
+        _state.trust_marks = before
+
+
+def trusted_mark(question: str, obj: Any) -> Any:
+    """``noted(question, obj)`` inside ``trusting_marks``; None anywhere else."""
+    if not getattr(_state, "trust_marks", False):
+        return None
+    return noted(question, obj)

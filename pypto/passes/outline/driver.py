@@ -47,9 +47,11 @@ def require_ssa(func: Function, pass_name: str, what: str) -> None:
     from ..pipeline import pipeline_guarantees
     if pipeline_guarantees(IRProperty.SSAForm):
         return
+    from ..run_memo import trusting_marks
     from ..verifier_registry import PropertyVerifierRegistry
-    diagnostics = errors_of(PropertyVerifierRegistry.verify(
-        IRProperty.SSAForm, Program([func], "", func.span)))
+    with trusting_marks():  # the pass's own precondition, not an instrument
+        diagnostics = errors_of(PropertyVerifierRegistry.verify(
+            IRProperty.SSAForm, Program([func], "", func.span)))
     if diagnostics:
         first = diagnostics[0].message.split("\n", 1)[0]
         raise PassError(f"{pass_name} requires SSA form, but function '{func.name}' (which "

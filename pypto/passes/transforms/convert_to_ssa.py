@@ -53,7 +53,8 @@ from ...ir.function import Function
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops.analysis import call_write_targets
 from ...ir.span import Span
-from ...ir.types import ShapedType, TupleType, Type
+from ...ir.types import ScalarType, ShapedType, TensorType, TileType, TupleType, Type
+from ...ir.walk import type_vars
 from ...ir.utils import flatten_to_stmts
 from .ssa_blocks import extend_trailing_yield, rebuilt_block, unchanged
 from .ssa_index import SSAIndex, build_index
@@ -61,6 +62,8 @@ from .ssa_reads import ReadRewriter
 from .ssa_scopes import VisibleVersions
 from ...ir.structural import structural_equal
 from ..diagnostic import PassError, PassErrorCode
+from ..run_memo import note
+from ..verifiers.ssa import SSA_BY_CONSTRUCTION, shape_is_valid
 from ..names import STORE_SUFFIX, auto_name, base_name, split_auto_name
 
 __all__ = ["transform", "PASS_NAME"]
@@ -74,6 +77,9 @@ def _is_host_subworker(func: Function) -> bool:
 
 
 _Slot = tuple  # (source compound statement, source Var)
+# (Module-level aliases: a subscripted generic in a hot function is built on every call.)
+_Merged = list[tuple[E.Var, E.Var, E.Var, "E.Var | None"]]  # an if's (source, then, else, before)
+_Bounds = tuple[E.ConstInt, E.ConstInt, E.ConstInt]
 
 
 def _equality_key(type_: Type) -> object:
@@ -109,11 +115,17 @@ class _Converter:
         self.naming: dict[str, list] = {}
         self._rv_versions: dict[tuple[Stmt, E.Var], int] = {}  # (loop, source) -> version
         self._stems: dict[str, list] = {}  # ``base__`` -> its [stem, counter] (see _naming)
-        self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots)
+        # Why the output might not pass the SSA verifier (see ``by_construction``): a
+        # read outside its definition's scope, an input yield or iter_arg, a repeated
+        # name ...; empty when the conversion alone made every definition and yield.
+        self.doubts: list[object] = []
+        self.reads = ReadRewriter(self.versions.lookup, self.latest, self.roots,
+                                  self.doubts.append)
         self.expr = self.reads.expr
         self.type = self.reads.type
-        # Statement class -> its conversion, which takes statements of that class.
-        self.handlers: dict[type, Callable[[Any], Stmt]] = {}
+        # Statement class -> its conversion (a function of the class: bound methods
+        # here would make the converter a reference cycle); see ``_HANDLERS``.
+        self.handlers: dict[type, Callable[[Any, Any], Stmt]] = dict(_HANDLERS)
         self.out_param_by_type: dict[object, E.Var] = {}  # by ``_equality_key``
         # Versions that may hold an escaping value's made-up seed -> (loop, source Var)
         # of that escape; live escapes seeded with no source (see ``check_escapes``).
@@ -140,6 +152,8 @@ class _Converter:
         found = self.versions.lookup(var)
         if found is None:
             found = self.latest.get(var, var)
+            if found is not var:
+                self.doubts.append(var)
         return found
 
     def _fail(self, message: str, span: Span) -> PassError:
@@ -250,7 +264,22 @@ class _Converter:
         params = [self.define(p, "ssa", self.type(p.type), p.span) for p in func.params]
         return_types = tuple([self.type(t) for t in func.return_types])
         body = rebuilt_block(self.block(func.body), func.body, func.body.span)
+        for t in [*(p.type for p in params), *return_types]:
+            if type(t) is not ScalarType and any("__" in v.name_hint for v in type_vars(t)):
+                # the verifier sees these Vars defined first: one named the way this
+                # pass names its definitions could be shadowed by one
+                self.doubts.append(t)
         return func.replace(params=tuple(params), return_types=return_types, body=body)
+
+    @property
+    def by_construction(self) -> bool:
+        """Is the output in SSA form by construction -- would the SSA verifier find
+        nothing in it?  Every definition is a Var minted here under a name minted once
+        (``base__role_vN``, one counter per base: unique by construction),
+        every read a version visible there (no fallback to ``latest``), every loop and
+        if of the output has matching arities and yields (``shape_is_valid``), and no
+        phi's type names a Var (it could be one of a branch)."""
+        return not self.doubts
 
     # -- statements -------------------------------------------------------------------
     def block(self, body: Stmt) -> list[Stmt]:
@@ -266,33 +295,17 @@ class _Converter:
                                     f"is not the last statement of its body [{stmt.span}]")
             handler = handlers.get(type(stmt))
             if handler is None:
-                handler = self._handler_of(type(stmt))
-            out.append(handler(stmt))
+                handler = handlers[type(stmt)] = _handler_of(type(stmt))
+            out.append(handler(self, stmt))
         return out
-
-    def stmt(self, stmt: Stmt) -> Stmt:
-        handler = self.handlers.get(type(stmt))
-        if handler is None:
-            handler = self._handler_of(type(stmt))
-        return handler(stmt)
-
-    def _handler_of(self, cls: type) -> Callable[[Any], Stmt]:
-        """The conversion of statement class ``cls`` (subclasses by ``isinstance``), cached."""
-        kinds: tuple[tuple[type | tuple[type, ...], Callable[[Any], Stmt]], ...] = ((St.AssignStmt, self.assign_stmt), (St.EvalStmt, self.eval_stmt),
-                 ((St.ReturnStmt, St.YieldStmt), self.values_stmt),
-                 (St.ForStmt, self.for_stmt), (St.WhileStmt, self.while_stmt),
-                 (St.IfStmt, self.if_stmt), (S.ScopeStmt, self.scope_stmt),
-                 (St.SeqStmts, self.seq_stmts),
-                 ((St.BreakStmt, St.ContinueStmt), self.jump_stmt))
-        handler = next((convert for kind, convert in kinds if issubclass(cls, kind)),
-                       unchanged)  # inline source
-        self.handlers[cls] = handler
-        return handler
 
     def assign_stmt(self, stmt: St.AssignStmt) -> Stmt:
         value = self.expr(stmt.value)
         if isinstance(value, E.Var) or isinstance(value.type, (ShapedType, TupleType)):
             var_type = value.type
+            declared = stmt.var.type
+            if isinstance(declared, ShapedType) and declared.memref is not None:
+                var_type = _keep_memref(var_type, self.type(declared))
         else:
             var_type = self.type(stmt.var.type)
         var = self.define(stmt.var, "ssa", var_type, stmt.var.span)
@@ -535,9 +548,9 @@ class _Converter:
         body, surely_runs = self._loop_body(loop, carried, iter_args)
         body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args,
                                                  surely_runs)
-        return loop.replace(loop_var=loop_var, start=start, stop=stop, step=step,
-                            iter_args=tuple(iter_args), body=body_stmt,
-                            return_vars=tuple(return_vars))
+        return self._checked(loop.replace(
+            loop_var=loop_var, start=start, stop=stop, step=step, iter_args=tuple(iter_args),
+            body=body_stmt, return_vars=tuple(return_vars)))
 
     def while_stmt(self, loop: St.WhileStmt) -> Stmt:
         inits = [self.expr(arg.initValue) for arg in loop.iter_args]
@@ -549,8 +562,8 @@ class _Converter:
         body, surely_runs = self._loop_body(loop, carried, iter_args)
         body_stmt, return_vars = self._loop_exit(loop, body, carried + escaping, iter_args,
                                                  surely_runs)
-        return loop.replace(condition=condition, iter_args=tuple(iter_args), body=body_stmt,
-                            return_vars=tuple(return_vars))
+        return self._checked(loop.replace(condition=condition, iter_args=tuple(iter_args),
+                                          body=body_stmt, return_vars=tuple(return_vars)))
 
     # -- if ---------------------------------------------------------------------------
     def _branch(self, body: Stmt,
@@ -576,9 +589,9 @@ class _Converter:
             else_body, else_versions = None, before
         # (source, then version, else version, version before): the filter drops the
         # Nones of the branch versions, which mypy does not see through the tuple.
-        merged = cast(list[tuple[E.Var, E.Var, E.Var, "E.Var | None"]], [
+        merged: _Merged = [
             (v, t, e, b) for v, t, e, b in zip(candidates, then_versions, else_versions, before)
-            if t is not None and e is not None and t is not e]) if candidates else []
+            if t is not None and e is not None and t is not e] if candidates else []
         if len(merged) > 1:
             first = self.index.first_def_pos
             merged.sort(key=lambda item: (item[0].name_hint, first(item[0])))
@@ -598,6 +611,8 @@ class _Converter:
                        for rv in stmt.return_vars]
         unsure = self._unsure
         for var, then_version, else_version, _ in merged:
+            if type(then_version.type) is not ScalarType and type_vars(then_version.type):
+                self.doubts.append(then_version)
             phi = self.define(var, "phi", then_version.type, stmt.span)
             return_vars.append(phi)
             self._slot(stmt, var, (phi,), (then_version, else_version))
@@ -605,13 +620,21 @@ class _Converter:
                 origin = unsure.get(then_version) or unsure.get(else_version)
                 if origin is not None:
                     unsure[phi] = origin
-        return stmt.replace(
+        return self._checked(stmt.replace(
             condition=condition,
             then_body=rebuilt_block(then_body, stmt.then_body, stmt.then_body.span),
             else_body=None if else_body is None else rebuilt_block(
                 else_body, stmt.else_body,
                 stmt.else_body.span if stmt.else_body is not None else stmt.span),
-            return_vars=tuple(return_vars))
+            return_vars=tuple(return_vars)))
+
+    def _checked(self, stmt: Stmt) -> Stmt:
+        """``stmt``, doubted if its arities or yields are wrong (the input's own
+        iter_args, return vars and yields come through as they are; without any, the
+        conversion's own match by construction)."""
+        if self.index.own_carries and not shape_is_valid(cast(St.ForStmt, stmt)):
+            self.doubts.append(stmt)
+        return stmt
 
     # -- yields -----------------------------------------------------------------------
     def _finish_body(self, body: list[Stmt], extra: Sequence[Expr], must_yield: bool,
@@ -626,6 +649,33 @@ class _Converter:
         if extra:
             body = body + [St.YieldStmt(list(extra), owner.span)]
         return body
+
+
+def _handler_of(cls: type) -> Callable[[_Converter, Any], Stmt]:
+    """The conversion of statement class ``cls`` (subclasses by ``issubclass``)."""
+    kinds: tuple[tuple[type | tuple[type, ...], Callable[[_Converter, Any], Stmt]], ...] = (
+        (St.AssignStmt, _Converter.assign_stmt), (St.EvalStmt, _Converter.eval_stmt),
+        ((St.ReturnStmt, St.YieldStmt), _Converter.values_stmt),
+        (St.ForStmt, _Converter.for_stmt), (St.WhileStmt, _Converter.while_stmt),
+        (St.IfStmt, _Converter.if_stmt), (S.ScopeStmt, _Converter.scope_stmt),
+        (St.SeqStmts, _Converter.seq_stmts),
+        ((St.BreakStmt, St.ContinueStmt), _Converter.jump_stmt))
+    return next((convert for kind, convert in kinds if issubclass(cls, kind)),
+                _unchanged)  # inline source
+
+
+def _unchanged(converter: _Converter, stmt: Stmt) -> Stmt:
+    if type(stmt) is not St.InlineStmt:  # (the SSA verifier does not walk inline source)
+        converter.doubts.append(stmt)
+    return unchanged(stmt)
+
+
+# The statement classes the IR defines; a subclass is looked up once per conversion.
+_HANDLERS: dict[type, Callable[[_Converter, Any], Stmt]] = {
+    cls: _handler_of(cls) for cls in (
+        St.AssignStmt, St.EvalStmt, St.ReturnStmt, St.YieldStmt, St.ForStmt, St.WhileStmt,
+        St.IfStmt, St.SeqStmts, St.BreakStmt, St.ContinueStmt, St.InlineStmt,
+        *S.ScopeStmt.__subclasses__())}
 
 
 def transform(func: Function) -> Function:
@@ -647,6 +697,8 @@ def transform(func: Function) -> Function:
         if _named_as_converted(func, converter.index) \
                 and structural_equal(converted, func, enable_auto_mapping=True):
             return func  # SSA text printed by pypto: only the names would change
+        if converter.by_construction:
+            note(SSA_BY_CONSTRUCTION, converted, True)
         return converted
 
 
@@ -666,9 +718,31 @@ def _is_minted(name: str) -> bool:
                                                  and base_name(name) != name)
 
 
+def _keep_memref(value_type: Type, declared: Type) -> Type:
+    """The value's type with the memref (and a tile's memory space, which a memref
+    needs) the variable was declared with: the memref says where the data lies, and
+    is no part of type equality, so the value's type may not carry it."""
+    if isinstance(value_type, TensorType) and type(value_type) is TensorType \
+            and type(declared) is TensorType:  # (a distributed tensor keeps its type)
+        if value_type.memref is declared.memref:
+            return value_type
+        return TensorType(value_type.shape, value_type.dtype, declared.memref,
+                          value_type.tensor_view)
+    if isinstance(value_type, TileType) and isinstance(declared, TileType) \
+            and type(value_type) is TileType and type(declared) is TileType:
+        if value_type.memref is declared.memref:
+            return value_type
+        space = value_type.memory_space
+        if space is None:
+            space = declared.memory_space
+        return TileType(value_type.shape, value_type.dtype, declared.memref,
+                        value_type.tile_view, space)
+    return value_type
+
+
 def _runs_at_least_once(loop: St.ForStmt) -> bool:
     bounds = (loop.start, loop.stop, loop.step)
     if not all(type(b) is E.ConstInt for b in bounds):
         return False
-    start, stop, step = cast(tuple[E.ConstInt, E.ConstInt, E.ConstInt], bounds)
+    start, stop, step = cast(_Bounds, bounds)
     return step.value != 0 and len(range(start.value, stop.value, step.value)) > 0

@@ -102,6 +102,9 @@ class SSAIndex:
         # loop before any redefinition -- it would need an escape, which such a loop
         # never gets (ConvertToSSA refuses it, as it refuses an escape without a seed).
         self.scoped_escapes: list[tuple[Stmt, E.Var]] = []
+        # Does the input carry values itself (a yield, a loop's iter_args, an if's return
+        # vars)?  Without, every yield of the conversion is its own, in matching numbers.
+        self.own_carries = False
 
     def last_read(self, var: E.Var) -> int:
         positions = self.reads.get(var)
@@ -183,6 +186,8 @@ class _Indexer:
 
     def _open(self, stmt: Stmt, anchor: Stmt | None, scoped: bool) -> None:
         index = self.index
+        if getattr(stmt, "iter_args", None) or stmt.return_vars:  # type: ignore[attr-defined]
+            index.own_carries = True
         index.enter[stmt] = self.pos
         index.parent[stmt] = anchor
         index.under_scope[stmt] = scoped
@@ -216,6 +221,8 @@ class _Indexer:
 
     def _values(self, stmt: St.ReturnStmt | St.YieldStmt, anchor: Stmt | None,
                 scoped: bool) -> None:
+        if type(stmt) is not St.ReturnStmt:
+            self.index.own_carries = True
         for value in stmt.value:
             self._read(value)
         self.pos += 1

@@ -12,7 +12,7 @@ subclasses) goes through the mutator, whose Var hooks lead back to the same
 from __future__ import annotations
 
 from operator import is_
-from typing import Any, Callable, cast
+from typing import Any, Callable
 
 from ...ir import expr as E
 from ...ir.node import Expr
@@ -23,17 +23,29 @@ __all__ = ["ReadRewriter"]
 
 
 class _Substituter(IRMutator):
-    """The general path: an IRMutator whose Var reads become current versions."""
+    """The general path: an IRMutator whose Var reads become current versions.
 
-    def __init__(self, rewriter: "ReadRewriter") -> None:
+    It holds the lookups themselves, not the ``ReadRewriter``: the rewriter holds it,
+    and a pointer back would make a reference cycle (freed only by the collector,
+    which the command line pauses)."""
+
+    def __init__(self, visible: Callable[[E.Var], E.Var | None],
+                 latest: Callable[[E.Var, E.Var], E.Var], root: Callable[[E.Var], None],
+                 outside: Callable[[E.Var], None]) -> None:
         super().__init__()
-        self._read = rewriter.read
+        self._visible, self._latest, self._root = visible, latest, root
+        self._outside = outside
 
     def visit_var(self, op: E.Var) -> Expr:
-        return self._read(op)
+        version = self._visible(op)
+        if version is None:
+            version = self._latest(op, op)
+            if version is not op:
+                self._outside(op)
+        self._root(version)
+        return version
 
-    def visit_iter_arg(self, op: E.IterArg) -> Expr:
-        return self._read(op)
+    visit_iter_arg = visit_var
 
 
 def _same(new: list | tuple, old: tuple) -> bool:
@@ -51,46 +63,37 @@ _CONSTS = frozenset((E.ConstInt, E.ConstFloat, E.ConstBool))
 class ReadRewriter:
     """Rewrites each read of a source Var to its visible version (``visible``), else
     its last version (``latest``: a read outside the scope of its definition, which
-    the SSA verifier reports), else itself (free); adds each substitute to ``roots``."""
+    the SSA verifier reports; each such read is passed to ``outside``), else itself
+    (free); adds each substitute to ``roots``."""
 
     def __init__(self, visible: Callable[[E.Var], E.Var | None],
-                 latest: dict[E.Var, E.Var], roots: set) -> None:
+                 latest: dict[E.Var, E.Var], roots: set,
+                 outside: Callable[[E.Var], None]) -> None:
         self._visible = visible
         self._latest = latest.get
         self._root = roots.add
-        self._general = _Substituter(self)
-        # keyed by exact class: each handler takes the class it is stored under
-        handlers: dict[type, Callable[[Any], Expr]] = {
-            E.Call: self._call, E.MakeTuple: self._make_tuple,
-            E.TupleGetItemExpr: self._tuple_get_item}
-        handlers.update((cls, self._binary) for cls in E.BINARY_CLASSES)
-        handlers.update((cls, self._unary) for cls in E.UNARY_CLASSES)
-        self._handlers = handlers
-
-    def read(self, var: E.Var) -> E.Var:
-        version = self._visible(var)
-        if version is None:
-            version = self._latest(var, var)
-        self._root(version)
-        return version
+        self._outside = outside
+        self._general = _Substituter(visible, self._latest, self._root, outside)
 
     def expr(self, op: Expr) -> Expr:
         cls = type(op)
-        if cls is E.Var or cls is E.IterArg:  # inlined ``read`` (the commonest node)
-            var = cast(E.Var, op)
+        if cls is E.Var or cls is E.IterArg:  # the commonest node (no ``cast``: a call)
+            var: Any = op
             version = self._visible(var)
             if version is None:
                 version = self._latest(var, var)
+                if version is not var:
+                    self._outside(var)
             self._root(version)
             return version
         if cls is E.Call:
-            return self._call(cast(E.Call, op))
+            return self._call(op)  # type: ignore[arg-type]
         if cls in _CONSTS:
             return op
-        handler = self._handlers.get(cls)
+        handler = _HANDLERS.get(cls)
         if handler is None:
             return self._general.visit_expr(op)
-        return handler(op)
+        return handler(self, op)
 
     def type(self, t: Type) -> Type:
         return t if is_static_type(t) else self._general.visit_type(t)
@@ -149,6 +152,8 @@ class ReadRewriter:
                 version = visible(item)
                 if version is None:
                     version = latest(item, item)
+                    if version is not item:
+                        self._outside(item)
                 root(version)
                 out.append(version)
             elif cls in consts:
@@ -162,3 +167,12 @@ class ReadRewriter:
         if tup is op.tuple:
             return op
         return E.TupleGetItemExpr(tup, op.index, op.span)
+
+
+# Keyed by exact class, each handler taking the class it is stored under.  On the
+# class, not the rewriter: a table of bound methods would be a reference cycle.
+_HANDLERS: dict[type, Callable[[ReadRewriter, Any], Expr]] = {
+    E.Call: ReadRewriter._call, E.MakeTuple: ReadRewriter._make_tuple,
+    E.TupleGetItemExpr: ReadRewriter._tuple_get_item,
+    **{cls: ReadRewriter._binary for cls in E.BINARY_CLASSES},
+    **{cls: ReadRewriter._unary for cls in E.UNARY_CLASSES}}

@@ -20,13 +20,20 @@ from ...ir.node import Stmt
 from ...ir.span import Span
 from ...ir.types import ScalarType
 from ..diagnostic import Diagnostic
+from ..run_memo import trusted_mark
 from ..verifier_registry import PropertyVerifier
 from .def_use import DefUseWalker
 from .walk import error, functions_of, print_function, trailing_yield, type_vars
 
-__all__ = ["SSAErrorType", "SSAVerifier"]
+__all__ = ["SSAErrorType", "SSAVerifier", "SSA_BY_CONSTRUCTION", "shape_is_valid"]
 
 RULE = "SSAVerify"
+
+# The run memo's question (``run_memo.note``) under which ConvertToSSA marks a function
+# it built in SSA form by construction: this walk could find nothing in it, so the
+# pipeline's own verification in the same run skips it (``trusting_marks``).  Every
+# other function, and every function an instrument or a user verifies, is walked.
+SSA_BY_CONSTRUCTION = "SSAForm by construction"
 
 
 class SSAErrorType(CoreEnumRepr, enum.IntEnum):
@@ -186,11 +193,31 @@ class _SSAWalker(DefUseWalker):
                           f"({self.def_counts[var]} times), violating SSA form")
 
 
+def _yield_fits(body: Stmt | None, expected: int) -> bool:
+    found = trailing_yield(body)
+    return expected == 0 if found is None else len(found.value) == expected
+
+
+def shape_is_valid(stmt: St.ForStmt | St.WhileStmt | St.IfStmt) -> bool:
+    """Would ``check_loop`` / ``check_if`` find nothing in ``stmt`` (its own arities
+    and trailing yields; not its body's statements)?"""
+    if isinstance(stmt, St.IfStmt):
+        n_ret = len(stmt.return_vars)
+        if stmt.else_body is None:
+            return n_ret == 0 and _yield_fits(stmt.then_body, 0)
+        return _yield_fits(stmt.then_body, n_ret) and _yield_fits(stmt.else_body, n_ret)
+    loop = stmt
+    return len(loop.iter_args) == len(loop.return_vars) \
+        and _yield_fits(loop.body, len(loop.iter_args))
+
+
 class SSAVerifier(PropertyVerifier):
     rule_name = RULE
 
     def verify(self, program: Program, diagnostics: list[Diagnostic]) -> None:
         for func in functions_of(program):
+            if trusted_mark(SSA_BY_CONSTRUCTION, func):
+                continue
             walker = _SSAWalker(func)
             walker.run()
             walker.finish()
