@@ -8,10 +8,11 @@ Two kinds of input:
   (graph regions read what they store, so no Graph function gets an ``Out``-only
   tensor; every region launches at least one kernel).
 * **IR built with ``ir`` constructors** (``deep_regions_ir``): nesting far deeper than
-  Python source can express.  CPython refuses more than 100 indentation levels
-  (``too many levels of indentation``) and more than 20 nested ``for``/``with``
-  blocks (``too many statically nested blocks``), so 500-deep *source* cannot exist;
-  ``nested_source`` stays below both limits.
+  Python source can express.  CPython's tokenizer refuses a statement more than 99
+  levels in (``too many levels of indentation``) and its compiler more than 20
+  nested ``for``/``with`` blocks (``too many statically nested blocks``), so
+  500-deep *source* cannot exist; ``nested_source`` reaches the first limit (97
+  blocks inside a method of a class) and stays below the second.
 
 The IR shapes of ``bench_outline.py`` and ``bench_passes_front.py`` cover single
 passes; the generators here cover the whole path source -> IR -> pipeline -> text.
@@ -27,8 +28,10 @@ TENSOR = f"pl.Tensor[[{ROWS}, {COLS}], pl.FP32]"
 INDEX = "pl.Scalar[pl.INDEX]"
 HEADER = "import pypto.language as pl\n\n\n@pl.program\nclass Generated:\n"
 
-# Python's parser limits (see the module docstring).
+# Python's parser limits (see the module docstring).  The tokenizer keeps a stack of
+# 100 indentation columns, the first of them column 0: a statement can sit 99 levels in.
 PYTHON_MAX_INDENT = 100
+PYTHON_MAX_DEPTH = PYTHON_MAX_INDENT - 1
 PYTHON_MAX_BLOCKS = 20
 
 
@@ -177,7 +180,7 @@ def _nest(depth: int, suffix: str = "") -> list[str]:
     and a kernel call sits at the bottom (a ``pl.graph`` region could not: it may not
     sit inside a ``pl.at``).
     """
-    if depth + 4 >= PYTHON_MAX_INDENT:
+    if depth + 2 > PYTHON_MAX_DEPTH:  # main's body is two levels in (class, def)
         raise ValueError(f"nesting depth {depth} exceeds what CPython can parse")
     lines = []
     blocks = 0
@@ -213,13 +216,16 @@ def _nests_program(nests: list[list[str]]) -> str:
 
 
 def nested_source(depth: int) -> str:
-    """``depth`` nested blocks, as deep as CPython accepts (``depth`` <= 95): mostly
+    """``depth`` nested blocks, as deep as CPython accepts (``depth`` <= 97): mostly
     ifs, a loop or region every fifth level, a kernel call at the bottom (see
     ``_nest``)."""
     return _nests_program([_nest(depth)])
 
 
-def deep_nests_source(copies: int, depth: int = 90) -> str:
+DEEPEST_NEST = PYTHON_MAX_DEPTH - 2  # 97: main's body already sits two levels in
+
+
+def deep_nests_source(copies: int, depth: int = DEEPEST_NEST) -> str:
     """One Opaque function holding ``copies`` nests, each ``depth`` blocks deep (the
     shape of ``nested_source``): size grows by count while every nest stays at the
     deepest level CPython parses."""

@@ -1,6 +1,7 @@
 """Scale: every stage from 5k to 80k statements, judged per doubling (issue 19).
 
-    python benchmarks/bench_scale.py [--sizes 5000,10000,...] [--shape NAME] [--repeats K]
+    python benchmarks/bench_scale.py [--sizes 5000,10000,...] [--functions 625,...]
+                                     [--shape NAME] [--repeats K] [--quick]
                                      [--markdown] [--no-rss]
 
 Shapes (generators in ``_gen.py``), each built at every size in statements (the
@@ -8,9 +9,14 @@ count of Python statements in the generated source):
 
 * ``flat``      -- one function of top-level statements (kernel calls, a kernel and
   a graph region in every ten);
-* ``functions`` -- many functions (about ten statements each: 500 to 8,000);
-* ``nested``    -- one function of nests as deep as CPython parses (90 levels each);
+* ``functions`` -- many functions, about twelve statements each; its sizes are
+  counted in functions (``--functions``, default 625 to 10,000: 7.5k to 120k
+  statements, so the doublings span 5k-80k statements and reach 10,000 functions);
+* ``nested``    -- one function of nests as deep as CPython parses (97 blocks each,
+  the innermost statement 99 indentation levels in);
 * ``regions``   -- one function with a region every five lines, of every kind.
+
+``--quick`` measures 5k-20k statements (625-2,500 functions), best of 2.
 
 Stages: ``ast.parse`` (the reference), ``parse``, each pass of the Default pipeline
 alone (no verification, on the previous pass's output), ``pipeline`` (as users run
@@ -49,6 +55,10 @@ import pypto.language as pl  # noqa: E402
 from pypto import ir  # noqa: E402
 
 SIZES = (5_000, 10_000, 20_000, 40_000, 80_000)
+FUNCTION_COUNTS = (625, 1_250, 2_500, 5_000, 10_000)
+QUICK_SIZES = SIZES[:3]
+QUICK_FUNCTION_COUNTS = FUNCTION_COUNTS[:3]
+QUICK_REPEATS = 2
 DOUBLING_TARGET = 2.2
 JUDGE_MIN_SECONDS = 0.02
 END_TO_END_TARGET = 4.0   # (parse + pipeline + print) / ast.parse
@@ -69,9 +79,15 @@ def count_statements(source: str) -> int:
     return sum(isinstance(node, ast.stmt) for node in ast.walk(ast.parse(source)))
 
 
-def argument_for(shape: Shape, statements: int) -> int:
-    """The generator argument giving about ``statements`` statements (the generators
-    are linear in their argument)."""
+def argument_for(shape: Shape, size: int) -> int:
+    """The generator argument for ``size``: a function count for ``functions``, else
+    the argument giving about ``size`` statements (the generators are linear in it)."""
+    if shape.name == "functions":
+        return size
+    return statements_argument(shape, size)
+
+
+def statements_argument(shape: Shape, statements: int) -> int:
     per_unit = count_statements(shape.source(_PROBE[shape.name])) / _PROBE[shape.name]
     return max(1, round(statements / per_unit))
 
@@ -90,6 +106,7 @@ def scale_stages() -> list:
 class Table:
     sizes: list[int]
     lines: dict[int, int]
+    statements: dict[int, int]
     best: dict[tuple[str, int], float]          # (stage, size) -> seconds
     doubling: dict[tuple[str, int], float]      # (stage, N) -> t(2N)/t(N), paired
 
@@ -99,13 +116,15 @@ class Table:
 
 def measure(shape: Shape, sizes: list[int], repeats: int,
             log: Callable[[str], None]) -> Table:
-    table = Table(sizes, {}, {}, {})
+    table = Table(sizes, {}, {}, {}, {})
     todo = scale_stages()
     previous: Input | None = None
+    previous_size = 0
     for size in sizes:
-        log(f"  building {shape.name} at {size} statements")
+        log(f"  building {shape.name} at {size} {unit(shape)}")
         current = make_input(shape, argument_for(shape, size))
         table.lines[size] = current.lines
+        table.statements[size] = count_statements(current.source)
         for stage in todo:
             key = (stage.name, size)
             if previous is None:
@@ -113,22 +132,39 @@ def measure(shape: Shape, sizes: list[int], repeats: int,
                 continue
             small_best, large_best = best_pair(lambda: stage.run(previous),
                                                lambda: stage.run(current), repeats)
-            small = (stage.name, size // 2)
+            small = (stage.name, previous_size)
             table.best[key] = large_best
             table.best[small] = min(table.best[small], small_best)
             table.doubling[small] = large_best / small_best
-        previous = current
+            # progress on stderr: a run cut short still leaves its doublings
+            log(f"    {stage.name}: {previous_size} {small_best:.3f} s -> {size} "
+                f"{large_best:.3f} s x{large_best / small_best:.2f}")
+        previous, previous_size = current, size
     return table
 
 
+def judged(table: Table) -> list[tuple[str, int, float]]:
+    """(stage, N, ratio) of every doubling the target applies to: pypto's stages (not
+    CPython's), at least ``JUDGE_MIN_SECONDS`` at 2N."""
+    return [(stage, size, ratio) for (stage, size), ratio in sorted(table.doubling.items())
+            if not stage.startswith("ast.parse")
+            and table.time(stage, 2 * size) >= JUDGE_MIN_SECONDS]
+
+
 def misses(shape: str, table: Table) -> list[str]:
-    out = []
-    for (stage, size), ratio in sorted(table.doubling.items()):
-        if stage.startswith("ast.parse"):
-            continue
-        if ratio > DOUBLING_TARGET and table.time(stage, 2 * size) >= JUDGE_MIN_SECONDS:
-            out.append(f"{shape}/{stage}: {size} -> {2 * size} x{ratio:.2f} > {DOUBLING_TARGET}")
-    return out
+    return [f"{shape}/{stage}: {size} -> {2 * size} x{ratio:.2f} > {DOUBLING_TARGET}"
+            for stage, size, ratio in judged(table) if ratio > DOUBLING_TARGET]
+
+
+def summary_line(shape: str, table: Table) -> str:
+    """How many doublings were judged, how many passed, and the worst of them."""
+    ratios = judged(table)
+    if not ratios:
+        return f"  {shape}: no stage long enough to judge"
+    stage, size, worst = max(ratios, key=lambda item: item[2])
+    within = sum(ratio <= DOUBLING_TARGET for _, _, ratio in ratios)
+    return (f"  {shape}: {within} of {len(ratios)} judged doublings <= {DOUBLING_TARGET}; "
+            f"worst x{worst:.2f} ({stage}, {_size_label(size)} -> {_size_label(2 * size)})")
 
 
 # -- peak memory (a fresh process, so ru_maxrss is this run's alone) -------------------------
@@ -138,7 +174,7 @@ def rss_child(shape_name: str, statements: int) -> None:
     peak once the printed text is parsed again (only the text kept alive)."""
     shape = next(s for s in SHAPES if s.name == shape_name)
     base = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
-    source = shape.source(argument_for(shape, statements))
+    source = shape.source(statements_argument(shape, statements))
     compiled = ir.PassManager.get_strategy(ir.OptimizationStrategy.Default) \
         .run_passes(pl.parse(source))
     text = ir.python_print(compiled)
@@ -159,6 +195,10 @@ def peak_rss_mb(shape: Shape, statements: int) -> tuple[float, float, float]:
 
 # -- report ---------------------------------------------------------------------------------
 
+def unit(shape: Shape) -> str:
+    return "functions" if shape.name == "functions" else "statements"
+
+
 def _size_label(size: int) -> str:
     return f"{size // 1000}k" if size % 1000 == 0 else str(size)
 
@@ -178,8 +218,10 @@ def print_table(shape: Shape, table: Table, markdown: bool) -> None:
             flag = " !" if judged and ratio > DOUBLING_TARGET else ""
             cells.append(f"{mark}{ratio:.2f}{flag}")
         rows.append(cells)
+    statements = ", ".join(f"{table.statements[s]}" for s in sizes)
     lines = ", ".join(f"{table.lines[s]}" for s in sizes)
-    title = f"{shape.name}: source lines {lines}"
+    title = (f"{shape.name} (sizes in {unit(shape)}): statements {statements}; "
+             f"source lines {lines}")
     render_table(title, header, rows, markdown)
     e2e = [(table.time("parse", s) + table.time("pipeline", s) + table.time("print", s))
            / table.time("ast.parse", s) for s in sizes]
@@ -191,16 +233,28 @@ def print_table(shape: Shape, table: Table, markdown: bool) -> None:
     print("(~ ratio not judged: stage under 20 ms; ! above the doubling target)")
 
 
+def _doubling_sizes(parser: argparse.ArgumentParser, option: str, text: str | None,
+                    default: tuple[int, ...]) -> list[int]:
+    sizes = list(default) if text is None else [int(s) for s in text.split(",")]
+    if any(b != 2 * a for a, b in zip(sizes, sizes[1:])):
+        parser.error(f"{option}: each size must double the previous")
+    return sizes
+
+
 def _ratios(values: list[float]) -> str:
     return " / ".join(f"{v:.2f}" for v in values)
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", default=",".join(map(str, SIZES)),
-                        help="statement counts, each double the previous")
+    parser.add_argument("--sizes", help="statement counts, each double the previous "
+                        f"(default {','.join(map(str, SIZES))})")
+    parser.add_argument("--functions", help="function counts for the functions shape, each "
+                        f"double the previous (default {','.join(map(str, FUNCTION_COUNTS))})")
+    parser.add_argument("--quick", action="store_true", help="5k-20k statements, best of "
+                        f"{QUICK_REPEATS}, unless --sizes, --functions or --repeats say otherwise")
     parser.add_argument("--shape", action="append", choices=[s.name for s in SHAPES])
-    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--repeats", type=int)
     parser.add_argument("--markdown", action="store_true")
     parser.add_argument("--no-rss", action="store_true", help="skip the peak-RSS runs")
     parser.add_argument("--rss-child", nargs=2, metavar=("SHAPE", "N"), help=argparse.SUPPRESS)
@@ -208,18 +262,24 @@ def main(argv: list[str] | None = None) -> int:
     if args.rss_child:
         rss_child(args.rss_child[0], int(args.rss_child[1]))
         return 0
-    sizes = [int(s) for s in args.sizes.split(",")]
-    if any(b != 2 * a for a, b in zip(sizes, sizes[1:])):
-        parser.error("--sizes: each size must double the previous")
+    sizes = _doubling_sizes(parser, "--sizes", args.sizes,
+                            QUICK_SIZES if args.quick else SIZES)
+    counts = _doubling_sizes(parser, "--functions", args.functions,
+                             QUICK_FUNCTION_COUNTS if args.quick else FUNCTION_COUNTS)
+    if args.repeats is None:
+        args.repeats = QUICK_REPEATS if args.quick else 3
     chosen = [s for s in SHAPES if not args.shape or s.name in args.shape]
     print(f"pypto scale benchmark; Python {sys.version.split()[0]}; CPU time, best of "
           f"{args.repeats}, gc paused, sizes in statements; each doubling timed as a pair")
     missed: list[str] = []
+    summary: list[str] = []
     log = lambda text: print(text, file=sys.stderr, flush=True)  # noqa: E731
     for shape in chosen:
-        table = measure(shape, sizes, args.repeats, log)
+        table = measure(shape, counts if shape.name == "functions" else sizes,
+                        args.repeats, log)
         print_table(shape, table, args.markdown)
         missed += misses(shape.name, table)
+        summary.append(summary_line(shape.name, table))
         sys.stdout.flush()
     if not args.no_rss:
         print(f"\npeak RSS at {RSS_STATEMENTS} statements (parse, pipeline, print, reparse; "
@@ -230,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
                   f"imports {base:.0f} MB)")
             if peak > RSS_TARGET_MB:
                 missed.append(f"{shape.name}: peak RSS {peak:.0f} MB > {RSS_TARGET_MB} MB")
+    print("\ndoublings judged:\n" + "\n".join(summary))
     print()
     if missed:
         print("targets missed:\n  " + "\n  ".join(missed))

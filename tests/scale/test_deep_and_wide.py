@@ -5,7 +5,8 @@ per stage), not here: a timed test on a shared machine fails on noise, not on co
 * regions and loops as deep as pypto's nesting limit (100 levels) exist only as IR
   built with ``ir`` constructors: CPython refuses source indented more than 100 levels
   and more than 20 nested ``for``/``with`` blocks, so the parser is tested on the
-  deepest source CPython accepts (90 levels); deeper IR is refused with a diagnostic;
+  deepest source CPython accepts (97 blocks in a method: a statement 99 levels in);
+  deeper IR is refused with a diagnostic;
 * a 10,000-statement function; a program of 2,000 functions.
 
 Everything runs at CPython's default recursion limit (1000), which pypto never changes.  The generators are the
@@ -71,7 +72,8 @@ def test_16k_deep_ir_is_refused_by_the_pipeline_at_its_deepest_statement():
 
 
 def test_deepest_source_python_accepts():
-    source = _gen.nested_source(90)
+    source = _gen.nested_source(_gen.DEEPEST_NEST)
+    assert max(len(line) - len(line.lstrip()) for line in source.splitlines()) == 4 * 99
     program = pl.parse(source)
     text = ir.python_print(program, format=False)
     ir.assert_structural_equal(program, pl.parse(text))
@@ -80,15 +82,22 @@ def test_deepest_source_python_accepts():
     ir.python_print(compiled)
 
 
-def test_python_itself_refuses_deeper_source():
-    """Why the parser's depth test stops at 90: CPython's own parser gives up at 100."""
+def _ifs_in_a_function(ifs: int) -> str:
+    """A function whose innermost statement sits ``ifs + 1`` indentation levels in."""
     lines = ["@pl.function", "def f(n: pl.Scalar[pl.INDEX]) -> pl.Scalar[pl.INDEX]:"]
-    lines += ["    " * (level + 1) + "if n > 0:" for level in range(101)]
-    lines += ["    " * 102 + "n = n + 1", "    return n"]
+    lines += ["    " * (level + 1) + "if n > 0:" for level in range(ifs)]
+    lines += ["    " * (ifs + 1) + "n = n + 1", "    return n"]
+    return "\n".join(lines) + "\n"
+
+
+def test_python_itself_refuses_deeper_source():
+    """Why the parser's depth test stops at 97 blocks in a method: CPython's tokenizer
+    takes a statement 99 levels in and refuses one 100 levels in."""
+    pl.parse(_ifs_in_a_function(_gen.PYTHON_MAX_DEPTH - 1))
     with pytest.raises(SyntaxError, match="too many levels of indentation"):
-        pl.parse("\n".join(lines) + "\n")
+        pl.parse(_ifs_in_a_function(_gen.PYTHON_MAX_DEPTH))
     with pytest.raises(ValueError, match="exceeds what CPython can parse"):
-        _gen.nested_source(97)
+        _gen.nested_source(_gen.DEEPEST_NEST + 1)
 
 
 # -- width ------------------------------------------------------------------------------------
