@@ -75,6 +75,9 @@ class BodyFacts:
         self.callee_written: set[E.Var] = set()
         self.store_targets: dict[E.Var, None] = {}  # tile.store targets, first-store order
         self.alias: dict[E.Var, E.Var] = {}          # v = <builtin write>(.., t): v names t
+        # For direction evidence only: the buffer a copy (``b = acc``) or a carry
+        # (``for .. init_values=(acc,)``) starts as; a write to it writes that buffer.
+        self.buffer: dict[E.Var, E.Var] = {}
         self.lineage: dict[E.Var, E.Var] = {}        # value -> the Var it is another name for
         # per tuple-valued call result: the argument Var each element is (or None)
         self.tuple_sources: dict[E.Var, list[E.Var | None]] = {}
@@ -88,6 +91,7 @@ class BodyFacts:
         facts = cls.__new__(cls)
         facts._program = program
         facts.alias = {}
+        facts.buffer = {}
         facts.lineage = {}
         facts.tuple_sources = {}
         with nesting_guard(body):
@@ -129,6 +133,20 @@ class BodyFacts:
             steps += 1
         return var
 
+    def buffer_of(self, var: E.Var) -> E.Var:
+        """The Var whose buffer a write to (or read of) ``var`` touches: a store's
+        result names its target, a copy or a loop carry the buffer it started as."""
+        named = self.alias.get(var, var)
+        return self.buffer.get(named, named)
+
+    def _carry_buffers(self, loop: St.ForStmt | St.WhileStmt) -> None:
+        """Each iter_arg starts as its initial value: in the first iteration a write
+        to the carry writes that buffer (so a kernel storing into ``c`` of
+        ``init_values=(acc,)`` writes ``acc``, and must not take it ``In``)."""
+        for arg in loop.iter_args:
+            if isinstance(arg.initValue, E.Var):
+                self.buffer[arg] = self.buffer_of(arg.initValue)
+
     def _define(self, var: E.Var) -> None:
         self.defined.add(var)
 
@@ -145,7 +163,7 @@ class BodyFacts:
                                 code=PassErrorCode.UNDEFINED_IN_REGION)
             self.captures[var] = None
         if reads:
-            self.read.add(self.alias.get(var, var))
+            self.read.add(self.buffer_of(var))
 
     def _expr(self, expr: Expr) -> None:
         stack = [expr]
@@ -204,18 +222,18 @@ class BodyFacts:
             direction = (user_callee.param_directions[index]
                          if index < len(user_callee.param_directions) else ParamDirection.In)
             self._use(arg, reads=direction is not ParamDirection.Out)
-            target = self.alias.get(arg, arg)
+            target = self.buffer_of(arg)
             if direction is not ParamDirection.Out:
                 self.callee_read.add(target)
             if direction is not ParamDirection.In:
                 self.callee_written.add(target)
         elif effect is Effect.Write:
             self._use(arg, reads=False)
-            self.builtin_written.add(self.alias.get(arg, arg))
+            self.builtin_written.add(self.buffer_of(arg))
         else:
             self._use(arg)
             if effect is Effect.ReadWrite:
-                self.builtin_written.add(self.alias.get(arg, arg))
+                self.builtin_written.add(self.buffer_of(arg))
         if is_store and index == 2:
             self.store_targets.setdefault(self.alias.get(arg, arg), None)
 
@@ -246,6 +264,7 @@ class BodyFacts:
                 self._define(var)
             for bound in (stmt.start, stmt.stop, stmt.step):
                 self._expr(bound)
+            self._carry_buffers(stmt)
             self._stmt(stmt.body)
             self._loop_lineage(stmt)
         elif isinstance(stmt, St.WhileStmt):
@@ -254,6 +273,7 @@ class BodyFacts:
             for var in (*stmt.iter_args, *stmt.return_vars):
                 self._define(var)
             self._expr(stmt.condition)
+            self._carry_buffers(stmt)
             self._stmt(stmt.body)
             self._loop_lineage(stmt)
         elif isinstance(stmt, St.IfStmt):
@@ -283,6 +303,7 @@ class BodyFacts:
             self.lineage[var] = value
             if value in self.alias:
                 self.alias[var] = self.alias[value]
+            self.buffer[var] = self.buffer_of(value)  # ``b = acc``: a store into b writes acc
             return
         if isinstance(value, E.Call):
             name = value.op.name
@@ -324,18 +345,38 @@ class BodyFacts:
         return returned[position] if position < len(returned) else None
 
     def _loop_lineage(self, stmt: St.ForStmt | St.WhileStmt) -> None:
-        """A loop's result is its carried buffer (and that its initial value) only when
-        the body yields that buffer back, written in place (``acc = pl.store(.., acc)``);
-        a value computed afresh (``acc = pl.add(acc, x)``) is a new tensor, and the
-        outlined function must return it, not the buffer it started from."""
+        """A loop's result is its carried buffer (and that its initial value) when every
+        iteration hands the same buffer on: the body yields the carry back written in
+        place (``acc = pl.store(.., acc)``), or yields the very buffer the carry started
+        as (``init_values=(acc,)`` ... ``pl.yield_(acc)``, directly or through another
+        carry of it).  A value computed afresh (``acc = pl.add(acc, x)``) is a new
+        tensor, and the outlined function must return it, not the buffer it started from."""
         last = trailing_yield(stmt.body)
         yielded = last.value if last is not None else ()
+        pending = []
         for arg, rv, value in zip(stmt.iter_args, stmt.return_vars, yielded):
-            if not isinstance(value, E.Var) or self.root(value) is not arg:
+            if not isinstance(value, E.Var):
                 continue
-            self.lineage[rv] = arg
-            if isinstance(arg.initValue, E.Var):
-                self.lineage[arg] = arg.initValue
+            if self.root(value) is arg:
+                self._same_buffer(arg, rv)
+            elif isinstance(arg.initValue, E.Var):
+                pending.append((arg, rv, value))
+        # A carry yielding its own starting buffer: decided after the in-place carries,
+        # and again after each one found (one may reach the buffer through another).
+        found = True
+        while pending and found:
+            found = False
+            for entry in list(pending):
+                arg, rv, value = entry
+                if self.root(value) is self.root(arg.initValue):
+                    self._same_buffer(arg, rv)
+                    pending.remove(entry)
+                    found = True
+
+    def _same_buffer(self, arg: E.IterArg, rv: E.Var) -> None:
+        self.lineage[rv] = arg
+        if isinstance(arg.initValue, E.Var):
+            self.lineage[arg] = arg.initValue
 
 
 def _attr_vars(value: object) -> list[E.Var]:

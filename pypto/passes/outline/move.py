@@ -83,7 +83,7 @@ class BodyMover(BodyFacts):
         captures = self.captures
         if var in captures or var in self.defined:  # seen (and checked) before
             if reads:
-                self.read.add(self.alias.get(var, var))
+                self.read.add(self.buffer_of(var))
             return
         if has_dynamic_dims(var.type) or (type(var) is not E.Var and type(var) is not E.IterArg):
             raise Restart
@@ -271,6 +271,7 @@ class BodyMover(BodyFacts):
             condition = self._expr_new(loop.condition)
             if condition is not loop.condition:
                 changes["condition"] = condition
+        self._carry_buffers(loop)
         self._visible_depth += 1
         body = self._move(loop.body)
         self._visible_depth -= 1
