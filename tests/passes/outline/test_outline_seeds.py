@@ -245,3 +245,11 @@ class P:
     result = passes.outline_hierarchy_scopes()(passes.convert_to_ssa()(pl.parse(text)))
     assert (result["main_chip_sub_worker_0"].level, result["main_chip_sub_worker_0"].role) \
         == (ir.Level.CHIP, ir.Role.SubWorker)
+
+
+def test_graph_pass_is_reached_through_the_core_module():
+    from pypto.pypto_core import passes as core_passes
+    outline = core_passes.outline_graph_scopes()
+    assert outline.get_name() == "OutlineGraphScopes"
+    result = outline(GraphSeedBefore)
+    assert result["accumulate_band"].func_type is ir.FunctionType.Graph
