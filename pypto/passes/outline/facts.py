@@ -147,6 +147,19 @@ class BodyFacts:
             if isinstance(arg.initValue, E.Var):
                 self.buffer[arg] = self.buffer_of(arg.initValue)
 
+    def _branch_buffers(self, stmt: St.IfStmt) -> None:
+        """An if result both branches give the same buffer is that buffer."""
+        if stmt.else_body is None or not stmt.return_vars:
+            return
+        then_yield, else_yield = trailing_yield(stmt.then_body), trailing_yield(stmt.else_body)
+        if then_yield is None or else_yield is None:
+            return
+        for rv, a, b in zip(stmt.return_vars, then_yield.value, else_yield.value):
+            if isinstance(a, E.Var) and isinstance(b, E.Var):
+                buffer = self.buffer_of(a)
+                if buffer is self.buffer_of(b):
+                    self.buffer[rv] = buffer
+
     def _define(self, var: E.Var) -> None:
         self.defined.add(var)
 
@@ -283,6 +296,7 @@ class BodyFacts:
                 self._stmt(stmt.else_body)
             for var in stmt.return_vars:
                 self._define(var)
+            self._branch_buffers(stmt)
         elif isinstance(stmt, S.ScopeStmt):
             if isinstance(stmt, S.SpmdScopeStmt):
                 self._expr(stmt.core_num)
@@ -374,9 +388,12 @@ class BodyFacts:
                     found = True
 
     def _same_buffer(self, arg: E.IterArg, rv: E.Var) -> None:
+        """``rv`` and ``arg`` are the buffer ``arg`` started as (a write to ``rv``
+        after the loop writes it too)."""
         self.lineage[rv] = arg
         if isinstance(arg.initValue, E.Var):
             self.lineage[arg] = arg.initValue
+        self.buffer[rv] = self.buffer_of(arg)
 
 
 def _attr_vars(value: object) -> list[E.Var]:

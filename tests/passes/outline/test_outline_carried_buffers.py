@@ -111,6 +111,48 @@ def test_a_store_through_a_copy_of_a_param_writes_the_param():
     assert kernel.param_directions == (ir.ParamDirection.InOut, ir.ParamDirection.In)
 
 
+def kernel_directions(program: ir.Program) -> tuple:
+    outlined = passes.outline_incore_scopes()(passes.convert_to_ssa()(program))
+    kernel = outlined["main_incore_0"]
+    return tuple((p.name_hint.split("__")[0], d) for p, d in
+                 zip(kernel.params, kernel.param_directions))
+
+
+def test_a_store_into_a_loop_result_that_is_the_carried_buffer_writes_the_param():
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, x: V, acc: pl.InOut[V]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                for i, (c,) in pl.range(2, init_values=(acc,)):
+                    u = pl.load(c, [0], [64])
+                    e = pl.yield_(c)
+                t = pl.load(x, [0], [64])
+                pl.store(t, [0], e)
+            return acc
+
+    assert kernel_directions(P) == (("acc", ir.ParamDirection.InOut),
+                                    ("x", ir.ParamDirection.In))
+
+
+def test_a_store_into_an_if_result_both_branches_give_as_the_param_writes_it():
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, x: V, acc: pl.InOut[V], n: pl.Scalar[pl.INDEX]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0], [64])
+                if n > 0:
+                    r = pl.yield_(acc)
+                else:
+                    r = pl.yield_(acc)
+                pl.store(t, [0], r)
+            return acc
+
+    assert kernel_directions(P) == (("x", ir.ParamDirection.In), ("n", ir.ParamDirection.In),
+                                    ("acc", ir.ParamDirection.InOut))
+
+
 # -- a graph whose loop yields the graph's own InOut tensor ---------------------------
 
 _GRAPH_LOOP = """import pypto.language as pl
