@@ -75,14 +75,16 @@ class BodyFacts:
         self.callee_written: set[E.Var] = set()
         self.store_targets: dict[E.Var, None] = {}  # tile.store targets, first-store order
         self.alias: dict[E.Var, E.Var] = {}          # v = <builtin write>(.., t): v names t
-        # For direction evidence only: the buffer a copy (``b = acc``) or a carry
-        # (``for .. init_values=(acc,)``) starts as; a write to it writes that buffer.
-        self.buffer: dict[E.Var, E.Var] = {}
+        # For direction evidence only: the Vars whose buffer another may be (a copy
+        # ``b = acc``; a loop carry its initial and yielded values; a loop or if result
+        # what it may hand on).  Resolved when the walk ends (``_resolve_buffers``).
+        self.buffer: dict[E.Var, list[E.Var]] = {}
         self.lineage: dict[E.Var, E.Var] = {}        # value -> the Var it is another name for
         # per tuple-valued call result: the argument Var each element is (or None)
         self.tuple_sources: dict[E.Var, list[E.Var | None]] = {}
         with nesting_guard(body):
             self._stmt(body)
+        self._resolve_buffers()
 
     @classmethod
     def lineage_of(cls, body: Stmt, program: Program | None) -> "BodyFacts":
@@ -133,32 +135,35 @@ class BodyFacts:
             steps += 1
         return var
 
-    def buffer_of(self, var: E.Var) -> E.Var:
-        """The Var whose buffer a write to (or read of) ``var`` touches: a store's
-        result names its target, a copy or a loop carry the buffer it started as."""
-        named = self.alias.get(var, var)
-        return self.buffer.get(named, named)
+    def _may_name(self, var: E.Var, value: Expr) -> None:
+        """``var`` may be the buffer ``value`` is (a write to ``var`` may write it)."""
+        if isinstance(value, E.Var) and value is not var:
+            self.buffer.setdefault(var, []).append(value)
 
-    def _carry_buffers(self, loop: St.ForStmt | St.WhileStmt) -> None:
-        """Each iter_arg starts as its initial value: in the first iteration a write
-        to the carry writes that buffer (so a kernel storing into ``c`` of
-        ``init_values=(acc,)`` writes ``acc``, and must not take it ``In``)."""
-        for arg in loop.iter_args:
-            if isinstance(arg.initValue, E.Var):
-                self.buffer[arg] = self.buffer_of(arg.initValue)
+    def _if_buffers(self, stmt: St.IfStmt) -> None:
+        """An if result is what either branch yields."""
+        for body in (stmt.then_body, stmt.else_body):
+            last = trailing_yield(body) if body is not None else None
+            if last is not None:
+                for rv, value in zip(stmt.return_vars, last.value):
+                    self._may_name(rv, value)
 
-    def _branch_buffers(self, stmt: St.IfStmt) -> None:
-        """An if result both branches give the same buffer is that buffer."""
-        if stmt.else_body is None or not stmt.return_vars:
+    def _resolve_buffers(self) -> None:
+        """Each evidence set extended by every Var its members may be: a store into
+        ``c`` of ``init_values=(acc,)`` writes ``acc`` (and, from the second iteration,
+        whatever the body yields for ``c``), so the capture ``acc`` is written."""
+        edges, alias = self.buffer, self.alias
+        if not edges:
             return
-        then_yield, else_yield = trailing_yield(stmt.then_body), trailing_yield(stmt.else_body)
-        if then_yield is None or else_yield is None:
-            return
-        for rv, a, b in zip(stmt.return_vars, then_yield.value, else_yield.value):
-            if isinstance(a, E.Var) and isinstance(b, E.Var):
-                buffer = self.buffer_of(a)
-                if buffer is self.buffer_of(b):
-                    self.buffer[rv] = buffer
+        for evidence in (self.read, self.builtin_written, self.callee_read,
+                         self.callee_written):
+            stack = list(evidence)
+            while stack:
+                var = stack.pop()
+                for other in (*edges.get(var, ()), *((alias[var],) if var in alias else ())):
+                    if other not in evidence:
+                        evidence.add(other)
+                        stack.append(other)
 
     def _define(self, var: E.Var) -> None:
         self.defined.add(var)
@@ -176,7 +181,7 @@ class BodyFacts:
                                 code=PassErrorCode.UNDEFINED_IN_REGION)
             self.captures[var] = None
         if reads:
-            self.read.add(self.buffer_of(var))
+            self.read.add(self.alias.get(var, var))
 
     def _expr(self, expr: Expr) -> None:
         stack = [expr]
@@ -235,18 +240,18 @@ class BodyFacts:
             direction = (user_callee.param_directions[index]
                          if index < len(user_callee.param_directions) else ParamDirection.In)
             self._use(arg, reads=direction is not ParamDirection.Out)
-            target = self.buffer_of(arg)
+            target = self.alias.get(arg, arg)
             if direction is not ParamDirection.Out:
                 self.callee_read.add(target)
             if direction is not ParamDirection.In:
                 self.callee_written.add(target)
         elif effect is Effect.Write:
             self._use(arg, reads=False)
-            self.builtin_written.add(self.buffer_of(arg))
+            self.builtin_written.add(self.alias.get(arg, arg))
         else:
             self._use(arg)
             if effect is Effect.ReadWrite:
-                self.builtin_written.add(self.buffer_of(arg))
+                self.builtin_written.add(self.alias.get(arg, arg))
         if is_store and index == 2:
             self.store_targets.setdefault(self.alias.get(arg, arg), None)
 
@@ -277,7 +282,6 @@ class BodyFacts:
                 self._define(var)
             for bound in (stmt.start, stmt.stop, stmt.step):
                 self._expr(bound)
-            self._carry_buffers(stmt)
             self._stmt(stmt.body)
             self._loop_lineage(stmt)
         elif isinstance(stmt, St.WhileStmt):
@@ -286,7 +290,6 @@ class BodyFacts:
             for var in (*stmt.iter_args, *stmt.return_vars):
                 self._define(var)
             self._expr(stmt.condition)
-            self._carry_buffers(stmt)
             self._stmt(stmt.body)
             self._loop_lineage(stmt)
         elif isinstance(stmt, St.IfStmt):
@@ -296,7 +299,7 @@ class BodyFacts:
                 self._stmt(stmt.else_body)
             for var in stmt.return_vars:
                 self._define(var)
-            self._branch_buffers(stmt)
+            self._if_buffers(stmt)
         elif isinstance(stmt, S.ScopeStmt):
             if isinstance(stmt, S.SpmdScopeStmt):
                 self._expr(stmt.core_num)
@@ -317,7 +320,7 @@ class BodyFacts:
             self.lineage[var] = value
             if value in self.alias:
                 self.alias[var] = self.alias[value]
-            self.buffer[var] = self.buffer_of(value)  # ``b = acc``: a store into b writes acc
+            self._may_name(var, value)  # ``b = acc``: a store into b writes acc
             return
         if isinstance(value, E.Call):
             name = value.op.name
@@ -367,6 +370,13 @@ class BodyFacts:
         tensor, and the outlined function must return it, not the buffer it started from."""
         last = trailing_yield(stmt.body)
         yielded = last.value if last is not None else ()
+        runs = _runs_at_least_once(stmt)
+        for arg, rv, value in zip(stmt.iter_args, stmt.return_vars, yielded):
+            # the carry starts as its init and goes on as what the body yields; the
+            # result is the last value yielded (the init when the loop does not run)
+            self._may_name(arg, arg.initValue)
+            self._may_name(arg, value)
+            self._may_name(rv, value if runs else arg)
         pending = []
         for arg, rv, value in zip(stmt.iter_args, stmt.return_vars, yielded):
             if not isinstance(value, E.Var):
@@ -388,12 +398,20 @@ class BodyFacts:
                     found = True
 
     def _same_buffer(self, arg: E.IterArg, rv: E.Var) -> None:
-        """``rv`` and ``arg`` are the buffer ``arg`` started as (a write to ``rv``
-        after the loop writes it too)."""
         self.lineage[rv] = arg
         if isinstance(arg.initValue, E.Var):
             self.lineage[arg] = arg.initValue
-        self.buffer[rv] = self.buffer_of(arg)
+
+
+def _runs_at_least_once(loop: St.ForStmt | St.WhileStmt) -> bool:
+    """A ``for`` with constant bounds and a trip count of at least one."""
+    if not isinstance(loop, St.ForStmt):
+        return False
+    start, stop, step = loop.start, loop.stop, loop.step
+    if not all(isinstance(b, E.ConstInt) for b in (start, stop, step)):
+        return False
+    first, last, stride = start.value, stop.value, step.value  # type: ignore[attr-defined]
+    return (stride > 0 and first < last) or (stride < 0 and first > last)
 
 
 def _attr_vars(value: object) -> list[E.Var]:

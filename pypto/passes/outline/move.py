@@ -83,7 +83,7 @@ class BodyMover(BodyFacts):
         captures = self.captures
         if var in captures or var in self.defined:  # seen (and checked) before
             if reads:
-                self.read.add(self.buffer_of(var))
+                self.read.add(self.alias.get(var, var))
             return
         if has_dynamic_dims(var.type) or (type(var) is not E.Var and type(var) is not E.IterArg):
             raise Restart
@@ -271,7 +271,6 @@ class BodyMover(BodyFacts):
             condition = self._expr_new(loop.condition)
             if condition is not loop.condition:
                 changes["condition"] = condition
-        self._carry_buffers(loop)
         self._visible_depth += 1
         body = self._move(loop.body)
         self._visible_depth -= 1
@@ -293,7 +292,7 @@ class BodyMover(BodyFacts):
         self._visible_depth -= 1
         for var in stmt.return_vars:
             self._define(var)
-        self._branch_buffers(stmt)
+        self._if_buffers(stmt)
         rvs = [self._define_output(rv) for rv in stmt.return_vars]
         if (condition is stmt.condition and then_body is stmt.then_body
                 and else_body is stmt.else_body and _same(rvs, stmt.return_vars)):

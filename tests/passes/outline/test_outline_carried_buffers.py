@@ -153,6 +153,70 @@ def test_a_store_into_an_if_result_both_branches_give_as_the_param_writes_it():
                                     ("acc", ir.ParamDirection.InOut))
 
 
+def test_ping_pong_carries_write_both_buffers():
+    # dst is b in the first iteration and a in the second: both are written.
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, a: pl.InOut[V], b: pl.InOut[V]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                for i, (src, dst) in pl.range(4, init_values=(a, b)):
+                    t = pl.load(src, [0], [64])
+                    d2 = pl.store(t, [0], dst)
+                    s2, d3 = pl.yield_(d2, src)
+            return s2
+
+    assert kernel_directions(P) == (("a", ir.ParamDirection.InOut),
+                                    ("b", ir.ParamDirection.InOut))
+
+
+def test_a_store_into_an_if_result_writes_what_either_branch_gives():
+    @pl.program
+    class P:
+        @pl.function
+        def main(self, x: V, a: pl.InOut[V], b: pl.InOut[V], n: pl.Scalar[pl.INDEX]) -> V:
+            with pl.at(level=pl.Level.CORE_GROUP):
+                t = pl.load(x, [0], [64])
+                if n > 0:
+                    dst = pl.yield_(a)
+                else:
+                    dst = pl.yield_(b)
+                pl.store(t, [0], dst)
+            return a
+
+    assert kernel_directions(P) == (("x", ir.ParamDirection.In), ("n", ir.ParamDirection.In),
+                                    ("a", ir.ParamDirection.InOut),
+                                    ("b", ir.ParamDirection.InOut))
+
+
+_MAYBE_INIT = """import pypto.language as pl
+T = pl.Tensor[[64], pl.FP32]
+
+
+@pl.program
+class P:
+    @pl.function
+    def main(self, x: pl.InOut[T], acc: pl.InOut[T], n: pl.Scalar[pl.INDEX]) -> T:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [0], [64])
+            for i, (c,) in pl.range(TRIPS, init_values=(acc,)):
+                e = pl.yield_(x)
+            pl.store(t, [0], e)
+        return acc
+"""
+
+
+@pytest.mark.parametrize("trips, acc_direction", [
+    ("n", ir.ParamDirection.InOut),  # n may be 0: then e is acc, and the store writes acc
+    ("2", ir.ParamDirection.In),     # two trips: e is x, acc is only read (the init)
+])
+def test_a_loop_result_is_its_initial_value_only_when_the_loop_may_not_run(trips,
+                                                                           acc_direction):
+    directions = dict(kernel_directions(pl.parse(_MAYBE_INIT.replace("TRIPS", trips))))
+    assert directions["x"] is ir.ParamDirection.InOut
+    assert directions["acc"] is acc_direction
+
+
 # -- a graph whose loop yields the graph's own InOut tensor ---------------------------
 
 _GRAPH_LOOP = """import pypto.language as pl
