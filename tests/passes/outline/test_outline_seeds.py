@@ -253,3 +253,36 @@ def test_graph_pass_is_reached_through_the_core_module():
     assert outline.get_name() == "OutlineGraphScopes"
     result = outline(GraphSeedBefore)
     assert result["accumulate_band"].func_type is ir.FunctionType.Graph
+
+
+def test_a_graph_declared_in_another_parameter_order_compiles_and_computes_alike():
+    # The decorator form's boundary is a permutation of the scope form's (capture
+    # order); nothing downstream reads params by position, so both compile and agree.
+    @pl.program
+    class Permuted:
+        @pl.function(type=pl.FunctionType.Graph)
+        def accumulate_band(self, acc: pl.InOut[A], w: W, i: pl.Scalar[pl.INDEX]) -> A:
+            base = i * ROWS
+            with pl.at(level=pl.Level.CORE_GROUP):
+                band = pl.load(w, [base, 0], [ROWS, COLS])
+                cur = pl.load(acc, [0, 0], [ROWS, COLS])
+                pl.store(pl.add(cur, band), [0, 0], acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def entry(self, w: W, acc: pl.InOut[A]) -> A:
+            for i in pl.range(LAYERS):
+                acc = self.accumulate_band(acc, w, i)
+            return acc
+
+    compiled = default_pipeline(Permuted)
+    graph = compiled["accumulate_band"]
+    assert [p.name_hint.split("__")[0] for p in graph.params] == ["acc", "w", "i", "base"]
+    assert graph.param_directions[0] is ir.ParamDirection.InOut
+    w = np.arange(LAYERS * ROWS * COLS, dtype=np.float32).reshape(LAYERS * ROWS, COLS) / 100
+    results = []
+    for version in (GraphSeedBefore, default_pipeline(GraphSeedBefore), Permuted, compiled):
+        acc = np.ones((ROWS, COLS), np.float32)
+        pypto.run(version, w, acc)
+        results.append(acc)
+    assert all(np.array_equal(results[0], r) for r in results[1:])
