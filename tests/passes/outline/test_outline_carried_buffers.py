@@ -135,24 +135,6 @@ def test_a_store_into_a_loop_result_that_is_the_carried_buffer_writes_the_param(
                                     ("x", ir.ParamDirection.In))
 
 
-def test_a_store_into_an_if_result_both_branches_give_as_the_param_writes_it():
-    @pl.program
-    class P:
-        @pl.function
-        def main(self, x: V, acc: pl.InOut[V], n: pl.Scalar[pl.INDEX]) -> V:
-            with pl.at(level=pl.Level.CORE_GROUP):
-                t = pl.load(x, [0], [64])
-                if n > 0:
-                    r = pl.yield_(acc)
-                else:
-                    r = pl.yield_(acc)
-                pl.store(t, [0], r)
-            return acc
-
-    assert kernel_directions(P) == (("x", ir.ParamDirection.In), ("n", ir.ParamDirection.In),
-                                    ("acc", ir.ParamDirection.InOut))
-
-
 def test_ping_pong_carries_write_both_buffers():
     # dst is b in the first iteration and a in the second: both are written.
     @pl.program
@@ -170,23 +152,30 @@ def test_ping_pong_carries_write_both_buffers():
                                     ("b", ir.ParamDirection.InOut))
 
 
-def test_a_store_into_an_if_result_writes_what_either_branch_gives():
-    @pl.program
-    class P:
-        @pl.function
-        def main(self, x: V, a: pl.InOut[V], b: pl.InOut[V], n: pl.Scalar[pl.INDEX]) -> V:
-            with pl.at(level=pl.Level.CORE_GROUP):
-                t = pl.load(x, [0], [64])
-                if n > 0:
-                    dst = pl.yield_(a)
-                else:
-                    dst = pl.yield_(b)
-                pl.store(t, [0], dst)
-            return a
+_CHOSEN = """import pypto.language as pl
+T = pl.Tensor[[64], pl.FP32]
 
-    assert kernel_directions(P) == (("x", ir.ParamDirection.In), ("n", ir.ParamDirection.In),
-                                    ("a", ir.ParamDirection.InOut),
-                                    ("b", ir.ParamDirection.InOut))
+
+@pl.program
+class P:
+    @pl.function
+    def main(self, x: T, a: pl.InOut[T], b: pl.InOut[T], n: pl.Scalar[pl.INDEX]) -> T:
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [0], [64])
+            if n > 0:
+                dst = pl.yield_(a)
+            else:
+                dst = pl.yield_(OTHER)
+            pl.store(t, [0], dst)
+        return a
+"""
+
+
+@pytest.mark.parametrize("other, inout", [("a", ["a"]), ("b", ["a", "b"])])
+def test_a_store_into_an_if_result_writes_what_either_branch_gives(other, inout):
+    directions = kernel_directions(pl.parse(_CHOSEN.replace("OTHER", other)))
+    assert directions == (("x", ir.ParamDirection.In), ("n", ir.ParamDirection.In),
+                          *((name, ir.ParamDirection.InOut) for name in inout))
 
 
 _MAYBE_INIT = """import pypto.language as pl

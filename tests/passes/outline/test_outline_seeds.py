@@ -1,20 +1,15 @@
-"""The two design seeds (OutlineGraphScopes, OutlineHierarchyScopes), the rows of
-``docs/seeds-audit.md`` that no other test pinned: each example as input -> the
-output the seed describes, and each stated rule or error case."""
+"""The two design seeds (OutlineGraphScopes, OutlineHierarchyScopes): rules and error
+cases of ``docs/seeds-audit.md`` that no other test pinned (the graph seed's example
+against its after program is in ``test_outline_pipeline.py``)."""
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
-import pypto
 import pypto.language as pl
 from pypto import ir, passes
 from pypto.passes.outline.index import FunctionIndex
 
-ROWS, COLS, LAYERS = 8, 16, 4
-W = pl.Tensor[[LAYERS * ROWS, COLS], pl.FP32]
-A = pl.Tensor[[ROWS, COLS], pl.FP32]
 T = pl.Tensor[[64], pl.FP32]
 F32 = ir.TensorType([64], ir.DataType.FP32)
 
@@ -24,59 +19,6 @@ def default_pipeline(program: ir.Program) -> ir.Program:
 
 
 # -- OutlineGraphScopes ------------------------------------------------------------------
-
-@pl.program
-class GraphSeedBefore:
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def entry(self, w: W, acc: pl.InOut[A]) -> A:
-        for i in pl.range(LAYERS):
-            with pl.graph("accumulate_band"):
-                base = i * ROWS
-                with pl.at(level=pl.Level.CORE_GROUP):
-                    band = pl.load(w, [base, 0], [ROWS, COLS])
-                    cur = pl.load(acc, [0, 0], [ROWS, COLS])
-                    pl.store(pl.add(cur, band), [0, 0], acc)
-        return acc
-
-
-def test_graph_seed_example_compiles_to_the_seeds_after_program():
-    # The seed's "after": accumulate_band(self, i, w, acc, base) returning acc, called
-    # as acc = self.accumulate_band(i, w, acc, i * ROWS) in the loop; its pl.at region
-    # is the kernel OutlineIncoreScopes lifts right after (the seed's related note).
-    @pl.program
-    class After:
-        @pl.function(type=pl.FunctionType.InCore)
-        def accumulate_band_incore_0(w: W, base: pl.Scalar[pl.INDEX], acc: pl.InOut[A]) -> A:
-            band = pl.load(w, [base, 0], [ROWS, COLS])
-            cur = pl.load(acc, [0, 0], [ROWS, COLS])
-            t = pl.add(cur, band)
-            acc__store = pl.store(t, [0, 0], acc)
-            return acc
-
-        @pl.function(type=pl.FunctionType.Graph, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
-        def accumulate_band(self, i: pl.Scalar[pl.INDEX], w: W, acc: pl.InOut[A],
-                            base: pl.Scalar[pl.INDEX]) -> A:
-            acc_1 = self.accumulate_band_incore_0(w, base, acc)
-            return acc
-
-        @pl.function(type=pl.FunctionType.Orchestration)
-        def entry(self, w: W, acc: pl.InOut[A]) -> A:
-            for i, (acc_it,) in pl.range(LAYERS, init_values=(acc,)):
-                acc_1 = self.accumulate_band(i, w, acc_it, i * ROWS)
-                acc_rv = pl.yield_(acc_1)
-            return acc_rv
-
-    compiled = default_pipeline(GraphSeedBefore)
-    ir.assert_structural_equal(compiled, After)
-    w = np.arange(LAYERS * ROWS * COLS, dtype=np.float32).reshape(LAYERS * ROWS, COLS) / 100
-    results = []
-    for version in (GraphSeedBefore, compiled):
-        acc = np.ones((ROWS, COLS), np.float32)
-        pypto.run(version, w, acc)
-        results.append(acc)
-    assert np.array_equal(results[0], results[1])
-    assert np.allclose(results[1], 1 + w.reshape(LAYERS, ROWS, COLS).sum(axis=0))
-
 
 def test_graph_pass_requires_ssa_form_naming_the_function():
     x = ir.Var("x", F32)
@@ -187,23 +129,6 @@ def test_hierarchy_outlined_verifier_leaves_non_opaque_functions_alone():
         "Hierarchy ScopeStmt found in function (should have been outlined)"]
 
 
-def test_hierarchy_nested_seed_output_prints_and_reparses_equal():
-    @pl.program
-    class Before:
-        @pl.function
-        def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
-            with pl.at(level=pl.Level.GLOBAL, role=pl.Role.Orchestrator):
-                y: pl.Tensor[[64], pl.FP32] = pl.add(x, x)
-                with pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator):
-                    z: pl.Tensor[[64], pl.FP32] = pl.mul(y, y)
-            return z
-
-    after = passes.outline_hierarchy_scopes()(Before)
-    assert sorted(after.functions) == ["main", "main_global_orch_0",
-                                       "main_global_orch_0_host_orch_0"]
-    ir.assert_structural_equal(pl.parse(ir.python_print(after)), after)
-
-
 @pytest.mark.parametrize("at, name", [
     ("pl.at(level=pl.Level.HOST, role=pl.Role.Orchestrator)", "main_host_orch_0"),
     ("pl.at(level=pl.Level.GLOBAL, role=pl.Role.Orchestrator)", "main_global_orch_0"),
@@ -245,44 +170,3 @@ class P:
     result = passes.outline_hierarchy_scopes()(passes.convert_to_ssa()(pl.parse(text)))
     assert (result["main_chip_sub_worker_0"].level, result["main_chip_sub_worker_0"].role) \
         == (ir.Level.CHIP, ir.Role.SubWorker)
-
-
-def test_graph_pass_is_reached_through_the_core_module():
-    from pypto.pypto_core import passes as core_passes
-    outline = core_passes.outline_graph_scopes()
-    assert outline.get_name() == "OutlineGraphScopes"
-    result = outline(GraphSeedBefore)
-    assert result["accumulate_band"].func_type is ir.FunctionType.Graph
-
-
-def test_a_graph_declared_in_another_parameter_order_compiles_and_computes_alike():
-    # The decorator form's boundary is a permutation of the scope form's (capture
-    # order); nothing downstream reads params by position, so both compile and agree.
-    @pl.program
-    class Permuted:
-        @pl.function(type=pl.FunctionType.Graph)
-        def accumulate_band(self, acc: pl.InOut[A], w: W, i: pl.Scalar[pl.INDEX]) -> A:
-            base = i * ROWS
-            with pl.at(level=pl.Level.CORE_GROUP):
-                band = pl.load(w, [base, 0], [ROWS, COLS])
-                cur = pl.load(acc, [0, 0], [ROWS, COLS])
-                pl.store(pl.add(cur, band), [0, 0], acc)
-            return acc
-
-        @pl.function(type=pl.FunctionType.Orchestration)
-        def entry(self, w: W, acc: pl.InOut[A]) -> A:
-            for i in pl.range(LAYERS):
-                acc = self.accumulate_band(acc, w, i)
-            return acc
-
-    compiled = default_pipeline(Permuted)
-    graph = compiled["accumulate_band"]
-    assert [p.name_hint.split("__")[0] for p in graph.params] == ["acc", "w", "i", "base"]
-    assert graph.param_directions[0] is ir.ParamDirection.InOut
-    w = np.arange(LAYERS * ROWS * COLS, dtype=np.float32).reshape(LAYERS * ROWS, COLS) / 100
-    results = []
-    for version in (GraphSeedBefore, default_pipeline(GraphSeedBefore), Permuted, compiled):
-        acc = np.ones((ROWS, COLS), np.float32)
-        pypto.run(version, w, acc)
-        results.append(acc)
-    assert all(np.array_equal(results[0], r) for r in results[1:])
