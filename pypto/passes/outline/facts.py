@@ -377,22 +377,24 @@ class BodyFacts:
             self._may_name(arg, arg.initValue)
             self._may_name(arg, value)
             self._may_name(rv, value if runs else arg)
-        pending = []
+        pending: list[tuple[E.IterArg, E.Var, E.Var, E.Var]] = []
         for arg, rv, value in zip(stmt.iter_args, stmt.return_vars, yielded):
             if not isinstance(value, E.Var):
                 continue
+            init = arg.initValue
             if self.root(value) is arg:
                 self._same_buffer(arg, rv)
-            elif isinstance(arg.initValue, E.Var):
-                pending.append((arg, rv, value))
+            elif isinstance(init, E.Var):
+                pending.append((arg, rv, value, init))
         # A carry yielding its own starting buffer: decided after the in-place carries,
-        # and again after each one found (one may reach the buffer through another).
+        # and again after each one found (one may reach the buffer through another);
+        # each round settles one carry at least, so there are at most as many rounds.
         found = True
         while pending and found:
             found = False
             for entry in list(pending):
-                arg, rv, value = entry
-                if self.root(value) is self.root(arg.initValue):
+                arg, rv, value, init = entry
+                if self.root(value) is self.root(init):
                     self._same_buffer(arg, rv)
                     pending.remove(entry)
                     found = True
