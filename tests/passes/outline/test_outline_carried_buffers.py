@@ -279,3 +279,6 @@ def test_a_loop_yielding_a_buffer_other_than_its_start_is_still_refused_at_the_r
     assert str(err).startswith(
         "LegalizeGraphBoundary: 'e' is defined inside pl.graph region 'g' and read after "
         "it; a graph returns only the tensors passed into it")
+    assert err.hint == ("'e' is 'x' when the loop does not run and 'acc' after it runs; "
+                        "start the loop from 'acc' (init_values=(acc, ...)) so that it is "
+                        "'acc' on every path")
