@@ -51,6 +51,18 @@ class ExecutionError(Error, SourceDiagnostic):
         self.detail = message if detail is None else detail
         self.function = function
         self.hint = hint
+        # (function, span of its call), innermost first: how the run got to ``span``.
+        self.called_from: list[tuple[str, Span]] = []
+
+    @property  # type: ignore[override]  # SourceDiagnostic's plain attribute, computed here
+    def note(self) -> str | None:
+        """``'k' was called at model.py:18:13, from 'main'``: the program's calls that led
+        to the failure (a kernel's line alone does not say which call ran it)."""
+        if not self.called_from:
+            return None
+        steps = [f"'{name}' was called at {location_text(span)}"
+                 for name, span in self.called_from]
+        return "; ".join(steps)
 
     def headline(self) -> str:
         """``"<what>: <detail>"`` (the snippet under it shows the location)."""
