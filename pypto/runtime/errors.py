@@ -60,8 +60,14 @@ class ExecutionError(Error, SourceDiagnostic):
         to the failure (a kernel's line alone does not say which call ran it)."""
         if not self.called_from:
             return None
-        steps = [f"'{name}' was called at {location_text(span)}"
-                 for name, span in self.called_from]
+        # As snippets name places (``Cell In[5], line 4`` in a notebook); loaded here, when
+        # shown, so importing the executor loads nothing of the parser.
+        from ..language.parser.diagnostics.renderer import format_location
+        steps = []
+        for name, span in self.called_from:
+            place = {"filename": span.filename, "line": span.begin_line,
+                     "column": span.begin_column}
+            steps.append(f"'{name}' was called at {format_location(place)}")
         return "; ".join(steps)
 
     def headline(self) -> str:
