@@ -81,6 +81,16 @@ class Offsets:
         return r
 """
 
+TYPED_SCALE = """\
+@pl.jit
+def scale(x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor]):
+    out = pl.mul(x, 2.0)
+    return out
+
+
+"""
+BARE_SCALE = TYPED_SCALE.replace("pl.Tensor[[64], pl.FP32]", "pl.Tensor")
+
 CASES: dict[str, Case] = {
     # -- pass refusals (PassError) ---------------------------------------------------
     "P000 a ValueError of a function pass": Case("""\
@@ -518,25 +528,13 @@ class P:
 pypto.run(P, np.ones(64, np.float32), np.zeros(64, np.float32), 0)
 """, "ExecutionError", "core_num at ", "        with pl.spmd(n):", "with", "R000"),
     # -- @pl.jit ------------------------------------------------------------------------
-    "E403 a jit argument of the wrong dtype": Case("""\
-@pl.jit
-def scale(x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor]):
-    out = pl.mul(x, 2.0)
-    return out
-
-
+    "E403 a jit argument of the wrong dtype": Case(TYPED_SCALE + """\
 scale(np.ones(64, np.int32), np.zeros(64, np.float32))
 """, "ArgumentTypeError", "scale(): parameter 'x' is annotated pl.Tensor[[64], pl.FP32] but "
         "the argument's dtype is INT32",
         "def scale(x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor]):", "x:", "E403",
         note="in the call at "),
-    "E403 a jit argument of the wrong shape": Case("""\
-@pl.jit
-def scale(x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor]):
-    out = pl.mul(x, 2.0)
-    return out
-
-
+    "E403 a jit argument of the wrong shape": Case(TYPED_SCALE + """\
 scale(np.ones(32, np.float32), np.zeros(64, np.float32))
 """, "ArgumentValueError", "scale(): parameter 'x' is annotated pl.Tensor[[64], pl.FP32] but "
         "the argument's dimension 0 is 32, not 64",
@@ -553,24 +551,12 @@ shift(np.ones(64, np.float32), 2.5, np.zeros(64, np.float32))
 """, "ArgumentTypeError", "shift(): parameter 'n' is pl.Scalar[pl.INDEX]; expected an int, "
         "got float", "def shift(x: pl.Tensor, n: pl.Scalar[pl.INDEX], out: pl.Out[pl.Tensor]):",
         "n:", "E403", note="in the call at "),
-    "E403 too many jit arguments": Case("""\
-@pl.jit
-def scale(x: pl.Tensor, out: pl.Out[pl.Tensor]):
-    out = pl.mul(x, 2.0)
-    return out
-
-
+    "E403 too many jit arguments": Case(BARE_SCALE + """\
 scale(np.ones(64, np.float32), np.zeros(64, np.float32), 3)
 """, "ArgumentTypeError", "@pl.jit function 'scale': too many positional arguments",
         "def scale(x: pl.Tensor, out: pl.Out[pl.Tensor]):", "def", "E403",
         note="in the call at "),
-    "E402 a jit tensor argument missing": Case("""\
-@pl.jit
-def scale(x: pl.Tensor, out: pl.Out[pl.Tensor]):
-    out = pl.mul(x, 2.0)
-    return out
-
-
+    "E402 a jit tensor argument missing": Case(BARE_SCALE + """\
 scale(np.ones(64, np.float32))
 """, "MissingArgumentError", "@pl.jit function 'scale': missing a required argument: 'out'",
         "def scale(x: pl.Tensor, out: pl.Out[pl.Tensor]):", "out:", "E402",
