@@ -248,7 +248,8 @@ class P:
 
 default_pipeline(P)
 """, PassError, "OutlineIncoreScopes: no_dep_args names 'y', which the scope outlined as",
-        "        with pl.at(level=pl.Level.CORE_GROUP, no_dep_args=[y]):", "with", "P404"),
+        "        with pl.at(level=pl.Level.CORE_GROUP, no_dep_args=[y]):", "with", "P404",
+        hint="Remove 'y' from no_dep_args"),
     "P405 a block count computed inside the cluster": Case("""\
 @pl.program
 class P:

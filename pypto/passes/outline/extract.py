@@ -103,7 +103,9 @@ class ScopeExtraction:
                         raise PassError(
                             f"no_dep_args names '{source_name(var.name_hint)}', which the "
                             f"scope outlined as '{self.function.name}' does not use", scope.span,
-                            code=PassErrorCode.UNUSED_NO_DEP_ARG, pass_name=self.pass_name)
+                            code=PassErrorCode.UNUSED_NO_DEP_ARG, pass_name=self.pass_name,
+                            hint=f"Remove '{source_name(var.name_hint)}' from no_dep_args: it "
+                                 "lists tensors the region reads or writes")
                     continue
                 indices.append(positions[var])
             attrs["arg_direction_overrides"] = sorted(indices)
