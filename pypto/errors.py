@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
+from typing import Any
 
 __all__ = ["Error", "InternalError", "SourceDiagnostic", "CoreAssertionError", "CoreIndexError",
            "CoreNotImplementedError", "CoreRuntimeError", "CoreTypeError", "CoreValueError"]
@@ -40,7 +41,7 @@ class SourceDiagnostic(Exception):
     """
 
     code = ""  # each subclass names its stable code (docs/guide/diagnostics.md)
-    span: object = None
+    span: Any = None  # an ``ir.Span`` or a span dict (this module imports no IR)
     hint: "str | None" = None
     note: "str | None" = None
     source_lines: "list[str] | None" = None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ast
 import os
 import sys
+from types import FrameType
 from typing import Optional
 
 from ..errors import SourceDiagnostic
@@ -55,7 +56,7 @@ def argument_error(cls: type, message: str, facts: FunctionFacts,
 def call_site() -> Optional[str]:
     """Where the user's code called into pypto: the innermost frame of the stack that is
     not pypto's own (``file:line``, or ``Cell In[5], line 3`` in a notebook)."""
-    frame = sys._getframe(1)
+    frame: Optional[FrameType] = sys._getframe(1)
     while frame is not None and frame.f_code.co_filename.startswith(_PYPTO_DIR):
         frame = frame.f_back
     if frame is None:

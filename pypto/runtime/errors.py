@@ -54,21 +54,17 @@ class ExecutionError(Error, SourceDiagnostic):
         # (function, span of its call), innermost first: how the run got to ``span``.
         self.called_from: list[tuple[str, Span]] = []
 
-    @property  # type: ignore[override]  # SourceDiagnostic's plain attribute, computed here
-    def note(self) -> str | None:
-        """``'k' was called at model.py:18:13, from 'main'``: the program's calls that led
-        to the failure (a kernel's line alone does not say which call ran it)."""
-        if not self.called_from:
-            return None
-        # As snippets name places (``Cell In[5], line 4`` in a notebook); loaded here, when
-        # shown, so importing the executor loads nothing of the parser.
+    def add_call(self, function: str, span: Span) -> None:
+        """The run got here through a call of ``function`` at ``span``; the note says
+        ``'k' was called at model.py:18:13`` (a kernel's line alone does not say which
+        call ran it), naming a notebook cell as IPython does."""
+        # Loaded here, on the failure path, so importing the executor loads no parser.
         from ..language.parser.diagnostics.renderer import format_location
-        steps = []
-        for name, span in self.called_from:
-            place = {"filename": span.filename, "line": span.begin_line,
-                     "column": span.begin_column}
-            steps.append(f"'{name}' was called at {format_location(place)}")
-        return "; ".join(steps)
+        self.called_from.append((function, span))
+        place = {"filename": span.filename, "line": span.begin_line,
+                 "column": span.begin_column}
+        step = f"'{function}' was called at {format_location(place)}"
+        self.note = step if self.note is None else f"{self.note}; {step}"
 
     def headline(self) -> str:
         """``"<what>: <detail>"`` (the snippet under it shows the location)."""

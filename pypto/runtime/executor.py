@@ -88,7 +88,7 @@ class CompiledFunction:
             signal = self.body(frame)
         except ExecutionError as err:  # the calls that led there, for its note
             if span is not None:
-                err.called_from.append((function.name, span))
+                err.add_call(function.name, span)
             raise
         finally:
             state.call_depth -= 1
