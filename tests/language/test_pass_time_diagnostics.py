@@ -575,6 +575,36 @@ def carried(x: pl.Tensor, out: pl.Out[pl.Tensor]):
 carried(np.ones(64, np.float32), np.zeros(64, np.float32))
 """, PassError, "FlattenCallExpr: in function 'carried': the while condition calls",
         "    while pl.tensor.read(x, [k]) > 0.0:", "while", "P300"),
+    "P200 from a jit function, at its line": Case("""\
+@pl.jit
+def carry(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    acc = x
+    for i in pl.unroll(4):
+        acc = pl.add(acc, x)
+    out = pl.assemble(out, acc, [0])
+    return out
+
+
+carry(np.ones(64, np.float32), np.zeros(64, np.float32))
+""", PassError, "ConvertToSSA: in function 'carry': the pl.unroll loop carries 'acc'",
+        "    for i in pl.unroll(4):", "for", "P200"),
+    "P500 from a jit function, at the read": Case("""\
+@pl.jit
+def escapes(x: pl.Tensor, acc: pl.InOut[pl.Tensor]):
+    with pl.graph("g1"):
+        with pl.at(level=pl.Level.CORE_GROUP):
+            t = pl.load(x, [0, 0], [16, 16])
+            a = pl.load(acc, [0, 0], [16, 16])
+            acc = pl.store(pl.add(t, a), [0, 0], acc)
+    with pl.at(level=pl.Level.CORE_GROUP):
+        a2 = pl.load(acc, [0, 0], [16, 16])
+        acc = pl.store(pl.mul(t, a2), [0, 0], acc)
+    return acc
+
+
+escapes(np.ones((16, 16), np.float32), np.zeros((16, 16), np.float32))
+""", PassError, "LegalizeGraphBoundary: 't' is defined inside pl.graph region 'g1'",
+        "        acc = pl.store(pl.mul(t, a2), [0, 0], acc)", "pl.mul", "P500"),
     "R000 from a jit kernel, with the call that ran it": Case("""\
 @pl.jit.incore
 def kern(x: pl.Tensor, out: pl.Out[pl.Tensor], n: pl.Scalar[pl.INDEX]):
