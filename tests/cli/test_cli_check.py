@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from _cli_helpers import EXAMPLES, run_cli, write
+from _user_programs import OFFSETS, RUN_OFFSETS
 
 NESTED_CALL = """
     import pypto.language as pl
@@ -138,28 +139,8 @@ def test_a_file_without_programs_has_nothing_to_check(in_tmp, capsys):
     assert (result.code, result.out, result.err) == (0, "empty.py: nothing to check\n", "")
 
 
-RUN_AT_MODULE_LEVEL = """
-    import numpy as np
-    import pypto
-    import pypto.language as pl
-
-    T = pl.Tensor[[64], pl.FP32]
-
-    @pl.program
-    class Offsets:
-        @pl.function(type=pl.FunctionType.InCore)
-        def k(self, x: T, n: pl.Scalar[pl.INDEX], o: pl.Out[T]) -> T:
-            t = pl.load(x, [n], [64])
-            r = pl.store(t, [0], o)
-            return r
-
-        @pl.function(type=pl.FunctionType.Orchestration)
-        def main(self, x: T, n: pl.Scalar[pl.INDEX], o: pl.Out[T]) -> T:
-            r = self.k(x, n, o)
-            return r
-
-    pypto.run(Offsets, np.ones(64, np.float32), 8, np.zeros(64, np.float32))
-"""
+RUN_AT_MODULE_LEVEL = ("import numpy as np\nimport pypto\nimport pypto.language as pl\n\n"
+                       "T = pl.Tensor[[64], pl.FP32]\n\n" + OFFSETS + "\n" + RUN_OFFSETS)
 
 JIT_CALL_AT_MODULE_LEVEL = """
     import numpy as np

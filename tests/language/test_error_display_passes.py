@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from _user_programs import OFFSETS, RUN_OFFSETS
 from test_error_display import subprocess_env
 
 SETUP_CELL = """\
@@ -181,25 +182,8 @@ condition value in the loop body and yield it
 # -- errors after the passes: the executor's and a @pl.jit call's ------------------------
 
 RUN_CELLS = {
-    "execution error": ("""\
-import numpy as np
-import pypto
-
-@pl.program
-class Offsets:
-    @pl.function(type=pl.FunctionType.InCore)
-    def k(self, x: T, n: pl.Scalar[pl.INDEX], o: pl.Out[T]) -> T:
-        t = pl.load(x, [n], [64])
-        r = pl.store(t, [0], o)
-        return r
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: T, n: pl.Scalar[pl.INDEX], o: pl.Out[T]) -> T:
-        r = self.k(x, n, o)
-        return r
-
-pypto.run(Offsets, np.ones(64, np.float32), 8, np.zeros(64, np.float32))
-""", "ExecutionError", [
+    "execution error": ("import numpy as np\nimport pypto\n\n" + OFFSETS + "\n" + RUN_OFFSETS,
+                        "ExecutionError", [
         "Error: tile.load: offsets [8] + shape [64] exceed tensor shape [64] (in function 'k')",
         "  --> Cell In[2], line 8",
         "   |",

@@ -23,6 +23,8 @@ from pypto.language.parser.display import rendered_lines
 from pypto.language.parser.findings import findings_of
 from pypto.passes import PassError, VerificationError
 
+from _user_programs import OFFSETS, RUN_OFFSETS
+
 HEADER = """\
 import pypto
 import pypto.language as pl
@@ -66,20 +68,6 @@ def _error_class(name: str) -> type:
             "MissingArgumentError": signature.MissingArgumentError}[name]
 
 
-KERNEL_AND_MAIN = """\
-@pl.program
-class Offsets:
-    @pl.function(type=pl.FunctionType.InCore)
-    def k(self, x: T, n: IDX, o: pl.Out[T]) -> T:
-        t = pl.load(x, [n], [64])
-        r = pl.store(t, [0], o)
-        return r
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: T, n: IDX, o: pl.Out[T]) -> T:
-        r = self.k(x, n, o)
-        return r
-"""
 
 TYPED_SCALE = """\
 @pl.jit
@@ -416,10 +404,9 @@ def twice(x: T) -> T:
 passes.run_verifier()(ir.Program([twice], "P"))
 """, VerificationError, "IR Verification Report", "    y = pl.mul(y, y)", "y =", "V000"),
     # -- the executor (ExecutionError) -------------------------------------------------
-    "R000 an op failing in a kernel, with the call that ran it": Case(KERNEL_AND_MAIN + """
-
-pypto.run(Offsets, np.ones(64, np.float32), 8, np.zeros(64, np.float32))
-""", "ExecutionError", "tile.load at ", "        t = pl.load(x, [n], [64])", "pl.load", "R000",
+    "R000 an op failing in a kernel, with the call that ran it": Case(
+        OFFSETS + "\n\n" + RUN_OFFSETS, "ExecutionError", "tile.load at ",
+        "        t = pl.load(x, [n], [64])", "pl.load", "R000",
         note="'k' was called at "),
     "R000 an op failing in an outlined region": Case("""\
 @pl.program

@@ -10,6 +10,7 @@ import re
 import nbformat
 import pytest
 
+from _user_programs import OFFSETS, RUN_OFFSETS
 from tour_runner import _ANSI, execute
 
 pytest.importorskip("numpy")
@@ -21,22 +22,7 @@ import pypto.language as pl
 T = pl.Tensor[[64], pl.FP32]
 """
 
-RUN = """\
-@pl.program
-class Offsets:
-    @pl.function(type=pl.FunctionType.InCore)
-    def k(self, x: T, n: pl.Scalar[pl.INDEX], o: pl.Out[T]) -> T:
-        t = pl.load(x, [n], [64])
-        r = pl.store(t, [0], o)
-        return r
-
-    @pl.function(type=pl.FunctionType.Orchestration)
-    def main(self, x: T, n: pl.Scalar[pl.INDEX], o: pl.Out[T]) -> T:
-        r = self.k(x, n, o)
-        return r
-
-pypto.run(Offsets, np.ones(64, np.float32), 8, np.zeros(64, np.float32))
-"""
+RUN = OFFSETS + "\n" + RUN_OFFSETS
 
 JIT_DEF = """\
 @pl.jit
