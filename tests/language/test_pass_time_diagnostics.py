@@ -63,7 +63,8 @@ def _error_class(name: str) -> type:
         from pypto.runtime import ExecutionError
         return ExecutionError
     from pypto.jit import arg_errors, signature
-    return {"ArgumentTypeError": arg_errors.ArgumentTypeError,
+    return {"OptionTypeError": arg_errors.OptionTypeError,
+            "ArgumentTypeError": arg_errors.ArgumentTypeError,
             "ArgumentValueError": arg_errors.ArgumentValueError,
             "MissingArgumentError": signature.MissingArgumentError}[name]
 
@@ -549,6 +550,12 @@ scale(np.ones(64, np.float32))
 """, "MissingArgumentError", "@pl.jit function 'scale': missing a required argument: 'out'",
         "def scale(x: pl.Tensor, out: pl.Out[pl.Tensor]):", "out:", "E402",
         note="in the call at "),
+    "E404 a keyword its @pl.jit form does not take": Case("""\
+@pl.jit.incore(auto_scope=False)
+def kern(x: pl.Tensor, out: pl.Out[pl.Tensor]):
+    return out
+""", "OptionTypeError", "pl.jit.incore() got an unexpected keyword argument 'auto_scope'",
+        "@pl.jit.incore(auto_scope=False)", "pl.jit", "E404"),
     "P300 from a jit function, at its line": Case("""\
 @pl.jit
 def carried(x: pl.Tensor, out: pl.Out[pl.Tensor]):

@@ -29,7 +29,7 @@ from .diagnostics.renderer import ErrorRenderer
 __all__ = ["Finding", "findings_of", "finding_of_diagnostic", "render_findings",
            "parser_error_code", "verifier_code", "PARSER_CODES", "PYTHON_SYNTAX_ERROR",
            "PYTHON_EXCEPTION", "JIT_NEEDS_ARGUMENTS", "JIT_ARGUMENT_MISMATCH",
-           "EXECUTION_FAILED", "sort_findings", "all_codes", "describe_code"]
+           "JIT_BAD_OPTION", "EXECUTION_FAILED", "sort_findings", "all_codes", "describe_code"]
 
 # Parser error class -> (code, PyPTO ErrorCode name), read off diagnostics.error_codes.
 PARSER_CODES: dict[type, tuple[str, str]] = {
@@ -40,6 +40,7 @@ PYTHON_SYNTAX_ERROR = "E400"  # the file is not valid Python
 PYTHON_EXCEPTION = "E401"     # the file's own module code raised
 JIT_NEEDS_ARGUMENTS = "E402"  # a jit entry's bare pl.Tensor parameter has no type yet
 JIT_ARGUMENT_MISMATCH = "E403"  # a jit call's argument does not meet its parameter
+JIT_BAD_OPTION = "E404"  # a @pl.jit decorator option its form does not take
 EXECUTION_FAILED = "R000"  # the program failed on the reference executor (pypto.run)
 _PYTHON_CODES = {PYTHON_SYNTAX_ERROR: "the file (or DSL text) is not valid Python",
                  PYTHON_EXCEPTION: "the file's own module code raised an exception",
@@ -47,6 +48,9 @@ _PYTHON_CODES = {PYTHON_SYNTAX_ERROR: "the file (or DSL text) is not valid Pytho
                                       "arguments (a bare pl.Tensor parameter)",
                  JIT_ARGUMENT_MISMATCH: "a @pl.jit call's argument does not meet its "
                                         "parameter (dtype, rank, shape, layout, scalar kind)",
+                 JIT_BAD_OPTION: "a @pl.jit decorator keyword its form does not take, of the "
+                                 "wrong type, or asking for what pypto lacks (external "
+                                 "kernels)",
                  EXECUTION_FAILED: "the program failed on the reference executor "
                                    "(pypto.run, a @pl.jit call): an ExecutionError"}
 
