@@ -177,4 +177,4 @@ def test_a_jit_call_of_the_files_own_code_is_reported_at_the_parameter(in_tmp, c
         "calls.py:5:11: error[E403]: scale(): parameter 'x' is annotated "
         "pl.Tensor[[64], pl.FP32] but the argument's dtype is INT32")
     full = run_cli(capsys, "check", "calls.py")
-    assert full.err.rstrip().endswith("   = note: in the call at calls.py:9")
+    assert full.err.rstrip().endswith("   = note: in the call at calls.py:9:1")
