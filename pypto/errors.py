@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
+from typing import Any
 
-__all__ = ["Error", "InternalError", "CoreAssertionError", "CoreIndexError",
+__all__ = ["Error", "InternalError", "SourceDiagnostic", "CoreAssertionError", "CoreIndexError",
            "CoreNotImplementedError", "CoreRuntimeError", "CoreTypeError", "CoreValueError"]
 
 
@@ -24,6 +25,29 @@ class Error(Exception):
 
 class InternalError(RuntimeError):
     """A broken invariant inside pypto.  Always a bug; never wrapped."""
+
+
+class SourceDiagnostic(Exception):
+    """A base of errors reported at a place in the user's own source, beside the
+    parser's and the passes' classes: the executor's ``ExecutionError`` and the jit's
+    argument errors.  Front ends (a script's excepthook, a notebook, the command line)
+    show one as a snippet with a caret instead of pypto's stack.
+
+    Each subclass keeps its own built-in base (``TypeError``, ``pypto.Error`` ...), so
+    what users catch stays what it was; this class only adds what a snippet needs:
+    ``span`` (an ``ir.Span``, a span dict, or ``None``), a stable ``code``, a ``hint``,
+    a ``note``, ``source_lines`` (the text when no file holds it) and ``headline()``,
+    the message without the location that ``str()`` may append.
+    """
+
+    code = ""  # each subclass names its stable code (docs/guide/diagnostics.md)
+    span: Any = None  # an ``ir.Span`` or a span dict (this module imports no IR)
+    hint: "str | None" = None
+    note: "str | None" = None
+    source_lines: "list[str] | None" = None
+
+    def headline(self) -> str:
+        return str(self)
 
 
 # PyPTO shows both as top-level names of the package (``pypto.InternalError``), which
