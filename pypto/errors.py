@@ -77,15 +77,16 @@ _PYPTO_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _STDLIB_DIR = os.path.dirname(os.path.abspath(os.__file__)) + os.sep
 
 
-def is_pypto_defect(exc: BaseException) -> bool:
+def is_pypto_defect(exc: BaseException,
+                    classes: tuple[type[BaseException], ...] = DEFECT_CLASSES) -> bool:
     """Whether ``exc`` was caused by a defect in pypto rather than by its input.
 
-    True for an error of ``DEFECT_CLASSES`` whose innermost frame -- standard-library
+    True for an error of ``classes`` (default ``DEFECT_CLASSES``) whose innermost frame -- standard-library
     frames skipped: they do what pypto asked -- is in pypto and is not a ``raise``
     statement.  An error the user's own Python raised (a helper function, a constant
     expression evaluated for the parser) has its innermost frame there: never a defect.
     """
-    if not isinstance(exc, DEFECT_CLASSES):
+    if not isinstance(exc, classes):
         return False
     innermost: TracebackType | None = None
     in_pypto = False

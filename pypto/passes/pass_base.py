@@ -17,7 +17,7 @@ import enum
 import time
 from typing import Any, Callable, Iterable
 
-from ..errors import InternalError
+from ..errors import InternalError, is_pypto_defect
 from ..ir.depth import NestingError, too_deep
 from ..ir.function import Function, Program
 from .diagnostic import PassError, PassErrorCode
@@ -192,6 +192,10 @@ class Pass:
             except NestingError:  # refused at the deepest place, by the caller
                 raise
             except ValueError as exc:  # a refusal raised without its class
+                if is_pypto_defect(exc, (ValueError,)):  # an unpacking, a list.index miss
+                    raise InternalError(f"Pass '{self._name}' failed on function "
+                                        f"'{func.name}': ValueError: {exc} (a bug in pypto, "
+                                        "not in the program: please report it)") from exc
                 where = func.span if func.span.is_valid() else None
                 raise PassError(f"in function '{func.name}': {exc}", where,
                                 pass_name=self._name) from exc
