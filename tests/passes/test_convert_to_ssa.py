@@ -1341,3 +1341,45 @@ def test_a_loop_inside_a_region_whose_value_is_redefined_before_any_read_convert
     found = passes.PropertyVerifierRegistry.verify(passes.IRProperty.SSAForm, converted)
     assert not [d for d in found if d.is_error]
     ir.assert_structural_equal(converted, pl.parse(ir.python_print(converted)))
+
+
+# -- dispatch by class: subclasses convert as their nearest IR base ---------------------
+
+class _TaggedManualScope(ir.RuntimeScopeStmt):  # two levels below ScopeStmt
+    __slots__ = ()
+
+
+class _TaggedInline(ir.InlineStmt):
+    __slots__ = ()
+
+
+def _function_with(make_scope, make_inline) -> ir.Function:
+    at = ir.Span("hand.py", 3, 5)
+    tensor = ir.TensorType([16], DT.FP32)
+    x = ir.Var("x", tensor, at)
+    y = ir.Var("y", tensor, at)
+    body = ir.SeqStmts([make_inline("pass", at),
+                        ir.AssignStmt(y, x, at),
+                        make_scope(True, "", ir.SeqStmts([ir.AssignStmt(y, y, at)], at), at),
+                        ir.ReturnStmt([y], at)], at)
+    return ir.Function("f", [x], [tensor], body, at)
+
+
+def _convert_noting(func: ir.Function) -> tuple[ir.Function, bool]:
+    from pypto.passes.run_memo import noted, run_scope
+    from pypto.passes.verifiers.ssa import SSA_BY_CONSTRUCTION
+    with run_scope(), passes.PassContext([], verification_level=passes.VerificationLevel.NONE):
+        result = passes.convert_to_ssa()(ir.Program([func], "P", func.span))
+        converted = result.functions["f"]
+        return converted, noted(SSA_BY_CONSTRUCTION, converted)
+
+
+def test_statement_subclasses_convert_as_their_nearest_ir_base():
+    base, base_marked = _convert_noting(_function_with(ir.RuntimeScopeStmt, ir.InlineStmt))
+    sub, sub_marked = _convert_noting(_function_with(_TaggedManualScope, _TaggedInline))
+    assert base_marked and sub_marked  # inline source is a leaf: no doubt about the output
+    scope, inline = sub.body.stmts[2], sub.body.stmts[0]
+    assert type(scope) is _TaggedManualScope and type(inline) is _TaggedInline
+    assert def_names(sub) == def_names(base) == ["x__ssa_v0", "y__ssa_v0", "y__ssa_v1"]
+    # the scope's body was converted: it reads the version before it, defines the next
+    assert scope.body.value is sub.body.stmts[1].var

@@ -41,7 +41,8 @@ iter_args / phis it receives.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence, cast, overload
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast, overload
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -124,8 +125,9 @@ class _Converter:
         self.expr = self.reads.expr
         self.type = self.reads.type
         # Statement class -> its conversion (a function of the class: bound methods
-        # here would make the converter a reference cycle); see ``_HANDLERS``.
-        self.handlers: dict[type, Callable[[Any, Any], Stmt]] = dict(_HANDLERS)
+        # here would make the converter a reference cycle), resolved by MRO on first
+        # sight (``_conversion_of``) and kept for this conversion only.
+        self.handlers: dict[type, Callable[[Any, Any], Stmt]] = dict(_CONVERSIONS)
         self.out_param_by_type: dict[object, E.Var] = {}  # by ``_equality_key``
         # Versions that may hold an escaping value's made-up seed -> (loop, source Var)
         # of that escape; live escapes seeded with no source (see ``check_escapes``).
@@ -295,7 +297,7 @@ class _Converter:
                                     f"is not the last statement of its body [{stmt.span}]")
             handler = handlers.get(type(stmt))
             if handler is None:
-                handler = handlers[type(stmt)] = _handler_of(type(stmt))
+                handler = handlers[type(stmt)] = _conversion_of(type(stmt))
             out.append(handler(self, stmt))
         return out
 
@@ -651,31 +653,34 @@ class _Converter:
         return body
 
 
-def _handler_of(cls: type) -> Callable[[_Converter, Any], Stmt]:
-    """The conversion of statement class ``cls`` (subclasses by ``issubclass``)."""
-    kinds: tuple[tuple[type | tuple[type, ...], Callable[[_Converter, Any], Stmt]], ...] = (
-        (St.AssignStmt, _Converter.assign_stmt), (St.EvalStmt, _Converter.eval_stmt),
-        ((St.ReturnStmt, St.YieldStmt), _Converter.values_stmt),
-        (St.ForStmt, _Converter.for_stmt), (St.WhileStmt, _Converter.while_stmt),
-        (St.IfStmt, _Converter.if_stmt), (S.ScopeStmt, _Converter.scope_stmt),
-        (St.SeqStmts, _Converter.seq_stmts),
-        ((St.BreakStmt, St.ContinueStmt), _Converter.jump_stmt))
-    return next((convert for kind, convert in kinds if issubclass(cls, kind)),
-                _unchanged)  # inline source
+def _inline_source(converter: _Converter, stmt: Stmt) -> Stmt:
+    return unchanged(stmt)  # (the SSA verifier does not walk inline source)
 
 
 def _unchanged(converter: _Converter, stmt: Stmt) -> Stmt:
-    if type(stmt) is not St.InlineStmt:  # (the SSA verifier does not walk inline source)
-        converter.doubts.append(stmt)
+    converter.doubts.append(stmt)  # a statement kind the conversion does not know
     return unchanged(stmt)
 
 
-# The statement classes the IR defines; a subclass is looked up once per conversion.
-_HANDLERS: dict[type, Callable[[_Converter, Any], Stmt]] = {
-    cls: _handler_of(cls) for cls in (
-        St.AssignStmt, St.EvalStmt, St.ReturnStmt, St.YieldStmt, St.ForStmt, St.WhileStmt,
-        St.IfStmt, St.SeqStmts, St.BreakStmt, St.ContinueStmt, St.InlineStmt,
-        *S.ScopeStmt.__subclasses__())}
+# The conversion of each statement kind, keyed by the IR's classes.  A class not
+# listed converts as the first listed class of its MRO (every ScopeStmt kind, at any
+# depth below ScopeStmt, as a scope), so no subclass is left out by design.
+_CONVERSIONS: Mapping[type, Callable[[_Converter, Any], Stmt]] = MappingProxyType({
+    St.AssignStmt: _Converter.assign_stmt, St.EvalStmt: _Converter.eval_stmt,
+    St.ReturnStmt: _Converter.values_stmt, St.YieldStmt: _Converter.values_stmt,
+    St.ForStmt: _Converter.for_stmt, St.WhileStmt: _Converter.while_stmt,
+    St.IfStmt: _Converter.if_stmt, S.ScopeStmt: _Converter.scope_stmt,
+    St.SeqStmts: _Converter.seq_stmts, St.BreakStmt: _Converter.jump_stmt,
+    St.ContinueStmt: _Converter.jump_stmt, St.InlineStmt: _inline_source})
+
+
+def _conversion_of(cls: type) -> Callable[[_Converter, Any], Stmt]:
+    """The conversion of statement class ``cls``: that of its nearest listed base."""
+    for base in cls.__mro__:
+        conversion = _CONVERSIONS.get(base)
+        if conversion is not None:
+            return conversion
+    return _unchanged
 
 
 def transform(func: Function) -> Function:
