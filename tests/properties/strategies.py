@@ -81,6 +81,7 @@ class _Writer:
         self.counter = 0
         self.kernels = kernels
         self.helpers = helpers     # callable helper functions (name) from main
+        self.inline_graph_helpers: set[str] = set()  # Inline helpers holding a pl.graph
         self.graph_names = 0
 
     # -- small helpers ----------------------------------------------------------------
@@ -134,7 +135,7 @@ class _Writer:
             kinds += ["for", "for_init", "scope"]
             if not ctx.in_graph:
                 kinds += ["if", "if_yield", "while", "while_init", "cluster", "spmd"]
-                if self.helpers and not ctx.in_cluster and not ctx.in_device_at:
+                if self.callable_helpers(ctx) and not ctx.in_cluster and not ctx.in_device_at:
                     kinds += ["helper"]
             if ctx.graph_ok and not ctx.in_graph:
                 kinds += ["graph", "graph"]
@@ -324,8 +325,15 @@ class _Writer:
         self.emit(ctx, f"for {block_var} in pl.spmd({blocks}):")
         return self.incore_body(ctx.deeper(graph_ok=False), acc)
 
+    def callable_helpers(self, ctx: Ctx) -> tuple[str, ...]:
+        """Helpers a call here may name: an Inline helper's body is spliced at the call,
+        so one holding a pl.graph only where a graph may stand (InlineFunctions P103)."""
+        if ctx.graph_ok:
+            return self.helpers
+        return tuple(h for h in self.helpers if h not in self.inline_graph_helpers)
+
     def stmt_helper(self, ctx: Ctx, acc: str) -> str:
-        helper = self.choice(self.helpers)
+        helper = self.choice(self.callable_helpers(ctx))
         other = self.fresh("o")
         self.emit(ctx, f"{acc}, {other} = self.{helper}(x, {acc}, {self.choice(ctx.scalars)})")
         return acc
@@ -387,7 +395,11 @@ def programs(draw, max_depth: int = 3) -> GeneratedProgram:
     for kernel in KERNELS[:kernels]:
         writer.lines += kernel + [""]
     for name, func_type in zip(helpers, helper_types):
+        first_line = len(writer.lines)
         _function(writer, name, func_type, max(1, max_depth - 1))
+        if func_type == "inline" and any("pl.graph(" in line
+                                         for line in writer.lines[first_line:]):
+            writer.inline_graph_helpers.add(name)
         writer.lines.append("")
     writer.helpers = helpers
     _function(writer, "main", draw(st.sampled_from(("opaque", "orch"))), max_depth)
