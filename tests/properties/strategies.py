@@ -38,6 +38,8 @@ ROWS = 16
 T = f"pl.Tensor[[{ROWS}, {ROWS}], pl.FP32]"
 XT = f"pl.Tensor[[{4 * ROWS}, {ROWS}], pl.FP32]"  # room for constant row offsets 0..3
 IDX = "pl.Scalar[pl.INDEX]"
+DYNAMIC = 'M = pl.dynamic("M")'
+XT_DYNAMIC = f"pl.Tensor[[M, {ROWS}], pl.FP32]"
 TILE_BINARY = ("pl.add", "pl.sub", "pl.mul", "pl.maximum")
 TILE_UNARY = ("pl.exp", "pl.sqrt", "pl.neg", "pl.abs")
 ORCH_LEVELS = ("pl.Level.GLOBAL", "pl.Level.CLUSTER_0", "pl.Level.HOST", "pl.Level.CHIP")
@@ -69,6 +71,9 @@ class Ctx:
     in_device_at: bool = False  # inside a device-level Hierarchy pl.at
     graph_scalars: tuple[str, ...] = ()  # scalars a task inside a graph may receive
     auto_scope: bool = True  # a hand-placed AUTO pl.scope() needs auto_scope=False
+    # Tensors of x's type readable here: x, and the second value of a helper's tuple
+    # (defined inside a pl.at or pl.scope, it leaves the outlined region as a result).
+    xs: tuple[str, ...] = ("x",)
 
     def deeper(self, **changes) -> "Ctx":
         return replace(self, indent=self.indent + "    ", depth=self.depth - 1, **changes)
@@ -97,6 +102,9 @@ class _Writer:
 
     def flag(self) -> bool:
         return self.draw(st.booleans())
+
+    def x_operand(self, ctx: Ctx) -> str:
+        return self.choice(ctx.xs) if len(ctx.xs) > 1 else "x"
 
     def scalar_operand(self, ctx: Ctx) -> str:
         pool = ctx.graph_scalars if ctx.in_graph else ctx.scalars
@@ -148,9 +156,10 @@ class _Writer:
     def stmt_kernel(self, ctx: Ctx, acc: str) -> str:
         k = self.draw(st.integers(0, self.kernels - 1))
         if k == 1:  # the kernel taking a scalar offset
-            self.emit(ctx, f"{acc} = self.kern_1(x, {self.scalar_operand(ctx)}, {acc})")
+            self.emit(ctx, f"{acc} = self.kern_1({self.x_operand(ctx)}, "
+                           f"{self.scalar_operand(ctx)}, {acc})")
         else:
-            self.emit(ctx, f"{acc} = self.kern_0(x, {acc})")
+            self.emit(ctx, f"{acc} = self.kern_0({self.x_operand(ctx)}, {acc})")
         return acc
 
     def stmt_scalar(self, ctx: Ctx, acc: str) -> str:
@@ -165,7 +174,7 @@ class _Writer:
         """Tile code: load ``x`` and the accumulator, compute, store into it."""
         src, cur = self.fresh("t"), self.fresh("a")
         offset = self.scalar_operand(ctx)
-        self.emit(ctx, f"{src} = pl.load(x, [{offset}, 0], [{ROWS}, {ROWS}])")
+        self.emit(ctx, f"{src} = pl.load({self.x_operand(ctx)}, [{offset}, 0], [{ROWS}, {ROWS}])")
         self.emit(ctx, f"{cur} = pl.load({acc}, [0, 0], [{ROWS}, {ROWS}])")
         value = f"{self.choice(TILE_BINARY)}({src}, {cur})"
         for _ in range(self.draw(st.integers(0, 2))):
@@ -271,6 +280,7 @@ class _Writer:
         self.emit(ctx, self.choice(manual if ctx.auto_scope else manual + ("with pl.scope():",)))
         inner = ctx.deeper()
         self.rebind(inner, acc, self.block(inner, acc))
+        ctx.xs = inner.xs
         return acc
 
     def stmt_graph(self, ctx: Ctx, acc: str) -> str:
@@ -303,6 +313,7 @@ class _Writer:
             # graph x distributed is out of scope: no pl.graph inside any pl.at
             inner = ctx.deeper(hierarchy_level=index, graph_ok=False)
         self.rebind(inner, acc, self.block(inner, acc))
+        ctx.xs = inner.xs  # a `with` keeps its names: a helper's result leaves the region
         return acc
 
     def stmt_cluster(self, ctx: Ctx, acc: str) -> str:
@@ -335,7 +346,9 @@ class _Writer:
     def stmt_helper(self, ctx: Ctx, acc: str) -> str:
         helper = self.choice(self.callable_helpers(ctx))
         other = self.fresh("o")
-        self.emit(ctx, f"{acc}, {other} = self.{helper}(x, {acc}, {self.choice(ctx.scalars)})")
+        self.emit(ctx, f"{acc}, {other} = self.{helper}({self.x_operand(ctx)}, {acc}, "
+                       f"{self.choice(ctx.scalars)})")
+        ctx.xs += (other,)  # visible to the following statements
         return acc
 
 
@@ -380,7 +393,7 @@ def _function(writer: _Writer, name: str, func_type: str, max_depth: int) -> Non
     writer.emit(ctx, "k0 = 0")
     ctx = replace(ctx, scalars=ctx.scalars + ("k0",))
     end = writer.block(ctx, "acc", min_stmts=1)
-    writer.emit(ctx, f"return {end}, {ctx.scalars[-1] if is_main else 'x'}")
+    writer.emit(ctx, f"return {end}, {ctx.scalars[-1] if is_main else writer.x_operand(ctx)}")
 
 
 @st.composite
@@ -404,4 +417,8 @@ def programs(draw, max_depth: int = 3) -> GeneratedProgram:
     writer.helpers = helpers
     _function(writer, "main", draw(st.sampled_from(("opaque", "orch"))), max_depth)
     scalar_args = (draw(st.integers(0, 3)), draw(st.integers(0, 3)))
-    return GeneratedProgram("\n".join(writer.lines) + "\n", scalar_args)
+    text = "\n".join(writer.lines) + "\n"
+    if draw(st.booleans()):  # x's rows a dynamic dim: bound from the argument at run time
+        text = text.replace(XT, XT_DYNAMIC).replace(
+            "import pypto.language as pl\n", f"import pypto.language as pl\n\n{DYNAMIC}\n", 1)
+    return GeneratedProgram(text, scalar_args)

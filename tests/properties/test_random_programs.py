@@ -12,6 +12,7 @@ examples per property with a random seed (default: a fixed, derandomized set).
 from __future__ import annotations
 
 import os
+import re
 
 from hypothesis import HealthCheck, given, settings
 
@@ -167,5 +168,8 @@ def test_generated_programs_are_not_trivial():
     for construct in ("pl.graph(", "pl.cluster()", "pl.spmd(", "pl.Level.CORE_GROUP",
                       "init_values=", "pl.while_(",
                       "while w", "pl.yield_(", "else:", "FunctionType.Inline",
-                      "FunctionType.Orchestration", "pl.scope()", "pl.parallel(", "base"):
+                      "FunctionType.Orchestration", "pl.scope()", "pl.parallel(", "base",
+                  'pl.dynamic("M")', "pl.Tensor[[M, 16]"):
         assert construct in corpus, construct
+    # a helper's second result read later (out of the pl.at / pl.scope defining it)
+    assert re.search(r"self\.kern_\d\((o\d+)|pl\.load\((o\d+)", corpus)
