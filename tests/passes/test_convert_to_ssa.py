@@ -1319,17 +1319,20 @@ class P:
 
 
 @pytest.mark.parametrize("region", ['pl.graph("g")', "pl.at(level=pl.Level.HOST)"])
-def test_a_value_escaping_a_loop_inside_a_region_is_refused_at_the_loop(region):
+def test_a_value_escaping_a_loop_inside_a_region_is_refused_at_the_read(region):
     # A loop inside a scope never promotes a value; before, the read after the loop kept
-    # the body's version and the SSA verifier failed on the pass's own output.
+    # the body's version and the SSA verifier failed on the pass's own output.  The
+    # refusal is at the read (as Python's unbound name), naming the loop's line.
     text = _LOOP_IN_REGION.format(region=region, after=(
         "            with pl.at(level=pl.Level.CORE_GROUP):\n"
         "                out = pl.store(t, [0, 0], out)"))
-    with pytest.raises(passes.PassError, match="'t' may be unbound after the loop: it is first "
-                                               "defined in the body of a loop inside a region") as info:
+    loop_line = text.splitlines().index("            for j in pl.range(2):") + 1
+    with pytest.raises(passes.PassError, match=f"'t' may be unbound after the loop at line "
+                                               f"{loop_line}: it is first defined in the body "
+                                               "of a loop inside a region") as info:
         ssa(pl.parse(text))
     assert info.value.span.begin_line == text.splitlines().index(
-        "            for j in pl.range(2):") + 1
+        "                out = pl.store(t, [0, 0], out)") + 1
 
 
 def test_a_loop_inside_a_region_whose_value_is_redefined_before_any_read_converts():

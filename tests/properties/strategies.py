@@ -1,7 +1,10 @@
 """Hypothesis strategy for random *valid* DSL programs, as text a user would write.
 
-A program has one or two InCore kernels, optionally an Inline helper and an
-Opaque/Orchestration helper returning a tuple, and a ``main`` entry.  Bodies nest
+A program has one or two InCore kernels, up to two helpers returning a tuple
+(Opaque, Orchestration, Inline, or Inline written as graph code, which may be called
+inside a ``pl.graph``), and a ``main`` entry.  The helper's second result may be read
+after the region that called it (it leaves the outlined region as a result); in a
+third of the programs ``x``'s rows are a dynamic dim (``pl.dynamic``).  Bodies nest
 every region kind -- ``pl.at`` at several levels (InCore at CORE_GROUP, Hierarchy at
 GLOBAL/HOST/CHIP and device levels), ``pl.graph``, ``pl.cluster``, ``pl.spmd``,
 runtime scopes -- with loops carrying values implicitly and through ``init_values``,
@@ -87,6 +90,7 @@ class _Writer:
         self.kernels = kernels
         self.helpers = helpers     # callable helper functions (name) from main
         self.inline_graph_helpers: set[str] = set()  # Inline helpers holding a pl.graph
+        self.graph_safe_helpers: set[str] = set()  # Inline helpers written as graph code
         self.graph_names = 0
 
     # -- small helpers ----------------------------------------------------------------
@@ -145,6 +149,8 @@ class _Writer:
                 kinds += ["if", "if_yield", "while", "while_init", "cluster", "spmd"]
                 if self.callable_helpers(ctx) and not ctx.in_cluster and not ctx.in_device_at:
                     kinds += ["helper"]
+            elif self.callable_helpers(ctx) and ctx.graph_scalars:
+                kinds += ["helper"]  # an Inline helper spliced into the graph
             if ctx.graph_ok and not ctx.in_graph:
                 kinds += ["graph", "graph"]
             if ctx.func_type == "opaque" and not ctx.in_graph and not ctx.in_cluster:
@@ -338,7 +344,10 @@ class _Writer:
 
     def callable_helpers(self, ctx: Ctx) -> tuple[str, ...]:
         """Helpers a call here may name: an Inline helper's body is spliced at the call,
-        so one holding a pl.graph only where a graph may stand (InlineFunctions P103)."""
+        so one holding a pl.graph only where a graph may stand (InlineFunctions P103),
+        and inside a graph only one written as graph code."""
+        if ctx.in_graph:
+            return tuple(h for h in self.helpers if h in self.graph_safe_helpers)
         if ctx.graph_ok:
             return self.helpers
         return tuple(h for h in self.helpers if h not in self.inline_graph_helpers)
@@ -346,8 +355,8 @@ class _Writer:
     def stmt_helper(self, ctx: Ctx, acc: str) -> str:
         helper = self.choice(self.callable_helpers(ctx))
         other = self.fresh("o")
-        self.emit(ctx, f"{acc}, {other} = self.{helper}({self.x_operand(ctx)}, {acc}, "
-                       f"{self.choice(ctx.scalars)})")
+        scalar = self.choice(ctx.graph_scalars if ctx.in_graph else ctx.scalars)
+        self.emit(ctx, f"{acc}, {other} = self.{helper}({self.x_operand(ctx)}, {acc}, {scalar})")
         ctx.xs += (other,)  # visible to the following statements
         return acc
 
@@ -375,6 +384,9 @@ KERNELS = [
 def _function(writer: _Writer, name: str, func_type: str, max_depth: int) -> None:
     """A helper ``name(x, acc, m) -> tuple[T, T]`` or ``main(x, acc, n, m) -> ...``."""
     is_main = name == "main"
+    graph_code = func_type == "graph_inline"  # an Inline body that may stand in a graph
+    if graph_code:
+        func_type = "inline"
     decorator = {"opaque": "@pl.function",
                  "orch": "@pl.function(type=pl.FunctionType.Orchestration)",
                  "inline": "@pl.function(type=pl.FunctionType.Inline)"}[func_type]
@@ -389,7 +401,8 @@ def _function(writer: _Writer, name: str, func_type: str, max_depth: int) -> Non
     writer.lines += [f"    {decorator}",
                      f"    def {name}(self, x: {XT}, acc: pl.InOut[{T}], {params}) -> {returns}:"]
     ctx = Ctx(indent="        ", depth=max_depth, func_type=func_type, scalars=scalars,
-              graph_ok=True, hierarchy_level=-1, auto_scope=auto_scope)
+              graph_ok=not graph_code, hierarchy_level=-1, auto_scope=auto_scope,
+              in_graph=graph_code, graph_scalars=scalars if graph_code else ())
     writer.emit(ctx, "k0 = 0")
     ctx = replace(ctx, scalars=ctx.scalars + ("k0",))
     end = writer.block(ctx, "acc", min_stmts=1)
@@ -400,7 +413,8 @@ def _function(writer: _Writer, name: str, func_type: str, max_depth: int) -> Non
 def programs(draw, max_depth: int = 3) -> GeneratedProgram:
     """A random valid ``@pl.program`` with a ``main(x, acc, n, m)`` entry."""
     kernels = draw(st.integers(1, 2))
-    helper_types = draw(st.lists(st.sampled_from(("opaque", "orch", "inline")), max_size=2))
+    helper_types = draw(st.lists(st.sampled_from(("opaque", "orch", "inline", "graph_inline")),
+                                 max_size=2))
     helpers = tuple(f"helper_{i}" for i in range(len(helper_types)))
     writer = _Writer(draw, kernels, ())
     writer.lines += ["import pypto.language as pl", "", "", "@pl.program",
@@ -413,6 +427,8 @@ def programs(draw, max_depth: int = 3) -> GeneratedProgram:
         if func_type == "inline" and any("pl.graph(" in line
                                          for line in writer.lines[first_line:]):
             writer.inline_graph_helpers.add(name)
+        if func_type == "graph_inline":
+            writer.graph_safe_helpers.add(name)
         writer.lines.append("")
     writer.helpers = helpers
     _function(writer, "main", draw(st.sampled_from(("opaque", "orch"))), max_depth)

@@ -55,7 +55,7 @@ from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops.analysis import call_write_targets
 from ...ir.span import Span
 from ...ir.types import ScalarType, ShapedType, TensorType, TileType, TupleType, Type
-from ...ir.walk import type_vars
+from ...ir.walk import iter_stmts, stmt_exprs, type_vars, var_uses
 from ...ir.utils import flatten_to_stmts
 from .ssa_blocks import extend_trailing_yield, rebuilt_block, unchanged
 from .ssa_index import SSAIndex, build_index
@@ -405,10 +405,14 @@ class _Converter:
         scoped = self.index.scoped_escapes
         if scoped:
             loop, var = min(scoped, key=lambda found: self.index.enter[found[0]])
+            # Reported at the read, as Python reports an unbound name (and mypy a
+            # possibly undefined one): the read is what the value is missing for.
+            read = _first_read_after(self.func.body, loop, var)
             raise self._fail(
-                f"'{var.name_hint}' may be unbound after the loop: it is first defined in "
-                "the body of a loop inside a region, and a loop there never carries a value "
-                f"out; define '{var.name_hint}' before the loop", loop.span)
+                f"'{var.name_hint}' may be unbound after the loop at line "
+                f"{loop.span.begin_line}: it is first defined in the body of a loop inside "
+                "a region, and a loop there never carries a value out; define "
+                f"'{var.name_hint}' before the loop", loop.span if read is None else read.span)
 
     def check_escapes(self) -> None:
         """Refuse a program that would observe an escaping value's seed.
@@ -651,6 +655,20 @@ class _Converter:
         if extra:
             body = body + [St.YieldStmt(list(extra), owner.span)]
         return body
+
+
+def _first_read_after(body: Stmt, loop: Stmt, var: E.Var) -> Stmt | None:
+    """The first statement after ``loop`` (in program order, outside it) reading ``var``."""
+    inside: set[int] | None = None
+    for stmt in iter_stmts(body):
+        if inside is None:
+            if stmt is loop:
+                inside = {id(s) for s in iter_stmts(loop)}
+            continue
+        if id(stmt) not in inside and any(v is var for e in stmt_exprs(stmt)
+                                          for v in var_uses(e)):
+            return stmt
+    return None
 
 
 def _inline_source(converter: _Converter, stmt: Stmt) -> Stmt:
