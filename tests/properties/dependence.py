@@ -6,7 +6,8 @@ fine until ``pl.load(x, [s, 0], ...)``.  Python and mypy report such a mistake a
 use, and so may pypto.  ``dependent_lines(text, line)`` is the set of lines where that
 is justified: the statements that read a name whose value depends on ``line``,
 transitively through assignments, ``pl.yield_`` (into the loop's carried names) and
-returns (into the calls of the function).
+returns (into the calls of the function); the names the line passes to a function
+depend on it too (the call may write them in place, as ``InOut`` arguments).
 
 The walk is in program order (a statement before ``line`` depends on it only inside a
 loop that also holds ``line``: loop bodies are walked twice), branches start from the
@@ -89,6 +90,8 @@ class _Walk:
             if isinstance(stmt, ast.Return):
                 self.tainted_functions.add(self.current)
             names = names | {n for t in _assign_targets(stmt) for n in _targets(t)}
+            if stmt.lineno == self.line:  # a call may write what it is given (InOut)
+                names = names | _call_arguments(stmt)
         return names
 
     def carried(self, loop: ast.For, names: set[str]) -> set[str]:
@@ -115,6 +118,14 @@ class _Walk:
 def _is_pl(func: ast.expr, attr: str) -> bool:
     return isinstance(func, ast.Attribute) and func.attr == attr \
         and isinstance(func.value, ast.Name) and func.value.id == "pl"
+
+
+def _call_arguments(stmt: ast.stmt) -> set[str]:
+    """The names passed to ``self.<function>(...)`` calls in ``stmt``."""
+    return {arg.id for node in ast.walk(stmt) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "self"
+            for arg in node.args if isinstance(arg, ast.Name)}
 
 
 def _trailing_yield(body: list[ast.stmt]) -> ast.stmt | None:

@@ -283,3 +283,12 @@ def test_a_branch_yield_depends_on_the_other_branch_yield():
     assert dependent_lines(text, 4) == {6, 8}
     assert dependent_lines(text, 6) == {4, 8}
     assert dependent_lines(text, 7) == {8}
+
+
+def test_a_name_passed_to_a_call_depends_on_the_call():
+    # `self.k(x, x)`: x given for an InOut parameter is written; reading x later is a use
+    text = ("def main(self, x, acc):\n"
+            "    acc = self.k(x, x)\n"
+            "    y = pl.load(x, [0], [16])\n"
+            "    return acc\n")
+    assert dependent_lines(text, 2) == {3, 4}
