@@ -259,7 +259,7 @@ def test_escaping_value_without_any_var_of_its_type_is_refused():
             return t
 
     with pytest.raises(ValueError, match=r"ConvertToSSA: in function 'main': 't' may be unbound "
-                                         r"after the loop: its loop carry needs an initial "
+                                         r"after the loop at line \d+: its loop carry needs an initial "
                                          r"value of type pl.Tensor\[\[32\], pl.FP32\] from "
                                          r"before the loop, and there is none; define 't' "
                                          r"before the loop \[.*test_convert_to_ssa.py:\d+:13\]"):
@@ -293,7 +293,7 @@ def test_a_value_that_may_be_unbound_after_its_loop_is_refused(stop, body):
     program, _ = _escape_program(stop, body)
     with passes.PassContext([]), pytest.raises(
             ValueError, match=r"ConvertToSSA: in function 'main': 't' may be unbound after the "
-                              r"loop: it is first defined in the body of the loop, which need "
+                              r"loop at line 3: it is first defined in the body of the loop, which need "
                               r"not run to its end .*; define 't' before the loop "
                               r"\[hand.py:3:5\]"):
         ssa(program)
@@ -1386,3 +1386,16 @@ def test_statement_subclasses_convert_as_their_nearest_ir_base():
     assert def_names(sub) == def_names(base) == ["x__ssa_v0", "y__ssa_v0", "y__ssa_v1"]
     # the scope's body was converted: it reads the version before it, defines the next
     assert scope.body.value is sub.body.stmts[1].var
+
+
+def test_an_escape_without_a_seed_is_refused_at_the_read_naming_the_loop():
+    text = ("import pypto.language as pl\n\n@pl.program\nclass P:\n    @pl.function\n"
+            "    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[32], pl.FP32]:\n"
+            "        for i in pl.range(4):\n"
+            "            t = pl.create_tensor([32], pl.FP32)\n"
+            "        y = pl.add(t, t)\n"
+            "        return y\n")
+    with pytest.raises(passes.PassError, match="'t' may be unbound after the loop at line 7") \
+            as info:
+        ssa(pl.parse(text))
+    assert info.value.span.begin_line == 9  # the read, as Python reports an unbound name

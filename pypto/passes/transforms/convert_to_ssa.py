@@ -412,7 +412,7 @@ class _Converter:
                 f"'{var.name_hint}' may be unbound after the loop at line "
                 f"{loop.span.begin_line}: it is first defined in the body of a loop inside "
                 "a region, and a loop there never carries a value out; define "
-                f"'{var.name_hint}' before the loop", loop.span if read is None else read.span)
+                f"'{var.name_hint}' before the loop", _read_or_loop_span(read, loop))
 
     def check_escapes(self) -> None:
         """Refuse a program that would observe an escaping value's seed.
@@ -440,8 +440,10 @@ class _Converter:
             reason = ("it is first defined in the body of the loop, which need not run to "
                       "its end (no constant trip count, a break or continue, or a path that "
                       "does not define it)")
-        raise self._fail(f"'{name}' may be unbound after the loop: {reason}; define '{name}' "
-                         "before the loop", loop.span)
+        read = _first_read_after(self.func.body, loop, var)  # reported at the read
+        raise self._fail(f"'{name}' may be unbound after the loop at line "
+                         f"{loop.span.begin_line}: {reason}; define '{name}' before the loop",
+                         _read_or_loop_span(read, loop))
 
     def _loop_header(self, loop: St.ForStmt | St.WhileStmt, inits: list[Expr],
                      carried: list[E.Var], escaping: list[E.Var],
@@ -669,6 +671,10 @@ def _first_read_after(body: Stmt, loop: Stmt, var: E.Var) -> Stmt | None:
                                           for v in var_uses(e)):
             return stmt
     return None
+
+
+def _read_or_loop_span(read: Stmt | None, loop: Stmt) -> Span:
+    return read.span if read is not None and read.span.is_valid() else loop.span
 
 
 def _inline_source(converter: _Converter, stmt: Stmt) -> Stmt:
