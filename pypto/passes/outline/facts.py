@@ -75,11 +75,16 @@ class BodyFacts:
         self.callee_written: set[E.Var] = set()
         self.store_targets: dict[E.Var, None] = {}  # tile.store targets, first-store order
         self.alias: dict[E.Var, E.Var] = {}          # v = <builtin write>(.., t): v names t
+        # For direction evidence only: the Vars whose buffer another may be (a copy
+        # ``b = acc``; a loop carry its initial and yielded values; a loop or if result
+        # what it may hand on).  Resolved when the walk ends (``_resolve_buffers``).
+        self.buffer: dict[E.Var, list[E.Var]] = {}
         self.lineage: dict[E.Var, E.Var] = {}        # value -> the Var it is another name for
         # per tuple-valued call result: the argument Var each element is (or None)
         self.tuple_sources: dict[E.Var, list[E.Var | None]] = {}
         with nesting_guard(body):
             self._stmt(body)
+        self._resolve_buffers()
 
     @classmethod
     def lineage_of(cls, body: Stmt, program: Program | None) -> "BodyFacts":
@@ -88,6 +93,7 @@ class BodyFacts:
         facts = cls.__new__(cls)
         facts._program = program
         facts.alias = {}
+        facts.buffer = {}
         facts.lineage = {}
         facts.tuple_sources = {}
         with nesting_guard(body):
@@ -128,6 +134,36 @@ class BodyFacts:
             var = lineage[var]
             steps += 1
         return var
+
+    def _may_name(self, var: E.Var, value: Expr) -> None:
+        """``var`` may be the buffer ``value`` is (a write to ``var`` may write it)."""
+        if isinstance(value, E.Var) and value is not var:
+            self.buffer.setdefault(var, []).append(value)
+
+    def _if_buffers(self, stmt: St.IfStmt) -> None:
+        """An if result is what either branch yields."""
+        for body in (stmt.then_body, stmt.else_body):
+            last = trailing_yield(body) if body is not None else None
+            if last is not None:
+                for rv, value in zip(stmt.return_vars, last.value):
+                    self._may_name(rv, value)
+
+    def _resolve_buffers(self) -> None:
+        """Each evidence set extended by every Var its members may be: a store into
+        ``c`` of ``init_values=(acc,)`` writes ``acc`` (and, from the second iteration,
+        whatever the body yields for ``c``), so the capture ``acc`` is written."""
+        edges, alias = self.buffer, self.alias
+        if not edges:
+            return
+        for evidence in (self.read, self.builtin_written, self.callee_read,
+                         self.callee_written):
+            stack = list(evidence)
+            while stack:
+                var = stack.pop()
+                for other in (*edges.get(var, ()), *((alias[var],) if var in alias else ())):
+                    if other not in evidence:
+                        evidence.add(other)
+                        stack.append(other)
 
     def _define(self, var: E.Var) -> None:
         self.defined.add(var)
@@ -263,6 +299,7 @@ class BodyFacts:
                 self._stmt(stmt.else_body)
             for var in stmt.return_vars:
                 self._define(var)
+            self._if_buffers(stmt)
         elif isinstance(stmt, S.ScopeStmt):
             if isinstance(stmt, S.SpmdScopeStmt):
                 self._expr(stmt.core_num)
@@ -283,6 +320,7 @@ class BodyFacts:
             self.lineage[var] = value
             if value in self.alias:
                 self.alias[var] = self.alias[value]
+            self._may_name(var, value)  # ``b = acc``: a store into b writes acc
             return
         if isinstance(value, E.Call):
             name = value.op.name
@@ -324,18 +362,58 @@ class BodyFacts:
         return returned[position] if position < len(returned) else None
 
     def _loop_lineage(self, stmt: St.ForStmt | St.WhileStmt) -> None:
-        """A loop's result is its carried buffer (and that its initial value) only when
-        the body yields that buffer back, written in place (``acc = pl.store(.., acc)``);
-        a value computed afresh (``acc = pl.add(acc, x)``) is a new tensor, and the
-        outlined function must return it, not the buffer it started from."""
+        """A loop's result is its carried buffer (and that its initial value) when every
+        iteration hands the same buffer on: the body yields the carry back written in
+        place (``acc = pl.store(.., acc)``), or yields the very buffer the carry started
+        as (``init_values=(acc,)`` ... ``pl.yield_(acc)``, directly or through another
+        carry of it).  A value computed afresh (``acc = pl.add(acc, x)``) is a new
+        tensor, and the outlined function must return it, not the buffer it started from."""
         last = trailing_yield(stmt.body)
         yielded = last.value if last is not None else ()
+        runs = _runs_at_least_once(stmt)
         for arg, rv, value in zip(stmt.iter_args, stmt.return_vars, yielded):
-            if not isinstance(value, E.Var) or self.root(value) is not arg:
+            # the carry starts as its init and goes on as what the body yields; the
+            # result is the last value yielded (the init when the loop does not run)
+            self._may_name(arg, arg.initValue)
+            self._may_name(arg, value)
+            self._may_name(rv, value if runs else arg)
+        pending: list[tuple[E.IterArg, E.Var, E.Var, E.Var]] = []
+        for arg, rv, value in zip(stmt.iter_args, stmt.return_vars, yielded):
+            if not isinstance(value, E.Var):
                 continue
-            self.lineage[rv] = arg
-            if isinstance(arg.initValue, E.Var):
-                self.lineage[arg] = arg.initValue
+            init = arg.initValue
+            if self.root(value) is arg:
+                self._same_buffer(arg, rv)
+            elif isinstance(init, E.Var):
+                pending.append((arg, rv, value, init))
+        # A carry yielding its own starting buffer: decided after the in-place carries,
+        # and again after each one found (one may reach the buffer through another);
+        # each round settles one carry at least, so there are at most as many rounds.
+        found = True
+        while pending and found:
+            found = False
+            for entry in list(pending):
+                arg, rv, value, init = entry
+                if self.root(value) is self.root(init):
+                    self._same_buffer(arg, rv)
+                    pending.remove(entry)
+                    found = True
+
+    def _same_buffer(self, arg: E.IterArg, rv: E.Var) -> None:
+        self.lineage[rv] = arg
+        if isinstance(arg.initValue, E.Var):
+            self.lineage[arg] = arg.initValue
+
+
+def _runs_at_least_once(loop: St.ForStmt | St.WhileStmt) -> bool:
+    """A ``for`` with constant bounds and a trip count of at least one."""
+    if not isinstance(loop, St.ForStmt):
+        return False
+    start, stop, step = loop.start, loop.stop, loop.step
+    if not all(isinstance(b, E.ConstInt) for b in (start, stop, step)):
+        return False
+    first, last, stride = start.value, stop.value, step.value  # type: ignore[attr-defined]
+    return (stride > 0 and first < last) or (stride < 0 and first > last)
 
 
 def _attr_vars(value: object) -> list[E.Var]:

@@ -292,6 +292,7 @@ class BodyMover(BodyFacts):
         self._visible_depth -= 1
         for var in stmt.return_vars:
             self._define(var)
+        self._if_buffers(stmt)
         rvs = [self._define_output(rv) for rv in stmt.return_vars]
         if (condition is stmt.condition and then_body is stmt.then_body
                 and else_body is stmt.else_body and _same(rvs, stmt.return_vars)):

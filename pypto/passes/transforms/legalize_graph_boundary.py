@@ -32,7 +32,8 @@ from ...ir.span import Span
 from ...ir.types import ScalarType, ShapedType
 from ...ir.visitor import IRMutator
 from ...ir.depth import nesting_guard
-from ...ir.walk import CONST_TYPES, LEAF_TYPES, arith_leaves, def_sites, iter_stmts
+from ...ir.walk import (CONST_TYPES, LEAF_TYPES, arith_leaves, def_sites, iter_stmts,
+                        trailing_yield)
 from ..diagnostic import PassError, PassErrorCode, errors_of
 from ..outline.outliner import Renamer
 from ..names import source_name
@@ -325,15 +326,17 @@ def _check(program: Program, sites_per_function: list[list]) -> None:
     if errors:
         first = errors[0]
         more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        message, span = first.message, first.span
+        message, span, hint = first.message, first.span, None
         graph = _owner(owners, diagnostics.index(first))
         if graph is not None:
             blamed = _blame(program, graph, first.error_code,
                             list(zip(functions.values(), sites_per_function)))
             if blamed is not None:
                 message, span = blamed
+                if first.error_code == RETURNS_NON_PARAM:
+                    hint = _loop_result_hint(program, graph)
         raise PassError(f"{message}{more}", span, code=PassErrorCode.GRAPH_BOUNDARY,
-                        pass_name="LegalizeGraphBoundary")
+                        pass_name="LegalizeGraphBoundary", hint=hint)
 
 
 def _blame(program: Program, graph: Function, code: int, sites: list
@@ -358,6 +361,39 @@ def _blame(program: Program, graph: Function, code: int, sites: list
                     "graph's tensors must be InOut: read it in the region before writing "
                     "it", use.span)
     return None
+
+
+def _loop_result_hint(program: Program, graph: Function) -> str | None:
+    """When the graph's first non-parameter result is a loop result that starts as one
+    of its tensors and is handed another: how to make it one tensor on every path."""
+    from ..outline.facts import BodyFacts
+    body = graph.body
+    last = body.stmts[-1] if isinstance(body, St.SeqStmts) and body.stmts else body
+    params = set(graph.params)
+    if not isinstance(last, St.ReturnStmt):
+        return None
+    value = next((v for v in last.value if v not in params), None)
+    if not isinstance(value, E.Var):
+        return None
+    loop = next((s for s in iter_stmts(body) if isinstance(s, (St.ForStmt, St.WhileStmt))
+                 and value in s.return_vars), None)
+    if loop is None:
+        return None
+    k = loop.return_vars.index(value)
+    handed_on = trailing_yield(loop.body)
+    if handed_on is None or k >= len(handed_on.value) or k >= len(loop.iter_args):
+        return None
+    init, handed = loop.iter_args[k].initValue, handed_on.value[k]
+    if not isinstance(init, E.Var) or not isinstance(handed, E.Var):
+        return None
+    facts = BodyFacts.lineage_of(body, program)
+    start, then = facts.root(init), facts.root(handed)
+    if start is then or start not in params or then not in params:
+        return None
+    name, first, other = (source_name(v.name_hint) for v in (value, start, then))
+    return (f"'{name}' is '{first}' when the loop does not run and '{other}' after it runs; "
+            f"start the loop from '{other}' (init_values=({other}, ...)) so that it is "
+            f"'{other}' on every path")
 
 
 def _first_bad_direction(graph: Function) -> E.Var | None:

@@ -76,7 +76,9 @@ def test_seed_nested_example_chains_names_inner_first():
             z: pl.Tensor[[64], pl.FP32] = self.main_global_orch_0(x)
             return z
 
-    ir.assert_structural_equal(outline(Before), After)
+    result = outline(Before)
+    ir.assert_structural_equal(result, After)
+    ir.assert_structural_equal(pl.parse(ir.python_print(result)), result)  # round trip
 
 
 # -- naming ----------------------------------------------------------------------------------

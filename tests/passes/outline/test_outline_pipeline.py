@@ -341,3 +341,85 @@ def test_source_name_strips_ssa_and_splice_suffixes_only():
     assert source_name("scratch_inline0__ssa_v1") == "scratch"
     assert source_name("acc_inline12") == "acc"
     assert source_name("inline3") == "inline3" and source_name("t__ssa_v2") == "t"
+
+
+# -- the seed's example against its after program (docs/seeds-audit.md G25, G3, G10) --
+
+def test_graph_seed_example_compiles_to_the_seeds_after_program():
+    # The seed's "after": accumulate_band(self, i, w, acc, base) returning acc, called
+    # as acc = self.accumulate_band(i, w, acc, i * ROWS) in the loop; its pl.at region
+    # is the kernel OutlineIncoreScopes lifts right after (the seed's related note).
+    @pl.program
+    class After:
+        @pl.function(type=pl.FunctionType.InCore)
+        def accumulate_band_incore_0(w: W, base: pl.Scalar[pl.INDEX], acc: pl.InOut[A]) -> A:
+            band = pl.load(w, [base, 0], [ROWS, COLS])
+            cur = pl.load(acc, [0, 0], [ROWS, COLS])
+            t = pl.add(cur, band)
+            acc__store = pl.store(t, [0, 0], acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.Graph, level=pl.Level.CHIP, role=pl.Role.Orchestrator)
+        def accumulate_band(self, i: pl.Scalar[pl.INDEX], w: W, acc: pl.InOut[A],
+                            base: pl.Scalar[pl.INDEX]) -> A:
+            acc_1 = self.accumulate_band_incore_0(w, base, acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def entry(self, w: W, acc: pl.InOut[A]) -> A:
+            for i, (acc_it,) in pl.range(LAYERS, init_values=(acc,)):
+                acc_1 = self.accumulate_band(i, w, acc_it, i * ROWS)
+                acc_rv = pl.yield_(acc_1)
+            return acc_rv
+
+    compiled = default_pipeline(Seed)
+    ir.assert_structural_equal(compiled, After)
+    w = np.arange(LAYERS * ROWS * COLS, dtype=np.float32).reshape(LAYERS * ROWS, COLS) / 100
+    results = []
+    for version in (Seed, compiled):
+        acc = np.ones((ROWS, COLS), np.float32)
+        pypto.run(version, w, acc)
+        results.append(acc)
+    assert np.array_equal(results[0], results[1])
+    assert np.allclose(results[1], 1 + w.reshape(LAYERS, ROWS, COLS).sum(axis=0))
+
+
+def test_graph_pass_is_reached_through_the_core_module():
+    from pypto.pypto_core import passes as core_passes
+    outline = core_passes.outline_graph_scopes()
+    assert outline.get_name() == "OutlineGraphScopes"
+    result = outline(Seed)
+    assert result["accumulate_band"].func_type is ir.FunctionType.Graph
+
+
+def test_a_graph_declared_in_another_parameter_order_compiles_and_computes_alike():
+    # The decorator form's boundary is a permutation of the scope form's (capture
+    # order); nothing downstream reads params by position, so both compile and agree.
+    @pl.program
+    class Permuted:
+        @pl.function(type=pl.FunctionType.Graph)
+        def accumulate_band(self, acc: pl.InOut[A], w: W, i: pl.Scalar[pl.INDEX]) -> A:
+            base = i * ROWS
+            with pl.at(level=pl.Level.CORE_GROUP):
+                band = pl.load(w, [base, 0], [ROWS, COLS])
+                cur = pl.load(acc, [0, 0], [ROWS, COLS])
+                pl.store(pl.add(cur, band), [0, 0], acc)
+            return acc
+
+        @pl.function(type=pl.FunctionType.Orchestration)
+        def entry(self, w: W, acc: pl.InOut[A]) -> A:
+            for i in pl.range(LAYERS):
+                acc = self.accumulate_band(acc, w, i)
+            return acc
+
+    compiled = default_pipeline(Permuted)
+    graph = compiled["accumulate_band"]
+    assert [p.name_hint.split("__")[0] for p in graph.params] == ["acc", "w", "i", "base"]
+    assert graph.param_directions[0] is ir.ParamDirection.InOut
+    w = np.arange(LAYERS * ROWS * COLS, dtype=np.float32).reshape(LAYERS * ROWS, COLS) / 100
+    results = []
+    for version in (Seed, default_pipeline(Seed), Permuted, compiled):
+        acc = np.ones((ROWS, COLS), np.float32)
+        pypto.run(version, w, acc)
+        results.append(acc)
+    assert all(np.array_equal(results[0], r) for r in results[1:])
