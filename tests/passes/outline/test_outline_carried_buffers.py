@@ -316,3 +316,36 @@ class P:
     assert err.pass_name == "LegalizeGraphBoundary"
     assert "defined inside pl.graph region 'g' and read after it" in str(err)
     assert err.span.begin_line == 20  # return acc
+
+
+def test_a_graph_result_passed_to_a_user_kernel_is_blamed_at_the_call():
+    # The read after the graph is the call: before, the blame followed the value into
+    # the kernel and named a line of the kernel's body (found by salted mutations).
+    text = '''
+import pypto.language as pl
+
+M = pl.dynamic("M")
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kern(self, x: pl.Tensor[[M, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return acc
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def leak(self, x: pl.Tensor[[M, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return x
+
+    @pl.function
+    def main(self, x: pl.Tensor[[M, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        with pl.graph("g"):
+            acc = self.leak(x, acc)
+        acc = self.kern(x, acc)
+        return acc
+'''
+    with pytest.raises(passes.PassError) as info:
+        default_pipeline(pl.parse(text, filename="blame.py"))
+    err = info.value
+    assert "'acc' is defined inside pl.graph region 'g' and read after it" in str(err)
+    assert err.span.begin_line == 21  # acc = self.kern(x, acc), not kern's `return acc`
