@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import os
 from types import TracebackType
+from typing import Any
 
-__all__ = ["Error", "InternalError", "CoreAssertionError", "CoreIndexError",
+__all__ = ["Error", "InternalError", "SourceDiagnostic", "CoreAssertionError", "CoreIndexError",
            "CoreNotImplementedError", "CoreRuntimeError", "CoreTypeError", "CoreValueError"]
 
 
@@ -24,6 +25,29 @@ class Error(Exception):
 
 class InternalError(RuntimeError):
     """A broken invariant inside pypto.  Always a bug; never wrapped."""
+
+
+class SourceDiagnostic(Exception):
+    """A base of errors reported at a place in the user's own source, beside the
+    parser's and the passes' classes: the executor's ``ExecutionError`` and the jit's
+    argument errors.  Front ends (a script's excepthook, a notebook, the command line)
+    show one as a snippet with a caret instead of pypto's stack.
+
+    Each subclass keeps its own built-in base (``TypeError``, ``pypto.Error`` ...), so
+    what users catch stays what it was; this class only adds what a snippet needs:
+    ``span`` (an ``ir.Span``, a span dict, or ``None``), a stable ``code``, a ``hint``,
+    a ``note``, ``source_lines`` (the text when no file holds it) and ``headline()``,
+    the message without the location that ``str()`` may append.
+    """
+
+    code = ""  # each subclass names its stable code (docs/guide/diagnostics.md)
+    span: Any = None  # an ``ir.Span`` or a span dict (this module imports no IR)
+    hint: "str | None" = None
+    note: "str | None" = None
+    source_lines: "list[str] | None" = None
+
+    def headline(self) -> str:
+        return str(self)
 
 
 # PyPTO shows both as top-level names of the package (``pypto.InternalError``), which
@@ -53,15 +77,16 @@ _PYPTO_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
 _STDLIB_DIR = os.path.dirname(os.path.abspath(os.__file__)) + os.sep
 
 
-def is_pypto_defect(exc: BaseException) -> bool:
+def is_pypto_defect(exc: BaseException,
+                    classes: tuple[type[BaseException], ...] = DEFECT_CLASSES) -> bool:
     """Whether ``exc`` was caused by a defect in pypto rather than by its input.
 
-    True for an error of ``DEFECT_CLASSES`` whose innermost frame -- standard-library
+    True for an error of ``classes`` (default ``DEFECT_CLASSES``) whose innermost frame -- standard-library
     frames skipped: they do what pypto asked -- is in pypto and is not a ``raise``
     statement.  An error the user's own Python raised (a helper function, a constant
     expression evaluated for the parser) has its innermost frame there: never a defect.
     """
-    if not isinstance(exc, DEFECT_CLASSES):
+    if not isinstance(exc, classes):
         return False
     innermost: TracebackType | None = None
     in_pypto = False

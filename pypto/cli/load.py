@@ -31,7 +31,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterator, Optional, TextIO, Union, cast
 
-from ..errors import InternalError, is_pypto_defect
+from ..errors import InternalError, SourceDiagnostic, is_pypto_defect
 from ..ir.function import Function, Program
 from ..language.parser.diagnostics import ParserError
 from ..language.parser.findings import PYTHON_EXCEPTION, Finding, findings_of, sort_findings
@@ -42,7 +42,7 @@ from ..language.parser.text_parser import parse
 from .errors import ProgramError, UsageError
 from .jit_values import is_jit_entry, is_jit_function, is_missing_argument
 from .report import (findings_of_error, missing_argument_finding, module_exception_finding, plain_finding,
-                     syntax_error_finding)
+                     run_failure_finding, syntax_error_finding)
 
 __all__ = ["Entry", "Source", "Loaded", "RUN_NAME", "PRINTER_HEADER", "STDIN",
            "open_source", "load", "load_entry", "select_entry", "entry_program"]
@@ -218,6 +218,8 @@ def _run_python(source: Source
     except SystemExit as exc:
         return namespace, plain_finding(f"{source.name} called sys.exit({exc.code!r}) while "
                                         "loading", PYTHON_EXCEPTION), exc
+    except SourceDiagnostic as err:  # pypto.run or a jit call at module level failed
+        return namespace, run_failure_finding(err, source.name), err
     except Exception as exc:  # the user's module code failed (NameError, ImportError, ...)
         if is_pypto_defect(exc):
             raise  # a lookup failed in pypto's own code: a bug, reported as one

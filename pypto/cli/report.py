@@ -3,17 +3,20 @@
 Parser errors, pass refusals and failed verifications know their findings
 (``findings_of``); this module adds what only the command line meets: a Python
 syntax error in the user's file (``E400``), an exception raised by the file's own
-module code (``E401``, at the innermost line of that file on the traceback), and a
-plain ``ValueError``/``TypeError`` of the user's making (no span).
+module code (``E401``, at the innermost line of that file on the traceback; a failure
+of ``pypto.run`` or a jit call there is shown where the program failed, noting that
+line), and a plain ``ValueError``/``TypeError`` of the user's making (no span).
 """
 
 from __future__ import annotations
 
 import linecache
 import traceback
+from dataclasses import replace
 from typing import TYPE_CHECKING, Optional, cast
 
 from ..language.parser.diagnostics import span_to_dict
+from ..language.parser.diagnostics.renderer import format_location
 from ..language.parser.display import BACKTRACE_SEPARATOR, backtrace_enabled
 from ..language.parser.findings import (JIT_NEEDS_ARGUMENTS, PYTHON_EXCEPTION,
                                         PYTHON_SYNTAX_ERROR, Finding, finding_of_diagnostic,
@@ -26,7 +29,7 @@ if TYPE_CHECKING:  # the jit layer is imported only by files that use it (jit_va
     from ..jit.signature import MissingArgumentError
 
 __all__ = ["findings_of_error", "syntax_error_finding", "module_exception_finding",
-           "plain_finding", "diagnostic_finding", "program_error", "backtrace_text"]
+           "run_failure_finding", "plain_finding", "diagnostic_finding", "program_error", "backtrace_text"]
 
 
 def plain_finding(message: str, code: str = PassErrorCode.UNCLASSIFIED.code) -> Finding:
@@ -59,6 +62,24 @@ def module_exception_finding(exc: BaseException, filename: str) -> Finding:
     column = len(text) - len(text.lstrip()) + 1 if text.strip() else 0
     span = span_to_dict({"filename": filename, "line": line, "column": column})
     return Finding("error", PYTHON_EXCEPTION, message, span, origin="python")
+
+
+def run_failure_finding(err: BaseException, filename: str) -> Finding:
+    """An executor or jit-call error of the file's own module code: where the program
+    failed (as a script shows it), noting the module line that ran it; at that line when
+    the error has no place of its own."""
+    found = findings_of(err)
+    if not found or found[0].span is None:
+        return module_exception_finding(err, filename)
+    finding = found[0]
+    line = _innermost_line_in(err, filename)
+    if line is None:
+        return finding
+    place = format_location({"filename": filename, "line": line})
+    if finding.note and place in finding.note:  # a jit call's note names it already
+        return finding
+    ran = f"run from {place}"
+    return replace(finding, note=f"{finding.note}; {ran}" if finding.note else ran)
 
 
 def _innermost_line_in(exc: BaseException, filename: str) -> Optional[int]:

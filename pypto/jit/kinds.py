@@ -8,6 +8,7 @@ from typing import Any, Mapping, Optional
 
 from ..ir.enums import FunctionType, Level, Role
 from ..language.parser.function_parser import FunctionOptions
+from .arg_errors import OptionTypeError, OptionValueError, option_error
 
 __all__ = ["JitKind", "validate_options", "kind_of", "refuse_external", "function_options",
            "emitted_decorator", "may_call"]
@@ -65,17 +66,18 @@ def validate_options(kind: JitKind, options: Mapping[str, Any]) -> dict[str, Any
                 where = f" (only {takers[0]} takes {key}=)"
             elif takers:
                 where = f" (only {', '.join(takers[:-1])} and {takers[-1]} take {key}=)"
-            raise TypeError(f"{kind.spelling}() got an unexpected keyword argument '{key}'{where}")
+            raise option_error(OptionTypeError, f"{kind.spelling}() got an unexpected keyword "
+                               f"argument '{key}'{where}")
         if key == "auto_scope":
             if not isinstance(value, bool):
-                raise TypeError(f"{kind.spelling}(auto_scope=...) expects a bool, "
-                                f"got {type(value).__name__}")
+                raise option_error(OptionTypeError, f"{kind.spelling}(auto_scope=...) expects "
+                                   f"a bool, got {type(value).__name__}")
             if not value:  # True is the default: store nothing, like @pl.function
                 result[key] = False
         elif key == "level":
             if value is not None and not isinstance(value, Level):
-                raise TypeError(f"{kind.spelling}(level=...) expects a pl.Level, "
-                                f"got {type(value).__name__}")
+                raise option_error(OptionTypeError, f"{kind.spelling}(level=...) expects a "
+                                   f"pl.Level, got {type(value).__name__}")
             if value is not None:
                 result[key] = Level(value)
     return result
@@ -103,8 +105,9 @@ def kind_of(func_type: Any, level: Optional[Level]) -> JitKind:
             return JitKind.ORCHESTRATION
         if level is Level.HOST:
             return JitKind.HOST
-        raise TypeError(f"level={level!r} applies to InCore kernels (func_type="
-                        "pl.FunctionType.InCore) or to a HOST orchestrator (pl.Level.HOST)")
+        raise option_error(OptionTypeError, f"level={level!r} applies to InCore kernels "
+                           "(func_type=pl.FunctionType.InCore) or to a HOST orchestrator "
+                           "(pl.Level.HOST)")
     if isinstance(func_type, str):
         try:
             return JitKind(func_type.lower())
@@ -112,18 +115,19 @@ def kind_of(func_type: Any, level: Optional[Level]) -> JitKind:
             pass
     kind = _KINDS.get(func_type)
     if kind is None:
-        raise TypeError(f"func_type {func_type!r} is not a function type @pl.jit makes "
-                        "(None, or pl.FunctionType.Orchestration/InCore/Inline/Opaque/Graph)")
+        raise option_error(OptionTypeError, f"func_type {func_type!r} is not a function type "
+                           "@pl.jit makes (None, or pl.FunctionType.Orchestration/InCore/"
+                           "Inline/Opaque/Graph)")
     return kind
 
 
 def refuse_external(core_type: Any, aic: Any, aiv: Any, dual: bool, include_dirs: Any) -> None:
     """External kernels need code generation: refuse any of their options."""
     if core_type is not None or aic is not None or aiv is not None or dual or include_dirs:
-        raise ValueError("external kernels (external_core_type / external_aic_source / "
-                         "external_aiv_source / external_dual_aiv_dispatch / "
-                         "external_include_dirs) need code generation, which pypto does not "
-                         "have")
+        raise option_error(OptionValueError, "external kernels (external_core_type / "
+                           "external_aic_source / external_aiv_source / "
+                           "external_dual_aiv_dispatch / external_include_dirs) need code "
+                           "generation, which pypto does not have")
 
 
 def function_options(kind: JitKind, options: Mapping[str, Any]) -> FunctionOptions:

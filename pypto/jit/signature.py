@@ -17,7 +17,9 @@ from ..ir.dtype import DataType
 from ..ir.enums import ParamDirection, TensorLayout
 from ..language.parser.diagnostics import ParserSyntaxError, ParserTypeError
 from ..language.typing import RUNTIME, DynVar
+from ..errors import SourceDiagnostic
 from .analysis import NO_DEFAULT, DynamicBind, FunctionFacts, ParamFacts, user_error
+from .arg_errors import ArgumentTypeError, ArgumentValueError, argument_error, call_site
 from .deps import Namespace
 from .inherited_dims import InheritedDim
 from .literals import literal_key
@@ -33,13 +35,16 @@ _MISSING = object()
 _RESERVED_KEYWORDS = frozenset({"config"})  # accepted and ignored offline (§17.4)
 
 
-class MissingArgumentError(TypeError):
+class MissingArgumentError(SourceDiagnostic, TypeError):
     """A tensor parameter got no argument, so its type cannot be known.
 
     A ``TypeError`` like Python's own for a missing argument; it also names the
     parameter and where the user wrote it, so ``pypto check`` can say which entry it
-    could not specialise without a call (and point at that parameter).
+    could not specialise without a call (and point at that parameter), and a script or
+    a notebook shows the parameter's line.
     """
+
+    code = "E402"  # findings.JIT_NEEDS_ARGUMENTS
 
     def __init__(self, message: str, function: str, parameter: str, span: Any,
                  source_lines: Optional[list[str]]) -> None:
@@ -100,16 +105,19 @@ def _bind_arguments(facts: FunctionFacts, args: Sequence[Any],
     names = [p.name for p in facts.params]
     where = jit_function(facts.name)
     if len(args) > len(names):
-        raise TypeError(f"{where}: too many positional arguments (it takes {len(names)}, "
-                        f"{len(args)} were given)")
+        raise argument_error(ArgumentTypeError, f"{where}: too many positional arguments "
+                             f"(it takes {len(names)}, {len(args)} were given)", facts)
     bound = dict(zip(names, args))
     for key, value in kwargs.items():
         if key in _RESERVED_KEYWORDS:  # never bound to a parameter, even one of that name
             continue
         if key not in facts.param_index:
-            raise TypeError(f"{where}: got an unexpected keyword argument '{key}'")
+            raise argument_error(ArgumentTypeError,
+                                 f"{where}: got an unexpected keyword argument '{key}'", facts)
         if key in bound:
-            raise TypeError(f"{where}: multiple values for argument '{key}'")
+            raise argument_error(ArgumentTypeError,
+                                 f"{where}: multiple values for argument '{key}'", facts,
+                                 facts.params[facts.param_index[key]].node)
         bound[key] = value
     return bound
 
@@ -125,15 +133,16 @@ def _entry_param(facts: FunctionFacts, param: ParamFacts, annotation: Annotation
     if annotation.kind == "tensor":
         return _entry_tensor(facts, param, annotation, value, signature_mode)
     if annotation.kind == "scalar":
-        return _entry_scalar(facts, name, annotation, value)
+        return _entry_scalar(facts, param, annotation, value)
     if param.annotation is None:
         raise user_error(ParserTypeError, f"Parameter '{name}' missing type annotation",
                          facts.info, param.node,
                          hint="Annotate it, e.g. x: pl.Tensor or x: pl.Scalar[pl.INT64]")
     if value is not _MISSING:
-        raise TypeError(f"{facts.name}(): parameter '{name}' is annotated "
-                        f"'{ast.unparse(param.annotation)}'; @pl.jit binds arguments only to "
-                        "pl.Tensor and pl.Scalar parameters")
+        raise argument_error(ArgumentTypeError, f"{facts.name}(): parameter '{name}' is "
+                             f"annotated '{ast.unparse(param.annotation)}'; @pl.jit binds "
+                             "arguments only to pl.Tensor and pl.Scalar parameters", facts,
+                             param.node)
     return ParamPlan(name, annotation.direction, None, False, NOT_SUBSTITUTED, ["other"])
 
 
@@ -146,68 +155,79 @@ def _entry_tensor(facts: FunctionFacts, param: ParamFacts, annotation: Annotatio
         if annotation.bare or not signature_mode:
             why = ("its annotation is a bare pl.Tensor, so its shape must come from an "
                    "argument") if annotation.bare else "other tensors were passed"
-            raise MissingArgumentError(
+            missing = MissingArgumentError(
                 f"{jit_function(facts.name)}: missing a required argument: '{name}' ({why})",
                 facts.name, name, facts.info.span(param.node), facts.info.file_lines)
+            site = call_site()
+            missing.note = f"in the call at {site}" if site is not None else None
+            raise missing
         return ParamPlan(name, direction, declared, False, NOT_SUBSTITUTED, _tensor_key(declared))
     if value is RUNTIME:
-        raise TypeError(f"{facts.name}(): pl.RUNTIME applies to scalar parameters, but "
-                        f"'{name}' is a tensor")
+        raise argument_error(ArgumentTypeError, f"{facts.name}(): pl.RUNTIME applies to "
+                             f"scalar parameters, but '{name}' is a tensor", facts, param.node)
     if not is_tensor_like(value):
-        raise TypeError(f"{facts.name}(): parameter '{name}' expects a tensor (a NumPy array, "
-                        f"a torch tensor or a pypto.jit.TensorSpec), got {type(value).__name__}")
+        raise argument_error(ArgumentTypeError, f"{facts.name}(): parameter '{name}' expects "
+                             "a tensor (a NumPy array, a torch tensor or a pypto.jit.TensorSpec), "
+                             f"got {type(value).__name__}", facts, param.node)
     spec = tensor_spec_of(value, name)
     if annotation.bare:
         info = TensorInfo(spec.shape, spec.dtype, spec.layout)
         return ParamPlan(name, direction, info, True, NOT_SUBSTITUTED, _tensor_key(info))
     if declared is None:  # an annotation read by the parser only: it decides
         return ParamPlan(name, direction, None, False, NOT_SUBSTITUTED, ["opaque"])
-    _check_tensor(facts.name, name, declared, spec.shape, spec.dtype, spec.layout)
+    _check_tensor(facts, param, declared, spec.shape, spec.dtype, spec.layout)
     return ParamPlan(name, direction, declared, False, NOT_SUBSTITUTED, _tensor_key(declared))
 
 
-def _check_tensor(function: str, name: str, declared: TensorInfo, shape: tuple[int, ...],
-                  dtype: DataType, layout: TensorLayout) -> None:
-    where = f"{function}(): parameter '{name}'"
+def _check_tensor(facts: FunctionFacts, param: ParamFacts, declared: TensorInfo,
+                  shape: tuple[int, ...], dtype: DataType, layout: TensorLayout) -> None:
+    where = f"{facts.name}(): parameter '{param.name}'"
     if dtype is not declared.dtype:
-        raise TypeError(f"{where} is annotated {declared.describe()} but the argument's dtype "
-                        f"is {dtype.name}")
+        raise argument_error(ArgumentTypeError, f"{where} is annotated {declared.describe()} "
+                             f"but the argument's dtype is {dtype.name}", facts, param.node)
     if len(shape) != declared.rank:
-        raise ValueError(f"{where} is annotated {declared.describe()} (rank {declared.rank}) "
-                         f"but the argument has shape {list(shape)} (rank {len(shape)})")
+        raise argument_error(ArgumentValueError, f"{where} is annotated {declared.describe()} "
+                             f"(rank {declared.rank}) but the argument has shape {list(shape)} "
+                             f"(rank {len(shape)})", facts, param.node)
     for axis, (want, got) in enumerate(zip(declared.dims, shape)):
         if isinstance(want, int) and want != got:
-            raise ValueError(f"{where} is annotated {declared.describe()} but the argument's "
-                             f"dimension {axis} is {got}, not {want}")
+            raise argument_error(ArgumentValueError, f"{where} is annotated "
+                                 f"{declared.describe()} but the argument's dimension {axis} "
+                                 f"is {got}, not {want}", facts, param.node)
     if layout is not TensorLayout.ND and layout is not declared.layout:
-        raise ValueError(f"{where} is annotated with layout {declared.layout.name} but the "
-                         f"argument's layout is {layout.name}")
+        raise argument_error(ArgumentValueError, f"{where} is annotated with layout "
+                             f"{declared.layout.name} but the argument's layout is "
+                             f"{layout.name}", facts, param.node)
 
 
-def _entry_scalar(facts: FunctionFacts, name: str, annotation: AnnotationInfo,
+def _entry_scalar(facts: FunctionFacts, param: ParamFacts, annotation: AnnotationInfo,
                   value: Any) -> ParamPlan:
+    name = param.name
     direction = annotation.direction
     declared = annotation.type if isinstance(annotation.type, ScalarInfo) else None
     # ``x: pl.FP32`` reads as ``pl.Scalar[pl.FP32]``; a bare ``pl.Scalar`` takes the
     # dtype of its value (int -> INDEX, float -> FP32, bool -> BOOL).
     written = annotation.dtype_only or annotation.bare
     if value is _MISSING:
-        raise TypeError(f"{jit_function(facts.name)}: missing a required argument: '{name}' "
-                        "(a scalar: pass an int, float or bool, or pl.RUNTIME to keep it a "
-                        "runtime parameter)")
+        raise argument_error(ArgumentTypeError, f"{jit_function(facts.name)}: missing a "
+                             f"required argument: '{name}' (a scalar: pass an int, float or "
+                             "bool, or pl.RUNTIME to keep it a runtime parameter)", facts,
+                             param.node)
     if value is RUNTIME:
         if declared is None and annotation.bare:
-            raise TypeError(f"{facts.name}(): parameter '{name}' is a bare pl.Scalar, so its "
-                            "dtype comes from its value; pl.RUNTIME has none (annotate it "
-                            "pl.Scalar[dtype])")
+            raise argument_error(ArgumentTypeError, f"{facts.name}(): parameter '{name}' is "
+                                 "a bare pl.Scalar, so its dtype comes from its value; "
+                                 "pl.RUNTIME has none (annotate it pl.Scalar[dtype])", facts,
+                                 param.node)
         return ParamPlan(name, direction, declared, written, NOT_SUBSTITUTED, ["runtime"])
     scalar = scalar_value_of(value)
     if scalar is None:
         got = "a tensor" if is_tensor_like(value) else type(value).__name__
-        raise TypeError(f"{facts.name}(): parameter '{name}' is a scalar; expected an int, "
-                        f"float or bool (or pl.RUNTIME), got {got}")
+        raise argument_error(ArgumentTypeError, f"{facts.name}(): parameter '{name}' is a "
+                             f"scalar; expected an int, float or bool (or pl.RUNTIME), got {got}",
+                             facts, param.node)
     if declared is not None:
-        scalar = _check_scalar(facts.name, name, declared.dtype, scalar)
+        scalar = _check_scalar(facts, param, declared.dtype, scalar)
     elif annotation.bare:
         declared = ScalarInfo(scalar_dtype_of(scalar))
     key = ["scalar", literal_key(scalar)]
@@ -223,21 +243,24 @@ def scalar_dtype_of(value: Any) -> DataType:
     return DataType.INDEX if isinstance(value, int) else DataType.FP32
 
 
-def _check_scalar(function: str, name: str, dtype: DataType, value: Any) -> Any:
-    where = f"{function}(): parameter '{name}' is pl.Scalar[pl.{dtype.name}]"
+def _check_scalar(facts: FunctionFacts, param: ParamFacts, dtype: DataType, value: Any) -> Any:
+    where = f"{facts.name}(): parameter '{param.name}' is pl.Scalar[pl.{dtype.name}]"
+
+    def refuse(why: str) -> SourceDiagnostic:
+        return argument_error(ArgumentTypeError, f"{where}; {why}", facts, param.node)
     if dtype.is_bool():
         if not isinstance(value, bool):
-            raise TypeError(f"{where}; expected a bool, got {type(value).__name__}")
+            raise refuse(f"expected a bool, got {type(value).__name__}")
         return value
     if isinstance(value, bool):
-        raise TypeError(f"{where}; expected a number, got a bool")
+        raise refuse("expected a number, got a bool")
     if dtype.is_int():
         if not isinstance(value, int):
-            raise TypeError(f"{where}; expected an int, got {type(value).__name__}")
+            raise refuse(f"expected an int, got {type(value).__name__}")
         return value
     if dtype.is_float():
         return float(value)
-    raise TypeError(f"{where}; @pl.jit cannot substitute a Python value for it")
+    raise refuse("@pl.jit cannot substitute a Python value for it")
 
 
 def _tensor_key(info: Optional[TensorInfo]) -> list:
@@ -345,8 +368,10 @@ def _check_dynamic_sizes(facts: FunctionFacts, plans: list[ParamPlan],
                 continue
             previous = seen.setdefault(dim.name, (size, plan.name))
             if previous[0] != size:
-                raise ValueError(f"{facts.name}(): dynamic dim '{dim.name}' is {previous[0]} "
-                                 f"for parameter '{previous[1]}' but {size} for '{plan.name}'")
+                raise argument_error(
+                    ArgumentValueError, f"{facts.name}(): dynamic dim '{dim.name}' is "
+                    f"{previous[0]} for parameter '{previous[1]}' but {size} for "
+                    f"'{plan.name}'", facts, facts.params[facts.param_index[plan.name]].node)
 
 
 # -- dependencies ---------------------------------------------------------------------------

@@ -17,7 +17,7 @@ import enum
 import time
 from typing import Any, Callable, Iterable
 
-from ..errors import InternalError
+from ..errors import InternalError, is_pypto_defect
 from ..ir.depth import NestingError, too_deep
 from ..ir.function import Function, Program
 from .diagnostic import PassError, PassErrorCode
@@ -183,7 +183,22 @@ class Pass:
         results: list[Function] = []
         total = len(originals)
         for func in originals:
-            new = self._transform(func)
+            try:
+                new = self._transform(func)
+            except PassError as err:  # a refusal without a place: at least the function
+                if err.span is None and func.span.is_valid():
+                    err.span = func.span
+                raise
+            except NestingError:  # refused at the deepest place, by the caller
+                raise
+            except ValueError as exc:  # a refusal raised without its class
+                if is_pypto_defect(exc, (ValueError,)):  # an unpacking, a list.index miss
+                    raise InternalError(f"Pass '{self._name}' failed on function "
+                                        f"'{func.name}': ValueError: {exc} (a bug in pypto, "
+                                        "not in the program: please report it)") from exc
+                where = func.span if func.span.is_valid() else None
+                raise PassError(f"in function '{func.name}': {exc}", where,
+                                pass_name=self._name) from exc
             if new is None:
                 raise InternalError(f"Pass '{self._name}' returned null function "
                                     f"for '{func.name}'")

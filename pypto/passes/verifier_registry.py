@@ -180,6 +180,14 @@ def log_warnings(diagnostics: list[Diagnostic], label: str) -> None:
                        format_report(diagnostics))
 
 
+def _stage_of(pass_name: str) -> str:
+    """Where verification ran, as a rendered note says it (``pipeline_input`` is the
+    spec's label of the check before the first pass, not a pass users wrote)."""
+    if pass_name == "pipeline_input":
+        return "of the program as written, before the first pass"
+    return f"after {pass_name}"
+
+
 def verify_properties(properties: IRPropertySet, program: Program,
                       pass_name: str) -> list[Diagnostic]:
     """Verify ``properties`` on ``program``; ``pypto.Error`` naming ``pass_name`` on failure."""
@@ -189,7 +197,7 @@ def verify_properties(properties: IRPropertySet, program: Program,
     if has_errors(diagnostics):
         raise VerificationError(f"Verification failed after '{pass_name}' for properties "
                                 f"{props}:\n" + format_report(diagnostics), diagnostics,
-                                stage=f"after {pass_name}")
+                                stage=_stage_of(pass_name))
     log_warnings(diagnostics, pass_name)
     return diagnostics
 

@@ -97,11 +97,12 @@ def _scalar_checker(dtype: DataType) -> Callable[[Any], Any]:
 class _Param:
     """One parameter: its slot, checker and the dims its type declares."""
 
-    __slots__ = ("name", "slot", "check", "copy_at_entry")
+    __slots__ = ("name", "slot", "check", "copy_at_entry", "span")
 
     def __init__(self, name: str, slot: int, check: Callable[[Any, Frame, Pending], Any],
-                 copy_at_entry: bool) -> None:
+                 copy_at_entry: bool, span: Span | None = None) -> None:
         self.name = name
+        self.span = span  # where the parameter is written: an entry's mismatch points there
         self.slot = slot
         self.check = check
         self.copy_at_entry = copy_at_entry
@@ -117,7 +118,8 @@ class ParamBinder:
         self._compile_expr = compile_expr
         self.params = [
             _Param(var.name_hint, slot_of(var), self._checker(var.type, var.name_hint),
-                   direction is ParamDirection.In and isinstance(var.type, ShapedType))
+                   direction is ParamDirection.In and isinstance(var.type, ShapedType),
+                   var.span if var.span.is_valid() else None)
             for var, direction in zip(function.params, function.param_directions)]
         self.signature = ", ".join(p.name for p in self.params)
         # Tensor results are checked against the declared return types as arguments
@@ -220,8 +222,10 @@ class ParamBinder:
             try:
                 checked = param.check(value, frame, pending)
             except _ArgMismatch as exc:
-                raise self._fail(f"argument '{param.name}' of '{self.function.name}'", span,
-                                 str(exc)) from None
+                # A call in the program points at the call; pypto.run's own arguments
+                # at the parameter whose annotation they do not meet.
+                raise self._fail(f"argument '{param.name}' of '{self.function.name}'",
+                                 span if span is not None else param.span, str(exc)) from None
             if at_entry and param.copy_at_entry:
                 checked = checked.copy()
             frame[param.slot] = checked

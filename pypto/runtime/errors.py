@@ -13,7 +13,7 @@ This module must not import NumPy: ``import pypto`` works without it.
 
 from __future__ import annotations
 
-from ..errors import Error
+from ..errors import Error, SourceDiagnostic
 from ..ir.span import Span
 
 __all__ = ["ExecutionError", "NumPyUnavailableError", "OpFailure", "location_text"]
@@ -30,22 +30,49 @@ def location_text(span: Span | None) -> str:
     return f"{span.filename}:{span.begin_line}"
 
 
-class ExecutionError(Error):
+class ExecutionError(Error, SourceDiagnostic):
     """A program failed on the reference executor.
 
     Attributes: ``what`` (the op name, e.g. ``"tile.load"``, or the construct, e.g.
     ``"FloorDiv"``, ``"call of 'k'"``), ``span`` (its ``ir.Span`` or ``None``),
     ``detail`` (the message without the location prefix) and ``function`` (the name of
-    the pypto function that was running, when known).
+    the pypto function that was running, when known).  A script, a notebook and the
+    command line show it as a snippet at ``span`` (a ``SourceDiagnostic``).
     """
 
+    code = "R000"
+
     def __init__(self, message: str, *, what: str | None = None, span: Span | None = None,
-                 detail: str | None = None, function: str | None = None) -> None:
+                 detail: str | None = None, function: str | None = None,
+                 hint: str | None = None) -> None:
         super().__init__(message)
         self.what = what
         self.span = span
         self.detail = message if detail is None else detail
         self.function = function
+        self.hint = hint
+        # (function, span of its call), innermost first: how the run got to ``span``.
+        self.called_from: list[tuple[str, Span]] = []
+
+    def add_call(self, function: str, span: Span) -> None:
+        """The run got here through a call of ``function`` at ``span``; the note says
+        ``'k' was called at model.py:18:13`` (a kernel's line alone does not say which
+        call ran it), naming a notebook cell as IPython does."""
+        # Loaded here, on the failure path, so importing the executor loads no parser.
+        from ..language.parser.diagnostics.renderer import format_location
+        self.called_from.append((function, span))
+        place = {"filename": span.filename, "line": span.begin_line,
+                 "column": span.begin_column}
+        step = f"'{function}' was called at {format_location(place)}"
+        self.note = step if self.note is None else f"{self.note}; {step}"
+
+    def headline(self) -> str:
+        """``"<what>: <detail>"`` (the snippet under it shows the location)."""
+        if self.what is None:
+            return str(self)
+        named = self.function and f"'{self.function}'" not in self.what
+        where = f" (in function '{self.function}')" if named else ""
+        return f"{self.what}: {self.detail}{where}"
 
     @classmethod
     def at(cls, what: str, span: Span | None, detail: str,

@@ -86,6 +86,10 @@ class CompiledFunction:
         state.call_depth += 1
         try:
             signal = self.body(frame)
+        except ExecutionError as err:  # the calls that led there, for its note
+            if span is not None:
+                err.add_call(function.name, span)
+            raise
         finally:
             state.call_depth -= 1
         if self.executor.pending_ranks:  # ranks launched here finish before it returns

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from _cli_helpers import EXAMPLES, run_cli, write
+from _user_programs import OFFSETS, RUN_OFFSETS
 
 NESTED_CALL = """
     import pypto.language as pl
@@ -136,3 +137,44 @@ def test_a_file_without_programs_has_nothing_to_check(in_tmp, capsys):
     write(in_tmp, "empty.py", "ROWS = 8\n")
     result = run_cli(capsys, "check", "empty.py")
     assert (result.code, result.out, result.err) == (0, "empty.py: nothing to check\n", "")
+
+
+RUN_AT_MODULE_LEVEL = ("import numpy as np\nimport pypto\nimport pypto.language as pl\n\n"
+                       "T = pl.Tensor[[64], pl.FP32]\n\n" + OFFSETS + "\n" + RUN_OFFSETS)
+
+JIT_CALL_AT_MODULE_LEVEL = """
+    import numpy as np
+    import pypto.language as pl
+
+    @pl.jit
+    def scale(x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor]):
+        out = pl.mul(x, 2.0)
+        return out
+
+    scale(np.ones(64, np.int32), np.zeros(64, np.float32))
+"""
+
+
+def test_a_run_failing_in_the_files_own_code_is_reported_where_the_program_failed(
+        in_tmp, capsys):
+    pytest.importorskip("numpy")
+    write(in_tmp, "runs.py", RUN_AT_MODULE_LEVEL)
+    result = run_cli(capsys, "check", "--format", "short", "runs.py")
+    assert result.code == 1
+    assert result.out.splitlines()[0] == (
+        "runs.py:11:13: error[R000]: tile.load: offsets [8] + shape [64] exceed tensor "
+        "shape [64] (in function 'k')")
+    full = run_cli(capsys, "check", "runs.py")
+    assert "   = note: 'k' was called at runs.py:17:13; run from runs.py:20" in full.err
+
+
+def test_a_jit_call_of_the_files_own_code_is_reported_at_the_parameter(in_tmp, capsys):
+    pytest.importorskip("numpy")
+    write(in_tmp, "calls.py", JIT_CALL_AT_MODULE_LEVEL)
+    result = run_cli(capsys, "check", "--format", "short", "calls.py")
+    assert result.code == 1
+    assert result.out.splitlines()[0] == (
+        "calls.py:5:11: error[E403]: scale(): parameter 'x' is annotated "
+        "pl.Tensor[[64], pl.FP32] but the argument's dtype is INT32")
+    full = run_cli(capsys, "check", "calls.py")
+    assert full.err.rstrip().endswith("   = note: in the call at calls.py:9:1")

@@ -254,7 +254,7 @@ def test_ipython_cell_shows_the_snippet_not_a_pypto_stack(tmp_path):
     assert "Traceback" not in cell
     assert "pypto" not in cell
     assert "error type: UndefinedVariableError" in summary
-    assert "custom: ['ParserError', 'PassError', 'VerificationError']" in summary
+    assert "custom: ['ParserError', 'PassError', 'VerificationError', 'SourceDiagnostic']" in summary
 
 
 def test_ipython_output_is_coloured_by_default(tmp_path):

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from _user_programs import OFFSETS, RUN_OFFSETS
 from test_error_display import subprocess_env
 
 SETUP_CELL = """\
@@ -176,3 +177,70 @@ condition value in the loop body and yield it
         """))
     assert "Traceback" not in proc.stderr
     assert proc.stderr.endswith("note: run with PTO_BACKTRACE=1 to show the Python backtrace\n")
+
+
+# -- errors after the passes: the executor's and a @pl.jit call's ------------------------
+
+RUN_CELLS = {
+    "execution error": ("import numpy as np\nimport pypto\n\n" + OFFSETS + "\n" + RUN_OFFSETS,
+                        "ExecutionError", [
+        "Error: tile.load: offsets [8] + shape [64] exceed tensor shape [64] (in function 'k')",
+        "  --> Cell In[2], line 8",
+        "   |",
+        " 6 |     @pl.function(type=pl.FunctionType.InCore)",
+        " 7 |     def k(self, x: T, n: pl.Scalar[pl.INDEX], o: pl.Out[T]) -> T:",
+        " 8 |         t = pl.load(x, [n], [64])",
+        "   |             ^^^^^^^",
+        " 9 |         r = pl.store(t, [0], o)",
+        "10 |         return r",
+        "   |",
+        "   = note: 'k' was called at Cell In[2], line 14"]),
+    "jit argument error": ("""\
+import numpy as np
+
+@pl.jit
+def scale(x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor]):
+    out = pl.mul(x, 2.0)
+    return out
+
+scale(np.ones(64, np.int32), np.zeros(64, np.float32))
+""", "ArgumentTypeError", [
+        "Error: scale(): parameter 'x' is annotated pl.Tensor[[64], pl.FP32] but the "
+        "argument's dtype is INT32",
+        "  --> Cell In[2], line 4",
+        "  |",
+        "2 |",
+        "3 | @pl.jit",
+        "4 | def scale(x: pl.Tensor[[64], pl.FP32], out: pl.Out[pl.Tensor]):",
+        "  |           ^",
+        "5 |     out = pl.mul(x, 2.0)",
+        "6 |     return out",
+        "  |",
+        "   = note: in the call at Cell In[2], line 8"]),
+}
+
+
+@pytest.mark.parametrize("name", RUN_CELLS)
+def test_a_notebook_cell_shows_a_run_time_error_as_a_snippet(tmp_path, name):
+    pytest.importorskip("numpy")
+    cell, error_type, expected = RUN_CELLS[name]
+    lines, summary = run_cell(tmp_path, cell)
+    assert lines == expected
+    assert f"error type: {error_type}" in summary
+
+
+def test_an_uncaught_execution_error_in_a_script_is_a_snippet(tmp_path):
+    pytest.importorskip("numpy")
+    cell, _, expected = RUN_CELLS["execution error"]
+    path = tmp_path / "script.py"
+    path.write_text(SETUP_CELL + cell, encoding="utf-8")
+    proc = subprocess.run([sys.executable, str(path)], capture_output=True, text=True,
+                          env=subprocess_env(tmp_path, NO_COLOR="1"), cwd=tmp_path, timeout=120)
+    assert proc.returncode == 1
+    lines = proc.stderr.splitlines()
+    assert lines[0] == expected[0]
+    assert lines[1] == f"  --> {path}:11:13"
+    assert "11 |         t = pl.load(x, [n], [64])" in lines
+    assert lines[-2] == f"   = note: 'k' was called at {path}:17:13"
+    assert lines[-1] == "note: run with PTO_BACKTRACE=1 to show the Python backtrace"
+    assert "Traceback" not in proc.stderr

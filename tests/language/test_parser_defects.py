@@ -143,3 +143,36 @@ def test_a_deliberate_refusal_from_pypto_stays_the_user_s_error(monkeypatch):
         "def handler(p, node): raise ValueError('refused')", "handler"))
     with pytest.raises(ParserSyntaxError, match="Failed to parse function 'f': refused"):
         pl.parse(PROGRAM.replace("    y = pl.exp(x)\n", "    pass\n    y = x\n"))
+
+
+# -- passes: a ValueError of pypto's own code is a defect, a raised one a refusal ---------------
+
+PASS_INPUT = """\
+import pypto.language as pl
+
+@pl.program
+class P:
+    @pl.function
+    def main(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:
+        y = pl.add(x, x)
+        return y
+"""
+
+
+def test_a_value_error_of_pypto_code_in_a_pass_is_an_internal_error():
+    unpack = pypto_code("def unpack(func):\n    a, b = [func, func, func]\n    return a",
+                        "unpack")
+    program = pl.parse(PASS_INPUT)
+    with pytest.raises(InternalError, match=r"Pass 'Unpack' failed on function 'main': "
+                       r"ValueError: too many values to unpack") as info:
+        pypto.passes.create_function_pass(unpack, "Unpack")(program)
+    assert isinstance(info.value.__cause__, ValueError)
+
+
+def test_a_value_error_a_pass_raises_is_a_refusal_at_the_function():
+    refuse = pypto_code("def refuse(func):\n    raise ValueError('not this one')", "refuse")
+    program = pl.parse(PASS_INPUT)
+    with pytest.raises(pypto.passes.PassError,
+                       match="Refuse: in function 'main': not this one") as info:
+        pypto.passes.create_function_pass(refuse, "Refuse")(program)
+    assert info.value.span is not None and info.value.span.begin_line == 6

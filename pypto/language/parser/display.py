@@ -17,6 +17,7 @@ import weakref
 from types import TracebackType
 from typing import Any, Callable, Optional
 
+from ...errors import SourceDiagnostic
 from ...passes.diagnostic import PassError, VerificationError
 
 __all__ = [
@@ -33,8 +34,9 @@ __all__ = [
     "uninstall_excepthook",
 ]
 
-# The pass-layer errors shown like parser errors (the parser's class is passed in).
-_PASS_DIAGNOSTICS = (PassError, VerificationError)
+# The errors after parsing shown like parser errors (the parser's class is passed in):
+# the passes', and the executor's and the jit's (``SourceDiagnostic``).
+_PASS_DIAGNOSTICS = (PassError, VerificationError, SourceDiagnostic)
 
 BACKTRACE_ENV = "PTO_BACKTRACE"
 BACKTRACE_HINT = f"note: run with {BACKTRACE_ENV}=1 to show the Python backtrace"

@@ -17,8 +17,9 @@ itself, ``Pxxx`` pass refusals (``passes.PassErrorCode``), ``Vnnn`` verifier fin
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Optional
+from typing import Iterable, Mapping, Optional
 
+from ...errors import SourceDiagnostic
 from ...passes.diagnostic import (Diagnostic, DiagnosticSeverity, PassError,
                                   VerificationError)
 from .diagnostics import ParserError, ParserSyntaxError, span_to_dict
@@ -27,7 +28,8 @@ from .diagnostics.renderer import ErrorRenderer
 
 __all__ = ["Finding", "findings_of", "finding_of_diagnostic", "render_findings",
            "parser_error_code", "verifier_code", "PARSER_CODES", "PYTHON_SYNTAX_ERROR",
-           "PYTHON_EXCEPTION", "JIT_NEEDS_ARGUMENTS", "sort_findings", "all_codes", "describe_code"]
+           "PYTHON_EXCEPTION", "JIT_NEEDS_ARGUMENTS", "JIT_ARGUMENT_MISMATCH",
+           "JIT_BAD_OPTION", "EXECUTION_FAILED", "sort_findings", "all_codes", "describe_code"]
 
 # Parser error class -> (code, PyPTO ErrorCode name), read off diagnostics.error_codes.
 PARSER_CODES: dict[type, tuple[str, str]] = {
@@ -37,10 +39,20 @@ PARSER_CODES: dict[type, tuple[str, str]] = {
 PYTHON_SYNTAX_ERROR = "E400"  # the file is not valid Python
 PYTHON_EXCEPTION = "E401"     # the file's own module code raised
 JIT_NEEDS_ARGUMENTS = "E402"  # a jit entry's bare pl.Tensor parameter has no type yet
+JIT_ARGUMENT_MISMATCH = "E403"  # a jit call's argument does not meet its parameter
+JIT_BAD_OPTION = "E404"  # a @pl.jit decorator option its form does not take
+EXECUTION_FAILED = "R000"  # the program failed on the reference executor (pypto.run)
 _PYTHON_CODES = {PYTHON_SYNTAX_ERROR: "the file (or DSL text) is not valid Python",
                  PYTHON_EXCEPTION: "the file's own module code raised an exception",
                  JIT_NEEDS_ARGUMENTS: "a @pl.jit entry cannot be specialised without call "
-                                      "arguments (a bare pl.Tensor parameter)"}
+                                      "arguments (a bare pl.Tensor parameter)",
+                 JIT_ARGUMENT_MISMATCH: "a @pl.jit call's argument does not meet its "
+                                        "parameter (dtype, rank, shape, layout, scalar kind)",
+                 JIT_BAD_OPTION: "a @pl.jit decorator keyword its form does not take, of the "
+                                 "wrong type, or asking for what pypto lacks (external "
+                                 "kernels)",
+                 EXECUTION_FAILED: "the program failed on the reference executor "
+                                   "(pypto.run, a @pl.jit call): an ExecutionError"}
 
 
 def all_codes() -> list[tuple[str, str]]:
@@ -138,6 +150,18 @@ def _finding_of_pass_error(err: PassError) -> Finding:
                    origin=err.pass_name)
 
 
+def _finding_of_source_diagnostic(err: SourceDiagnostic) -> Finding:
+    span = err.span
+    shown = span_to_dict(span) if isinstance(span, Mapping) or _is_valid_span(span) else None
+    return Finding("error", err.code or PYTHON_EXCEPTION, err.headline(), shown, err.hint,
+                   err.note, origin=type(err).__name__, source_lines=err.source_lines)
+
+
+def _is_valid_span(span: object) -> bool:
+    is_valid = getattr(span, "is_valid", None)
+    return callable(is_valid) and bool(is_valid())
+
+
 def findings_of(exc: BaseException) -> list[Finding]:
     """The findings an error stands for (empty when it is not a pypto diagnostic)."""
     if isinstance(exc, ParserError):
@@ -148,6 +172,8 @@ def findings_of(exc: BaseException) -> list[Finding]:
     if isinstance(exc, VerificationError):
         stage = f" ({exc.stage})" if exc.stage else ""
         return [_with_stage(finding_of_diagnostic(d), stage) for d in exc.diagnostics]
+    if isinstance(exc, SourceDiagnostic):  # the executor's, the jit's argument errors
+        return [_finding_of_source_diagnostic(exc)]
     return []
 
 

@@ -22,6 +22,7 @@ from ...ir.scope import ClusterScopeStmt, SpmdScopeStmt
 from ...ir.visitor import IRMutator
 from ...ir.walk import def_sites, iter_stmts, iter_var_uses
 from ..diagnostic import PassError, PassErrorCode
+from ..names import source_name
 from .driver import outline_program
 from .outliner import OutlineConfig, Renamer
 
@@ -105,8 +106,9 @@ class _LaunchSpecMover(IRMutator):
         for var in iter_var_uses(core_num):
             if var in group_locals:
                 raise PassError(
-                    f"pl.spmd() block count references '{var.name_hint}', which is defined "
-                    "inside the enclosing pl.cluster(); compute it before `with pl.cluster():`",
+                    f"pl.spmd() block count references '{source_name(var.name_hint)}', which "
+                    "is defined inside the enclosing pl.cluster(); compute it before "
+                    "`with pl.cluster():`",
                     scope.span, code=PassErrorCode.BLOCK_COUNT_FROM_CLUSTER)
         attrs = dict(new._attrs)
         attrs["core_num"] = _attr_value(core_num)

@@ -25,6 +25,7 @@ from ...ir.scalar_types import scalar_type
 from ...ir.types import ScalarType, TensorType, TupleType, has_dynamic_dims
 from ...ir.visitor import IRMutator
 from ..diagnostic import PassError, PassErrorCode
+from ..names import source_name
 from .facts import BodyFacts, visible_definitions
 from .hoist import hoist_scalar_outputs
 from .move import BodyMover, Restart
@@ -100,9 +101,11 @@ class ScopeExtraction:
                 if var not in positions:
                     if isinstance(var.type, TensorType):
                         raise PassError(
-                            f"no_dep_args names '{var.name_hint}', which the scope outlined as "
-                            f"'{self.function.name}' does not use", scope.span,
-                            code=PassErrorCode.UNUSED_NO_DEP_ARG, pass_name=self.pass_name)
+                            f"no_dep_args names '{source_name(var.name_hint)}', which the "
+                            f"scope outlined as '{self.function.name}' does not use", scope.span,
+                            code=PassErrorCode.UNUSED_NO_DEP_ARG, pass_name=self.pass_name,
+                            hint=f"Remove '{source_name(var.name_hint)}' from no_dep_args: it "
+                                 "lists tensors the region reads or writes")
                     continue
                 indices.append(positions[var])
             attrs["arg_direction_overrides"] = sorted(indices)

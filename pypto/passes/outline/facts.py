@@ -25,6 +25,7 @@ from ...ir.types import TupleType
 from ...ir.walk import stmt_children
 from .walk import attr_exprs
 from ..diagnostic import PassError, PassErrorCode
+from ..names import source_name
 from ..run_memo import remembered
 
 __all__ = ["BodyFacts", "visible_definitions", "returned_params"]
@@ -175,9 +176,9 @@ class BodyFacts:
                     return  # a dynamic dim: stays a free Var of the outlined function
                 # Reachable from user text (an undeclared name becomes a dynamic dim in
                 # pl.parse), so a user error, not a broken invariant.
-                raise PassError(f"Variable '{var.name_hint}' is used in a region but defined "
-                                "nowhere in its function (not a parameter, not a local, not a "
-                                "dynamic dimension of a parameter's type)", var.span,
+                raise PassError(f"Variable '{source_name(var.name_hint)}' is used in a region "
+                                "but defined nowhere in its function (not a parameter, not a "
+                                "local, not a dynamic dimension of a parameter's type)", var.span,
                                 code=PassErrorCode.UNDEFINED_IN_REGION)
             self.captures[var] = None
         if reads:
