@@ -55,9 +55,11 @@ class Function(IRNode):
     role: Role | None
     _attrs: dict[str, Any]
     requires_runtime_binding: bool
+    # return_types is a definition site too: a dynamic dim only a return type names
+    # (no param's) is bound there, so two parses of the function compare equal.
     _fields = (("name", _I), ("params", _D), ("param_directions", _U), ("func_type", _U),
                ("level", _U), ("role", _U), ("attrs", _U), ("requires_runtime_binding", _U),
-               ("return_types", _U), ("body", _U))
+               ("return_types", _D), ("body", _U))
 
     def __init__(self, name: str, params: Iterable[Any], return_types: Iterable[Type],
                  body: Any, span: Span | None = None, type: FunctionType = FunctionType.Opaque,

@@ -112,6 +112,9 @@ class PassErrorCode(enum.Enum):
     INLINE_AUTO_SCOPE_CONFLICT = (
         "P102", "an auto_scope=False Inline function with a hand-placed AUTO pl.scope() is "
                 "called from an auto-scoped body")
+    INLINE_REGION_NESTING = (
+        "P103", "an Inline function's body holds a region its call site's region does not "
+                "allow (a pl.graph inside pl.at, pl.cluster or pl.spmd; a launch in a kernel)")
     SSA_UNCONVERTIBLE = ("P200", "ConvertToSSA cannot put a function into SSA form")
     HOISTED_CONDITION_READS_CARRY = (
         "P300", "a call in a while condition reads a loop-carried value")

@@ -29,7 +29,7 @@ from ..ir.expr import ConstInt, Var
 from ..ir.function import Function
 from ..ir.node import Expr
 from ..ir.span import Span
-from ..ir.types import ScalarType, ShapedType, TupleType, Type
+from ..ir.types import ScalarType, ShapedType, TensorType, TupleType, Type
 from ._windows import shape_text
 from .dim_solver import CompositeDim, DimMismatch, settle
 from .dtypes import dtype_label, np, numpy_dtype
@@ -122,6 +122,13 @@ class ParamBinder:
                    var.span if var.span.is_valid() else None)
             for var, direction in zip(function.params, function.param_directions)]
         self.signature = ", ".join(p.name for p in self.params)
+        # Tensor results are checked against the declared return types as arguments
+        # are: a function returning a tensor of another shape (possible where a dynamic
+        # dim let the parser accept it) fails at its return, wherever it was called
+        # from -- so outlining, which moves calls into new functions, keeps the error.
+        self.tensor_returns = tuple(
+            (index, self._shaped_checker(t, f"return value {index}"))
+            for index, t in enumerate(function.return_types) if isinstance(t, TensorType))
 
     # -- compiling checkers -------------------------------------------------------------
 
@@ -189,6 +196,16 @@ class ParamBinder:
     def _fail(self, what: str, span: Span | None, detail: str) -> ExecutionError:
         return ExecutionError.at(what, span if span is not None else self.function.span,
                                  detail, self.function.name)
+
+    def check_returns(self, frame: Frame, values: tuple) -> None:
+        """Check the tensor values of a return against their declared types."""
+        for index, check in self.tensor_returns:
+            if index < len(values) and isinstance(values[index], np.ndarray):
+                try:
+                    check(values[index], frame, [])
+                except _ArgMismatch as exc:
+                    raise self._fail(f"return value {index} of '{self.function.name}'",
+                                     self.function.span, str(exc)) from None
 
     def bind(self, frame: Frame, args: tuple, span: Span | None, at_entry: bool) -> None:
         """Check ``args`` and store them (and dynamic dims) into ``frame``."""

@@ -97,12 +97,17 @@ class CompiledFunction:
         if signal is None:
             return ()
         if type(signal) is Return:
-            return signal.values
-        if type(signal) is tuple:  # a top-level yield is a return
-            return signal
-        word = "break" if signal is BREAK else "continue" if signal is CONTINUE else "signal"
-        raise ExecutionError.at(f"function '{function.name}'", function.span,
-                                f"'{word}' escaped every loop", function.name)
+            values = signal.values
+        elif type(signal) is tuple:  # a top-level yield is a return
+            values = signal
+        else:
+            word = "break" if signal is BREAK else "continue" if signal is CONTINUE \
+                else "signal"
+            raise ExecutionError.at(f"function '{function.name}'", function.span,
+                                    f"'{word}' escaped every loop", function.name)
+        if self.binder.tensor_returns:
+            self.binder.check_returns(frame, values)
+        return values
 
     def launch(self, args: tuple, blocks: Any, span: Span | None) -> tuple:
         """Run once per SPMD block (``core_num`` on the call); returns the last results."""

@@ -703,3 +703,21 @@ def test_nan_constants_are_one_value():
     nan1, nan2 = ir.ConstFloat(float("nan"), FP32, SPAN), ir.ConstFloat(float("nan"), FP32, SPAN)
     assert_equal_and_same_hash(nan1, nan2, auto=False)
     assert not ir.structural_equal(nan1, ir.ConstFloat(1.0, FP32, SPAN))
+
+
+def _dim_program(ret: str) -> str:
+    return ("import pypto.language as pl\n\nM = pl.dynamic('M')\nN = pl.dynamic('N')\n\n"
+            "@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.Orchestration)\n"
+            f"    def main(self, x: pl.Tensor[[M, 16], pl.FP32]) -> pl.Tensor[[{ret}, 16], pl.FP32]:\n"
+            "        return x\n")
+
+
+def test_a_dim_only_a_return_type_names_is_bound_there():
+    # Found by the corpus damage run: `-> pl.Tensor[[with16, 16], ...]` read back unequal.
+    import pypto.language as pl
+    text = _dim_program("N")
+    first, second = pl.parse(text), pl.parse(text)
+    ir.assert_structural_equal(first, second)
+    assert ir.structural_hash(first) == ir.structural_hash(second)
+    # bound consistently with the params' dims: [N] is not [M]
+    assert not ir.structural_equal(first, pl.parse(_dim_program("M")))

@@ -159,7 +159,7 @@ class P:
 
 default_pipeline(P)
 """, PassError, "ConvertToSSA: in function 'main': 't' may be unbound after the loop",
-        "        for i in pl.range(4):", "for", "P200"),
+        "        return t", "return", "P200"),  # at the read, as Python's unbound name
     "P200 a break dropping an update": Case("""\
 @pl.program
 class P:

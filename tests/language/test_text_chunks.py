@@ -264,3 +264,30 @@ def test_odd_method_headers_read_as_the_whole_text_does(name):
     pieces = text_parser.parse_text(text, "<t>", chunk_min_chars=0)
     ir.assert_structural_equal(whole, pieces)
     assert _all_fields(pieces) == _all_fields(whole)
+
+
+def test_a_defect_of_the_piecewise_reading_is_not_hidden_by_the_whole_one(monkeypatch):
+    # The whole-text reading would succeed: a defect of the piecewise one must surface.
+    def broken(item, header):
+        raise KeyError("a defect in the piecewise reading")
+
+    monkeypatch.setattr(text_chunks, "_as_method", broken)
+    text = ("@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+            "    def k(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n"
+            "        return x\n")
+    assert isinstance(text_parser.parse_text(text, "<t>", chunk_min_chars=WHOLE), ir.Program)
+    with pytest.raises(KeyError, match="a defect in the piecewise reading"):
+        text_parser.parse_text(text, "<t>", chunk_min_chars=0)
+
+
+def test_a_body_that_does_not_parse_alone_still_reads_as_the_whole_text(monkeypatch):
+    # CannotSplit from a method body read on demand is the one miss the reading expects.
+    def cannot(item, header):
+        raise text_chunks.CannotSplit()
+
+    monkeypatch.setattr(text_chunks, "_as_method", cannot)
+    text = ("@pl.program\nclass P:\n    @pl.function(type=pl.FunctionType.InCore)\n"
+            "    def k(self, x: pl.Tensor[[64], pl.FP32]) -> pl.Tensor[[64], pl.FP32]:\n"
+            "        return x\n")
+    whole = text_parser.parse_text(text, "<t>", chunk_min_chars=WHOLE)
+    ir.assert_structural_equal(whole, text_parser.parse_text(text, "<t>", chunk_min_chars=0))

@@ -6,13 +6,15 @@ fine until ``pl.load(x, [s, 0], ...)``.  Python and mypy report such a mistake a
 use, and so may pypto.  ``dependent_lines(text, line)`` is the set of lines where that
 is justified: the statements that read a name whose value depends on ``line``,
 transitively through assignments, ``pl.yield_`` (into the loop's carried names) and
-returns (into the calls of the function).
+returns (into the calls of the function); the names the line passes to a function
+depend on it too (the call may write them in place, as ``InOut`` arguments).
 
 The walk is in program order (a statement before ``line`` depends on it only inside a
 loop that also holds ``line``: loop bodies are walked twice), branches start from the
 same names and merge, and the dependence is on names, not on control flow -- a
 condition that reads a dependent name is itself a dependent line, but what its
-branches assign is not.
+branches assign is not -- except the branches' yields, which must agree on the if's
+result types: one depending on the line makes the other's line dependent too.
 """
 
 from __future__ import annotations
@@ -68,7 +70,15 @@ class _Walk:
         if isinstance(stmt, ast.If):
             if self.reads(stmt.test, names) or stmt.lineno == self.line:
                 self.lines.add(stmt.lineno)
-            return self.block(stmt.body, names) | self.block(stmt.orelse, names)
+            merged = self.block(stmt.body, names) | self.block(stmt.orelse, names)
+            # The branches' yields give the if's results one type: when one of them
+            # depends on the line, a disagreement may be reported at the other (as mypy
+            # reports the second of two assignments of different types).
+            yields = [y for y in (_trailing_yield(stmt.body), _trailing_yield(stmt.orelse))
+                      if y is not None]
+            if any(y.lineno == self.line or y.lineno in self.lines for y in yields):
+                self.lines.update(y.lineno for y in yields if y.lineno != self.line)
+            return merged
         if isinstance(stmt, ast.With):
             if any(self.reads(item.context_expr, names) for item in stmt.items):
                 self.lines.add(stmt.lineno)
@@ -80,6 +90,8 @@ class _Walk:
             if isinstance(stmt, ast.Return):
                 self.tainted_functions.add(self.current)
             names = names | {n for t in _assign_targets(stmt) for n in _targets(t)}
+            if stmt.lineno == self.line:  # a call may write what it is given (InOut)
+                names = names | _call_arguments(stmt)
         return names
 
     def carried(self, loop: ast.For, names: set[str]) -> set[str]:
@@ -106,6 +118,20 @@ class _Walk:
 def _is_pl(func: ast.expr, attr: str) -> bool:
     return isinstance(func, ast.Attribute) and func.attr == attr \
         and isinstance(func.value, ast.Name) and func.value.id == "pl"
+
+
+def _call_arguments(stmt: ast.stmt) -> set[str]:
+    """The names passed to ``self.<function>(...)`` calls in ``stmt``."""
+    return {arg.id for node in ast.walk(stmt) if isinstance(node, ast.Call)
+            and isinstance(node.func, ast.Attribute) and isinstance(node.func.value, ast.Name)
+            and node.func.value.id == "self"
+            for arg in node.args if isinstance(arg, ast.Name)}
+
+
+def _trailing_yield(body: list[ast.stmt]) -> ast.stmt | None:
+    last = body[-1] if body else None
+    value = last.value if isinstance(last, (ast.Assign, ast.Expr)) else None
+    return last if isinstance(value, ast.Call) and _is_pl(value.func, "yield_") else None
 
 
 def _assign_targets(stmt: ast.stmt) -> list[ast.expr]:

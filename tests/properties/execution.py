@@ -4,7 +4,8 @@
 ``acc`` drawn from ``numpy.random.default_rng(seed)`` (fresh arrays per call, so the
 program before and after the pipeline start from the same bits) and returns a
 ``Result``: the bytes of ``acc`` after the run (it is ``InOut``, written in place), of
-every returned value, or the op and detail of an ``ExecutionError``.  Results compare
+every returned value, or the op and detail of an ``ExecutionError`` (variable names
+in it as the source wrote them).  Results compare
 bitwise: no pass of the default pipeline reorders, fuses or re-associates a
 floating-point operation (inlining, SSA renaming, flattening nested calls into
 temporaries and outlining keep every op and its operands), so each op runs the same
@@ -19,10 +20,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import re
+
 import numpy as np
 
 import pypto.runtime as runtime
 from pypto import ir
+from pypto.passes.names import base_name
 
 from strategies import ROWS
 
@@ -60,6 +64,16 @@ def _frozen(value: object) -> object:
     return value
 
 
+_QUOTED_NAME = re.compile(r"'([A-Za-z_]\w*)'")
+
+
+def _source_names(text: str) -> str:
+    """``text`` with each quoted variable name as the source wrote it: ConvertToSSA
+    renames ``acc`` to ``acc__ssa_v0``, so the same error names it apart before and
+    after the pipeline."""
+    return _QUOTED_NAME.sub(lambda found: f"'{base_name(found.group(1))}'", text)
+
+
 def execute_main(program: ir.Program, scalars: tuple, seed: int) -> Result | Refused:
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((4 * ROWS, ROWS), dtype=np.float32)
@@ -70,6 +84,6 @@ def execute_main(program: ir.Program, scalars: tuple, seed: int) -> Result | Ref
     except runtime.ExecutionError as err:
         if any(refusal in err.detail for refusal in REFUSALS):
             return Refused(err.detail)
-        return Result((), (err.what, err.detail))
+        return Result((), (_source_names(err.what), _source_names(err.detail)))
     values = returned if isinstance(returned, tuple) else (returned,)
     return Result((_frozen(acc), *map(_frozen, values)))

@@ -1,7 +1,10 @@
 """Hypothesis strategy for random *valid* DSL programs, as text a user would write.
 
-A program has one or two InCore kernels, optionally an Inline helper and an
-Opaque/Orchestration helper returning a tuple, and a ``main`` entry.  Bodies nest
+A program has one or two InCore kernels, up to two helpers returning a tuple
+(Opaque, Orchestration, Inline, or Inline written as graph code, which may be called
+inside a ``pl.graph``), and a ``main`` entry.  The helper's second result may be read
+after the region that called it (it leaves the outlined region as a result); in a
+third of the programs ``x``'s rows are a dynamic dim (``pl.dynamic``).  Bodies nest
 every region kind -- ``pl.at`` at several levels (InCore at CORE_GROUP, Hierarchy at
 GLOBAL/HOST/CHIP and device levels), ``pl.graph``, ``pl.cluster``, ``pl.spmd``,
 runtime scopes -- with loops carrying values implicitly and through ``init_values``,
@@ -38,6 +41,8 @@ ROWS = 16
 T = f"pl.Tensor[[{ROWS}, {ROWS}], pl.FP32]"
 XT = f"pl.Tensor[[{4 * ROWS}, {ROWS}], pl.FP32]"  # room for constant row offsets 0..3
 IDX = "pl.Scalar[pl.INDEX]"
+DYNAMIC = 'M = pl.dynamic("M")'
+XT_DYNAMIC = f"pl.Tensor[[M, {ROWS}], pl.FP32]"
 TILE_BINARY = ("pl.add", "pl.sub", "pl.mul", "pl.maximum")
 TILE_UNARY = ("pl.exp", "pl.sqrt", "pl.neg", "pl.abs")
 ORCH_LEVELS = ("pl.Level.GLOBAL", "pl.Level.CLUSTER_0", "pl.Level.HOST", "pl.Level.CHIP")
@@ -69,6 +74,9 @@ class Ctx:
     in_device_at: bool = False  # inside a device-level Hierarchy pl.at
     graph_scalars: tuple[str, ...] = ()  # scalars a task inside a graph may receive
     auto_scope: bool = True  # a hand-placed AUTO pl.scope() needs auto_scope=False
+    # Tensors of x's type readable here: x, and the second value of a helper's tuple
+    # (defined inside a pl.at or pl.scope, it leaves the outlined region as a result).
+    xs: tuple[str, ...] = ("x",)
 
     def deeper(self, **changes) -> "Ctx":
         return replace(self, indent=self.indent + "    ", depth=self.depth - 1, **changes)
@@ -81,6 +89,8 @@ class _Writer:
         self.counter = 0
         self.kernels = kernels
         self.helpers = helpers     # callable helper functions (name) from main
+        self.inline_graph_helpers: set[str] = set()  # Inline helpers holding a pl.graph
+        self.graph_safe_helpers: set[str] = set()  # Inline helpers written as graph code
         self.graph_names = 0
 
     # -- small helpers ----------------------------------------------------------------
@@ -96,6 +106,9 @@ class _Writer:
 
     def flag(self) -> bool:
         return self.draw(st.booleans())
+
+    def x_operand(self, ctx: Ctx) -> str:
+        return self.choice(ctx.xs) if len(ctx.xs) > 1 else "x"
 
     def scalar_operand(self, ctx: Ctx) -> str:
         pool = ctx.graph_scalars if ctx.in_graph else ctx.scalars
@@ -134,8 +147,10 @@ class _Writer:
             kinds += ["for", "for_init", "scope"]
             if not ctx.in_graph:
                 kinds += ["if", "if_yield", "while", "while_init", "cluster", "spmd"]
-                if self.helpers and not ctx.in_cluster and not ctx.in_device_at:
+                if self.callable_helpers(ctx) and not ctx.in_cluster and not ctx.in_device_at:
                     kinds += ["helper"]
+            elif self.callable_helpers(ctx) and ctx.graph_scalars:
+                kinds += ["helper"]  # an Inline helper spliced into the graph
             if ctx.graph_ok and not ctx.in_graph:
                 kinds += ["graph", "graph"]
             if ctx.func_type == "opaque" and not ctx.in_graph and not ctx.in_cluster:
@@ -147,9 +162,10 @@ class _Writer:
     def stmt_kernel(self, ctx: Ctx, acc: str) -> str:
         k = self.draw(st.integers(0, self.kernels - 1))
         if k == 1:  # the kernel taking a scalar offset
-            self.emit(ctx, f"{acc} = self.kern_1(x, {self.scalar_operand(ctx)}, {acc})")
+            self.emit(ctx, f"{acc} = self.kern_1({self.x_operand(ctx)}, "
+                           f"{self.scalar_operand(ctx)}, {acc})")
         else:
-            self.emit(ctx, f"{acc} = self.kern_0(x, {acc})")
+            self.emit(ctx, f"{acc} = self.kern_0({self.x_operand(ctx)}, {acc})")
         return acc
 
     def stmt_scalar(self, ctx: Ctx, acc: str) -> str:
@@ -164,7 +180,7 @@ class _Writer:
         """Tile code: load ``x`` and the accumulator, compute, store into it."""
         src, cur = self.fresh("t"), self.fresh("a")
         offset = self.scalar_operand(ctx)
-        self.emit(ctx, f"{src} = pl.load(x, [{offset}, 0], [{ROWS}, {ROWS}])")
+        self.emit(ctx, f"{src} = pl.load({self.x_operand(ctx)}, [{offset}, 0], [{ROWS}, {ROWS}])")
         self.emit(ctx, f"{cur} = pl.load({acc}, [0, 0], [{ROWS}, {ROWS}])")
         value = f"{self.choice(TILE_BINARY)}({src}, {cur})"
         for _ in range(self.draw(st.integers(0, 2))):
@@ -270,6 +286,7 @@ class _Writer:
         self.emit(ctx, self.choice(manual if ctx.auto_scope else manual + ("with pl.scope():",)))
         inner = ctx.deeper()
         self.rebind(inner, acc, self.block(inner, acc))
+        ctx.xs = inner.xs
         return acc
 
     def stmt_graph(self, ctx: Ctx, acc: str) -> str:
@@ -302,6 +319,7 @@ class _Writer:
             # graph x distributed is out of scope: no pl.graph inside any pl.at
             inner = ctx.deeper(hierarchy_level=index, graph_ok=False)
         self.rebind(inner, acc, self.block(inner, acc))
+        ctx.xs = inner.xs  # a `with` keeps its names: a helper's result leaves the region
         return acc
 
     def stmt_cluster(self, ctx: Ctx, acc: str) -> str:
@@ -324,10 +342,22 @@ class _Writer:
         self.emit(ctx, f"for {block_var} in pl.spmd({blocks}):")
         return self.incore_body(ctx.deeper(graph_ok=False), acc)
 
+    def callable_helpers(self, ctx: Ctx) -> tuple[str, ...]:
+        """Helpers a call here may name: an Inline helper's body is spliced at the call,
+        so one holding a pl.graph only where a graph may stand (InlineFunctions P103),
+        and inside a graph only one written as graph code."""
+        if ctx.in_graph:
+            return tuple(h for h in self.helpers if h in self.graph_safe_helpers)
+        if ctx.graph_ok:
+            return self.helpers
+        return tuple(h for h in self.helpers if h not in self.inline_graph_helpers)
+
     def stmt_helper(self, ctx: Ctx, acc: str) -> str:
-        helper = self.choice(self.helpers)
+        helper = self.choice(self.callable_helpers(ctx))
         other = self.fresh("o")
-        self.emit(ctx, f"{acc}, {other} = self.{helper}(x, {acc}, {self.choice(ctx.scalars)})")
+        scalar = self.choice(ctx.graph_scalars if ctx.in_graph else ctx.scalars)
+        self.emit(ctx, f"{acc}, {other} = self.{helper}({self.x_operand(ctx)}, {acc}, {scalar})")
+        ctx.xs += (other,)  # visible to the following statements
         return acc
 
 
@@ -354,6 +384,9 @@ KERNELS = [
 def _function(writer: _Writer, name: str, func_type: str, max_depth: int) -> None:
     """A helper ``name(x, acc, m) -> tuple[T, T]`` or ``main(x, acc, n, m) -> ...``."""
     is_main = name == "main"
+    graph_code = func_type == "graph_inline"  # an Inline body that may stand in a graph
+    if graph_code:
+        func_type = "inline"
     decorator = {"opaque": "@pl.function",
                  "orch": "@pl.function(type=pl.FunctionType.Orchestration)",
                  "inline": "@pl.function(type=pl.FunctionType.Inline)"}[func_type]
@@ -368,18 +401,20 @@ def _function(writer: _Writer, name: str, func_type: str, max_depth: int) -> Non
     writer.lines += [f"    {decorator}",
                      f"    def {name}(self, x: {XT}, acc: pl.InOut[{T}], {params}) -> {returns}:"]
     ctx = Ctx(indent="        ", depth=max_depth, func_type=func_type, scalars=scalars,
-              graph_ok=True, hierarchy_level=-1, auto_scope=auto_scope)
+              graph_ok=not graph_code, hierarchy_level=-1, auto_scope=auto_scope,
+              in_graph=graph_code, graph_scalars=scalars if graph_code else ())
     writer.emit(ctx, "k0 = 0")
     ctx = replace(ctx, scalars=ctx.scalars + ("k0",))
     end = writer.block(ctx, "acc", min_stmts=1)
-    writer.emit(ctx, f"return {end}, {ctx.scalars[-1] if is_main else 'x'}")
+    writer.emit(ctx, f"return {end}, {ctx.scalars[-1] if is_main else writer.x_operand(ctx)}")
 
 
 @st.composite
 def programs(draw, max_depth: int = 3) -> GeneratedProgram:
     """A random valid ``@pl.program`` with a ``main(x, acc, n, m)`` entry."""
     kernels = draw(st.integers(1, 2))
-    helper_types = draw(st.lists(st.sampled_from(("opaque", "orch", "inline")), max_size=2))
+    helper_types = draw(st.lists(st.sampled_from(("opaque", "orch", "inline", "graph_inline")),
+                                 max_size=2))
     helpers = tuple(f"helper_{i}" for i in range(len(helper_types)))
     writer = _Writer(draw, kernels, ())
     writer.lines += ["import pypto.language as pl", "", "", "@pl.program",
@@ -387,9 +422,19 @@ def programs(draw, max_depth: int = 3) -> GeneratedProgram:
     for kernel in KERNELS[:kernels]:
         writer.lines += kernel + [""]
     for name, func_type in zip(helpers, helper_types):
+        first_line = len(writer.lines)
         _function(writer, name, func_type, max(1, max_depth - 1))
+        if func_type == "inline" and any("pl.graph(" in line
+                                         for line in writer.lines[first_line:]):
+            writer.inline_graph_helpers.add(name)
+        if func_type == "graph_inline":
+            writer.graph_safe_helpers.add(name)
         writer.lines.append("")
     writer.helpers = helpers
     _function(writer, "main", draw(st.sampled_from(("opaque", "orch"))), max_depth)
     scalar_args = (draw(st.integers(0, 3)), draw(st.integers(0, 3)))
-    return GeneratedProgram("\n".join(writer.lines) + "\n", scalar_args)
+    text = "\n".join(writer.lines) + "\n"
+    if draw(st.booleans()):  # x's rows a dynamic dim: bound from the argument at run time
+        text = text.replace(XT, XT_DYNAMIC).replace(
+            "import pypto.language as pl\n", f"import pypto.language as pl\n\n{DYNAMIC}\n", 1)
+    return GeneratedProgram(text, scalar_args)

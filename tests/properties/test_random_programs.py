@@ -11,7 +11,9 @@ examples per property with a random seed (default: a fixed, derandomized set).
 
 from __future__ import annotations
 
+import ast
 import os
+import re
 
 from hypothesis import HealthCheck, given, settings
 
@@ -167,5 +169,12 @@ def test_generated_programs_are_not_trivial():
     for construct in ("pl.graph(", "pl.cluster()", "pl.spmd(", "pl.Level.CORE_GROUP",
                       "init_values=", "pl.while_(",
                       "while w", "pl.yield_(", "else:", "FunctionType.Inline",
-                      "FunctionType.Orchestration", "pl.scope()", "pl.parallel(", "base"):
+                      "FunctionType.Orchestration", "pl.scope()", "pl.parallel(", "base",
+                  'pl.dynamic("M")', "pl.Tensor[[M, 16]"):
         assert construct in corpus, construct
+    # a helper's second result read later (out of the pl.at / pl.scope defining it)
+    assert re.search(r"self\.kern_\d\((o\d+)|pl\.load\((o\d+)", corpus)
+    # an Inline helper spliced into a graph
+    assert any(isinstance(node, ast.With) and "pl.graph" in ast.unparse(node.items[0])
+               and "self.helper_" in ast.unparse(node)
+               for text in texts for node in ast.walk(ast.parse(text)))

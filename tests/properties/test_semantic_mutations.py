@@ -266,3 +266,29 @@ def test_the_mutations_keep_python_syntax_and_change_the_line():
         assert mutated.split("\n")[site.line - 1] != text.split("\n")[site.line - 1]
         seen.add(kind)
     assert seen == {"undefined", "swap"}  # no pl.<op> callee in this text
+
+
+def test_a_branch_yield_depends_on_the_other_branch_yield():
+    # A swap in the first branch's yield fixes the if's result type there; the parser
+    # reports the disagreement at the other branch's yield (as mypy reports the second
+    # of two assignments), which counts as a use of the swapped line.
+    text = ("def main(self, x, acc, m):\n"
+            "    if m == 4:\n"
+            "        a4 = pl.load(acc, [0, 0], [16, 16])\n"
+            "        acc1 = pl.yield_(a4)\n"
+            "    else:\n"
+            "        acc1 = pl.yield_(acc)\n"
+            "    s = 1 + m\n"
+            "    return acc1, s\n")
+    assert dependent_lines(text, 4) == {6, 8}
+    assert dependent_lines(text, 6) == {4, 8}
+    assert dependent_lines(text, 7) == {8}
+
+
+def test_a_name_passed_to_a_call_depends_on_the_call():
+    # `self.k(x, x)`: x given for an InOut parameter is written; reading x later is a use
+    text = ("def main(self, x, acc):\n"
+            "    acc = self.k(x, x)\n"
+            "    y = pl.load(x, [0], [16])\n"
+            "    return acc\n")
+    assert dependent_lines(text, 2) == {3, 4}

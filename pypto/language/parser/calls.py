@@ -67,8 +67,8 @@ def parse_op_arg(p: "FunctionParser", node: ast.expr) -> Any:
         return p.parse_expr(node)
     if cls is ast.Name and p.names.lookup(node.id) is not None:  # type: ignore[attr-defined]
         return p.parse_expr(node)  # a DSL value: no dotted name to read
-    if cls is ast.List or cls is ast.Tuple or isinstance(node, (ast.List, ast.Tuple)):
-        return [parse_op_arg(p, elt) for elt in node.elts]  # type: ignore[attr-defined]
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [parse_op_arg(p, elt) for elt in node.elts]
     # Positional dtypes and enum members (pl.create_tensor(shape, pl.FP32),
     # pl.move(t, pl.Mem.Mat)) reach the op as Python values, like keyword values.
     chain = attr_chain(node)

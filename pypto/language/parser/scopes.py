@@ -20,6 +20,9 @@ from ...ir.dtype import DataType
 from ...ir.enums import (AUTO_SCOPED_FUNCTION_TYPES, FunctionType, Level, Role, ScopeMode,
                          SplitMode, level_to_linqu_level)
 from ...ir.node import Expr
+from ...ir.region_nesting import (GRAPH_FORBIDDEN_FUNCS, KERNEL_LEVEL, Refusal, Region,
+                                  at_refusal, function_region, graph_refusal,
+                                  launch_refusal, start_note)
 from ...ir.span import Span
 from ...ir.scalar_types import scalar_type
 from .annotations import attr_chain
@@ -34,8 +37,6 @@ if TYPE_CHECKING:
 
 __all__ = ["STMT_HANDLERS", "SCOPE_HANDLERS", "spmd_for", "split_aiv_for"]
 
-_GRAPH_FORBIDDEN_FUNCS = (FunctionType.InCore, FunctionType.AIC, FunctionType.AIV,
-                          FunctionType.Group, FunctionType.Spmd)
 
 
 class _Args:
@@ -174,62 +175,31 @@ def _body(p: "FunctionParser", node: ast.With, frame: RegionFrame) -> S.Stmt:
 
 # -- nesting of levels ------------------------------------------------------------------------
 
-_KERNEL_LEVEL = Level.CORE_GROUP.value  # a pl.at at this level or below is one kernel
+_KERNEL_LEVEL = KERNEL_LEVEL  # a pl.at at this level or below is one kernel
 
 
-_KERNEL_FUNCS = (FunctionType.InCore, FunctionType.AIC, FunctionType.AIV)
+def _function_frame(p: "FunctionParser") -> Region | None:
+    return function_region(p.options.func_type)
 
 
-def _function_frame(p: "FunctionParser") -> RegionFrame | None:
-    """A kernel function's body as the outermost region: it is one kernel.  (A function's
-    level says less: Orchestration functions default to CHIP and keep the HOST regions
-    written in them.)"""
-    func_type = p.options.func_type
-    if func_type not in _KERNEL_FUNCS:
-        return None
-    return RegionFrame("function", f"a @pl.function(type=pl.FunctionType.{func_type.name})",
-                       Span.unknown(), inner_limit=_KERNEL_LEVEL - 1, kernel=True)
+def _raise_refusal(p: "FunctionParser", refusal: Refusal | None, node: ast.AST) -> None:
+    if refusal is not None:
+        raise ParserSyntaxError(refusal.message, p.span(node), hint=refusal.hint,
+                                note=refusal.note)
 
 
 def _check_at_nesting(p: "FunctionParser", level: Level, node: ast.With) -> None:
-    """Inside a device task levels nest downwards: a pl.at runs below an enclosing
-    pl.at under CHIP, and on the core group of an enclosing pl.cluster / pl.spmd (a
-    nested kernel would be a kernel calling a kernel, a HOST region inside one a host
-    inside a core).  Above CHIP the hierarchy outliner chains any nesting."""
-    for region in (*p.enclosing_regions(), _function_frame(p)):
-        if region is None or region.inner_limit is None:
-            continue
-        if level.value <= region.inner_limit:
-            return
-        this = f"pl.at(level=pl.Level.{level.name})"
-        if region.kernel and level.value <= _KERNEL_LEVEL:
-            why, hint = ("its body is already one kernel",
-                         "Drop the inner `with`: its statements already run in the kernel")
-        elif region.construct in ("cluster", "spmd"):
-            why, hint = ("it runs on one core group",
-                         f"Put the {this} region around {region.name} instead")
-        else:
-            why, hint = ("a nested region runs at a lower level than the one around it",
-                         f"Put the {this} region around {region.name} instead")
-        raise ParserSyntaxError(f"{this} cannot be nested inside {region.name}: {why}",
-                                p.span(node), hint=hint, note=_starts(region))
+    """The level rule of ``pl.at`` (``region_nesting.at_refusal``)."""
+    _raise_refusal(p, at_refusal(level, (*p.enclosing_regions(), _function_frame(p))), node)
 
 
 def _check_launch_nesting(p: "FunctionParser", construct: str, node: ast.AST) -> None:
     """pl.cluster / pl.spmd launch kernels: not from inside a kernel."""
-    for region in (*p.enclosing_regions(), _function_frame(p)):
-        if region is not None and region.kernel:
-            raise ParserSyntaxError(
-                f"pl.{construct}() cannot be nested inside {region.name}: a kernel cannot "
-                "launch kernels", p.span(node),
-                hint=f"Put the pl.{construct}() region around the kernel code instead",
-                note=_starts(region))
+    _raise_refusal(p, launch_refusal(construct, (*p.enclosing_regions(), _function_frame(p))),
+                   node)
 
 
-def _starts(region: RegionFrame) -> str | None:
-    if region.construct == "function":
-        return None
-    return f"the enclosing region starts at {region.span.filename}:{region.span.begin_line}"
+_starts = start_note
 
 
 # -- pl.at ------------------------------------------------------------------------------------
@@ -590,29 +560,9 @@ def _graph(p: "FunctionParser", node: ast.With, call: ast.Call, item: ast.withit
             raise ParserSyntaxError(f"Unknown keyword argument '{kw.arg}' in pl.graph()",
                                     p.span(kw))
         dumps = _var_list(p, kw.value, "dumps")
-    for region in p.enclosing_regions():
-        if region.construct == "graph":
-            raise ParserSyntaxError(
-                f'pl.graph("{name}") cannot be nested inside another pl.graph '
-                f'({region.name} at line {region.span.begin_line})', p.span(node),
-                hint="Keep graph regions disjoint: the runtime cannot record a graph inside a "
-                     "graph",
-                note=f"the enclosing region {region.name} starts at "
-                     f"{region.span.filename}:{region.span.begin_line}")
-        if region.construct == "at" and not region.device_task:
-            raise ParserSyntaxError(
-                f"pl.graph(\"{name}\") cannot be nested inside `pl.at`: a graph inside any "
-                f"pl.at region, {region.name} included, is out of scope (graph x distributed)",
-                p.span(node), hint="Put the pl.graph region beside the pl.at region, in the "
-                                   "orchestration body",
-                note=_starts(region))
-        if region.construct in ("at", "cluster", "spmd"):
-            raise ParserSyntaxError(
-                f"pl.graph(\"{name}\") cannot be nested inside `pl.{region.construct}`", p.span(node),
-                hint=f"A graph region records a topology of tasks, while {region.name} becomes a "
-                     "single task: put the pl.graph region around it instead")
+    _raise_refusal(p, graph_refusal(name, p.enclosing_regions()), node)
     func_type = p.options.func_type
-    if func_type in _GRAPH_FORBIDDEN_FUNCS:
+    if func_type in GRAPH_FORBIDDEN_FUNCS:
         raise ParserSyntaxError(
             f"pl.graph(\"{name}\") is not valid inside a {func_type.name} function",
             p.span(node), hint="Graph regions belong in Opaque, Orchestration, Graph or Inline "

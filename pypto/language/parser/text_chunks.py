@@ -11,8 +11,10 @@ to it (``MethodBodies``), and dropped once its ``ir.Function`` is built.
 
 A cut is only ever a guess from the text's lines -- but a wrong one (inside a string,
 brackets or a line continuation, before an ``else``) leaves a piece that does not parse
-on its own, and then ``split_text`` gives up (``None``) and the caller parses the text
-whole.  Positions are exact: each piece's ``SourceInfo`` carries its line offset in the
+on its own, and then ``split_text`` gives up (``None``), or a method body read later
+raises ``CannotSplit``, and the caller parses the text whole.  The caller catches only
+that (and its own "the whole tree is needed"): any other error of a piecewise reading
+is a defect here and surfaces, not hidden by the whole-text reading.  Positions are exact: each piece's ``SourceInfo`` carries its line offset in the
 file, so spans, comments and snippets are those of the whole-text parse.
 """
 
@@ -25,7 +27,7 @@ from typing import Optional
 from . import pyast
 from .source import SourceInfo
 
-__all__ = ["split_text", "MethodBodies", "Chunked", "CHUNK_MIN_CHARS"]
+__all__ = ["split_text", "MethodBodies", "Chunked", "CannotSplit", "CHUNK_MIN_CHARS"]
 
 # Shorter text is parsed whole: the saving is in memory (CPython's parser peaks at about
 # 150 bytes per character: 150 MB here), and reading in pieces costs time (up to a fifth
@@ -41,7 +43,7 @@ _CONTINUATIONS = ("else", "elif", "except", "finally")
 _WRAPPER = "class _:\n"  # puts an indented member at its own indentation
 
 
-class _CannotSplit(Exception):
+class CannotSplit(Exception):
     """A piece does not parse alone (a wrong cut, or an error to report): parse whole."""
 
 
@@ -91,7 +93,7 @@ class MethodBodies:
         info = _member_info(self._info, lines, start, self._methods[last][2])
         items = _members(_parse(info.source))
         if len(items) != last - index + 1:
-            raise _CannotSplit()
+            raise CannotSplit()
         if len(self._ready) > 64:  # asked for out of order: parse those again later
             self._ready.clear()
         for position, item in zip(range(index, last + 1), items):
@@ -127,7 +129,7 @@ def split_text(code: str, info: SourceInfo,
             piece = SourceInfo(info.filename, _text(lines, start, end), start, 0,
                                info.file_lines)
             statements.extend((stmt, piece) for stmt in _parse(piece.source).body)
-    except _CannotSplit:
+    except CannotSplit:
         return None
     return Chunked(statements, bodies)
 
@@ -174,7 +176,7 @@ def _parse(text: str) -> ast.Module:
     try:
         return pyast.parse(text)
     except (SyntaxError, RecursionError, ValueError, MemoryError):
-        raise _CannotSplit() from None
+        raise CannotSplit() from None
 
 
 # -- a @pl.program class, member by member --------------------------------------------------
@@ -195,7 +197,7 @@ def _program_shell(info: SourceInfo, lines: list[str], start: int, end: int,
         return None
     module = _parse(_text(lines, start, header + 1) + indent + "pass\n")
     if len(module.body) != 1 or not isinstance(module.body[0], ast.ClassDef):
-        raise _CannotSplit()
+        raise CannotSplit()
     shell = module.body[0]
     ast.increment_lineno(shell, start)
     members: list[ast.stmt] = []
@@ -226,7 +228,7 @@ def _member_info(info: SourceInfo, lines: list[str], start: int, end: int) -> So
 
 def _members(module: ast.Module) -> list[ast.stmt]:
     if len(module.body) != 1 or not isinstance(module.body[0], ast.ClassDef):
-        raise _CannotSplit()
+        raise CannotSplit()
     return module.body[0].body
 
 
@@ -240,7 +242,7 @@ def _parse_member_piece(info: SourceInfo, lines: list[str], start: int,
 def _only_method(module: ast.Module, header: ast.FunctionDef) -> ast.FunctionDef:
     items = _members(module)
     if len(items) != 1:
-        raise _CannotSplit()
+        raise CannotSplit()
     return _as_method(items[0], header)
 
 
@@ -255,7 +257,7 @@ def _method_in_groups(lines: list[str], start: int, body_start: int, end: int,
     its lines by blank ones, so every position is the one-piece parse's."""
     first = next((i for i in range(body_start, end) if _is_code(lines[i])), None)
     if first is None:
-        raise _CannotSplit()
+        raise CannotSplit()
     indent = lines[first][:len(lines[first]) - len(lines[first].lstrip())]
     starts = [piece_start for piece_start, _ in _pieces(lines, body_start, end, indent)]
     groups, size, group_start = [], 0, body_start
@@ -405,7 +407,7 @@ def _as_header(method: ast.FunctionDef, def_line: int, end: int,
 
 def _as_method(item: ast.stmt, header: ast.FunctionDef) -> ast.FunctionDef:
     if not isinstance(item, ast.FunctionDef) or not _same_header(item, header):
-        raise _CannotSplit()
+        raise CannotSplit()
     return item
 
 

@@ -28,7 +28,7 @@ from .program_parser import (options_from_ast, parse_function_definition,
                              parse_program_definition, record_error)
 from .recovery import FailedEntity, collected_error, stored_names
 from .source import SourceInfo
-from .text_chunks import CHUNK_MIN_CHARS, split_text
+from .text_chunks import CHUNK_MIN_CHARS, CannotSplit, split_text
 from ..typing import AnnotationRecord
 from .text_namespace import (DSL_MODULES, TextClosure, annotation_names, dsl_module,
                              is_constant_value, not_allowed)
@@ -68,9 +68,13 @@ def parse_text(code: str, filename: str = "<string>", source_map: Any = None,
                 reader.statement(stmt)
                 if reader.errors:
                     raise _WholeTextNeeded()
-            return reader.single_result()
-        except Exception:  # noqa: BLE001 - the whole-text reading below reports it exactly
+        except (_WholeTextNeeded, CannotSplit):
+            # An error in the text, a name only the whole tree knows, or a method body
+            # that does not parse alone: the whole-text reading below decides.  Nothing
+            # else is caught, so a defect of the chunked reading is never hidden by it.
             pass
+        else:
+            return reader.single_result()
         del chunked, reader
     try:
         tree = pyast.parse(code, filename)

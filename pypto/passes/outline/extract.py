@@ -200,10 +200,12 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
                                                                  program)
     captures = list(facts.captures)
     captured = set(captures)
-    store_targets: list[E.Var] = []
+    # Targets kept in a dict (ordered, keyed by identity): `in` on a list of Vars would
+    # compare them with `==`, which builds IR (and fails for tensors).
+    store_targets_in: dict[E.Var, None] = {}
     if config.export_store_targets:
-        store_targets = [t for t in facts.store_targets if t in captured]
-        store_targets += [t for t in nested_renamed if t in captured and t not in store_targets]
+        store_targets_in = dict.fromkeys(t for t in facts.store_targets if t in captured)
+        store_targets_in.update(dict.fromkeys(t for t in nested_renamed if t in captured))
     aliases_of: dict[E.Var, list[E.Var]] = {}
     regular: list[E.Var] = []
     for var in visible:
@@ -212,10 +214,10 @@ def extract_scope(state: "_FunctionState", scope: S.ScopeStmt, name: str, body: 
         target = facts.alias.get(var)
         if config.export_store_targets and target is not None and target in captured:
             aliases_of.setdefault(target, []).append(var)  # renamed to the call's value
-            if target not in store_targets:
-                store_targets.append(target)
+            store_targets_in.setdefault(target, None)
             continue
         regular.append(var)
+    store_targets = list(store_targets_in)
     outputs = [Output(v) for v in regular] + [Output(t, True) for t in store_targets]
 
     # -- parameters and their directions (§10.5) -----------------------------------

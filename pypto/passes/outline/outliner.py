@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from operator import is_not
-from typing import Any, Callable
+from typing import Any, Callable, cast
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -78,15 +78,33 @@ class Renamer(IRMutator):
         return self.mapping.get(op, op)
 
     def visit_iter_arg(self, op: E.IterArg) -> Expr:
+        """A read of a loop's iter_arg: renamed, or itself.  Never re-derived from its
+        init, which is read before the loop: a fragment read inside a loop whose header
+        this renamer did not rebuild (the enclosing loop's, rewritten by the outliner
+        before a rename of its init was set) would get a fresh IterArg nothing defines."""
+        return self.mapping.get(op, op)
+
+    def iter_arg_def(self, op: E.IterArg) -> E.IterArg:
+        """A loop header's iter_arg: a fresh one when its init reads a renamed Var."""
         found = self.mapping.get(op)
         if found is not None:
-            return found
+            return cast(E.IterArg, found)
         init = self.visit_expr(op.initValue)
         if init is op.initValue:
             return op
         fresh = E.IterArg(op.name_hint, op.type, init, op.span)
         self.mapping[op] = fresh
         return fresh
+
+    def visit_for_stmt(self, op: St.ForStmt) -> Stmt:
+        for arg in op.iter_args:  # the header first: the body reads what it defines
+            self.iter_arg_def(arg)
+        return super().visit_for_stmt(op)
+
+    def visit_while_stmt(self, op: St.WhileStmt) -> Stmt:
+        for arg in op.iter_args:
+            self.iter_arg_def(arg)
+        return super().visit_while_stmt(op)
 
 
 @dataclass
@@ -367,7 +385,9 @@ class _Context:
     def _loop(self, loop: St.ForStmt | St.WhileStmt, header: dict[str, Any],
               condition: Expr | None) -> Stmt:
         """Rewrite a loop body; carry store targets renamed inside it out of the loop."""
-        iter_args = [self.subst(a) for a in loop.iter_args]  # inits are read before the loop
+        # inits are read before the loop
+        iter_args = [self._renamer.iter_arg_def(a) for a in loop.iter_args] if self.rename \
+            else list(loop.iter_args)
         carried = self._carried(loop)
         new_args = self._open_carries(carried, loop.span)
         self.push_frame()

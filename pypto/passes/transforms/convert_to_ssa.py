@@ -41,7 +41,8 @@ iter_args / phis it receives.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterable, Sequence, cast, overload
+from types import MappingProxyType
+from typing import Any, Callable, Iterable, Mapping, Sequence, cast, overload
 
 from ...errors import InternalError
 from ...ir import expr as E
@@ -54,7 +55,7 @@ from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops.analysis import call_write_targets
 from ...ir.span import Span
 from ...ir.types import ScalarType, ShapedType, TensorType, TileType, TupleType, Type
-from ...ir.walk import type_vars
+from ...ir.walk import iter_stmts, stmt_exprs, type_vars, var_uses
 from ...ir.utils import flatten_to_stmts
 from .ssa_blocks import extend_trailing_yield, rebuilt_block, unchanged
 from .ssa_index import SSAIndex, build_index
@@ -124,8 +125,9 @@ class _Converter:
         self.expr = self.reads.expr
         self.type = self.reads.type
         # Statement class -> its conversion (a function of the class: bound methods
-        # here would make the converter a reference cycle); see ``_HANDLERS``.
-        self.handlers: dict[type, Callable[[Any, Any], Stmt]] = dict(_HANDLERS)
+        # here would make the converter a reference cycle), resolved by MRO on first
+        # sight (``_conversion_of``) and kept for this conversion only.
+        self.handlers: dict[type, Callable[[Any, Any], Stmt]] = dict(_CONVERSIONS)
         self.out_param_by_type: dict[object, E.Var] = {}  # by ``_equality_key``
         # Versions that may hold an escaping value's made-up seed -> (loop, source Var)
         # of that escape; live escapes seeded with no source (see ``check_escapes``).
@@ -295,7 +297,7 @@ class _Converter:
                                     f"is not the last statement of its body [{stmt.span}]")
             handler = handlers.get(type(stmt))
             if handler is None:
-                handler = handlers[type(stmt)] = _handler_of(type(stmt))
+                handler = handlers[type(stmt)] = _conversion_of(type(stmt))
             out.append(handler(self, stmt))
         return out
 
@@ -403,10 +405,14 @@ class _Converter:
         scoped = self.index.scoped_escapes
         if scoped:
             loop, var = min(scoped, key=lambda found: self.index.enter[found[0]])
+            # Reported at the read, as Python reports an unbound name (and mypy a
+            # possibly undefined one): the read is what the value is missing for.
+            read = _first_read_after(self.func.body, loop, var)
             raise self._fail(
-                f"'{var.name_hint}' may be unbound after the loop: it is first defined in "
-                "the body of a loop inside a region, and a loop there never carries a value "
-                f"out; define '{var.name_hint}' before the loop", loop.span)
+                f"'{var.name_hint}' may be unbound after the loop at line "
+                f"{loop.span.begin_line}: it is first defined in the body of a loop inside "
+                "a region, and a loop there never carries a value out; define "
+                f"'{var.name_hint}' before the loop", _read_or_loop_span(read, loop))
 
     def check_escapes(self) -> None:
         """Refuse a program that would observe an escaping value's seed.
@@ -434,8 +440,10 @@ class _Converter:
             reason = ("it is first defined in the body of the loop, which need not run to "
                       "its end (no constant trip count, a break or continue, or a path that "
                       "does not define it)")
-        raise self._fail(f"'{name}' may be unbound after the loop: {reason}; define '{name}' "
-                         "before the loop", loop.span)
+        read = _first_read_after(self.func.body, loop, var)  # reported at the read
+        raise self._fail(f"'{name}' may be unbound after the loop at line "
+                         f"{loop.span.begin_line}: {reason}; define '{name}' before the loop",
+                         _read_or_loop_span(read, loop))
 
     def _loop_header(self, loop: St.ForStmt | St.WhileStmt, inits: list[Expr],
                      carried: list[E.Var], escaping: list[E.Var],
@@ -651,31 +659,52 @@ class _Converter:
         return body
 
 
-def _handler_of(cls: type) -> Callable[[_Converter, Any], Stmt]:
-    """The conversion of statement class ``cls`` (subclasses by ``issubclass``)."""
-    kinds: tuple[tuple[type | tuple[type, ...], Callable[[_Converter, Any], Stmt]], ...] = (
-        (St.AssignStmt, _Converter.assign_stmt), (St.EvalStmt, _Converter.eval_stmt),
-        ((St.ReturnStmt, St.YieldStmt), _Converter.values_stmt),
-        (St.ForStmt, _Converter.for_stmt), (St.WhileStmt, _Converter.while_stmt),
-        (St.IfStmt, _Converter.if_stmt), (S.ScopeStmt, _Converter.scope_stmt),
-        (St.SeqStmts, _Converter.seq_stmts),
-        ((St.BreakStmt, St.ContinueStmt), _Converter.jump_stmt))
-    return next((convert for kind, convert in kinds if issubclass(cls, kind)),
-                _unchanged)  # inline source
+def _first_read_after(body: Stmt, loop: Stmt, var: E.Var) -> Stmt | None:
+    """The first statement after ``loop`` (in program order, outside it) reading ``var``."""
+    inside: set[int] | None = None
+    for stmt in iter_stmts(body):
+        if inside is None:
+            if stmt is loop:
+                inside = {id(s) for s in iter_stmts(loop)}
+            continue
+        if id(stmt) not in inside and any(v is var for e in stmt_exprs(stmt)
+                                          for v in var_uses(e)):
+            return stmt
+    return None
+
+
+def _read_or_loop_span(read: Stmt | None, loop: Stmt) -> Span:
+    return read.span if read is not None and read.span.is_valid() else loop.span
+
+
+def _inline_source(converter: _Converter, stmt: Stmt) -> Stmt:
+    return unchanged(stmt)  # (the SSA verifier does not walk inline source)
 
 
 def _unchanged(converter: _Converter, stmt: Stmt) -> Stmt:
-    if type(stmt) is not St.InlineStmt:  # (the SSA verifier does not walk inline source)
-        converter.doubts.append(stmt)
+    converter.doubts.append(stmt)  # a statement kind the conversion does not know
     return unchanged(stmt)
 
 
-# The statement classes the IR defines; a subclass is looked up once per conversion.
-_HANDLERS: dict[type, Callable[[_Converter, Any], Stmt]] = {
-    cls: _handler_of(cls) for cls in (
-        St.AssignStmt, St.EvalStmt, St.ReturnStmt, St.YieldStmt, St.ForStmt, St.WhileStmt,
-        St.IfStmt, St.SeqStmts, St.BreakStmt, St.ContinueStmt, St.InlineStmt,
-        *S.ScopeStmt.__subclasses__())}
+# The conversion of each statement kind, keyed by the IR's classes.  A class not
+# listed converts as the first listed class of its MRO (every ScopeStmt kind, at any
+# depth below ScopeStmt, as a scope), so no subclass is left out by design.
+_CONVERSIONS: Mapping[type, Callable[[_Converter, Any], Stmt]] = MappingProxyType({
+    St.AssignStmt: _Converter.assign_stmt, St.EvalStmt: _Converter.eval_stmt,
+    St.ReturnStmt: _Converter.values_stmt, St.YieldStmt: _Converter.values_stmt,
+    St.ForStmt: _Converter.for_stmt, St.WhileStmt: _Converter.while_stmt,
+    St.IfStmt: _Converter.if_stmt, S.ScopeStmt: _Converter.scope_stmt,
+    St.SeqStmts: _Converter.seq_stmts, St.BreakStmt: _Converter.jump_stmt,
+    St.ContinueStmt: _Converter.jump_stmt, St.InlineStmt: _inline_source})
+
+
+def _conversion_of(cls: type) -> Callable[[_Converter, Any], Stmt]:
+    """The conversion of statement class ``cls``: that of its nearest listed base."""
+    for base in cls.__mro__:
+        conversion = _CONVERSIONS.get(base)
+        if conversion is not None:
+            return conversion
+    return _unchanged
 
 
 def transform(func: Function) -> Function:

@@ -67,17 +67,29 @@ def _result_var(caller: Function, call_stmt: St.AssignStmt, index: int,
 
 def first_use(program: Program, func: Function, var: E.Var) -> Stmt | None:
     """The first statement of ``func`` (pre-order) using ``var``; when that statement
-    passes it on to a program function, the first use there (and so on)."""
+    passes it on to a function outlined from ``func``'s regions, the first use there
+    (and so on): the user wrote that statement in ``func``.  A call of a function the
+    user wrote is itself the use."""
     for _ in range(_MAX_HOPS):
         reader = next((s for s in iter_stmts(func.body)
                        if _reads(s, var)), None)
         if reader is None:
             return None
         passed = _passed_to(program, reader, var)
-        if passed is None:
-            return reader
+        if passed is None or not _outlined_from(passed[0], func):
+            return reader  # a call of the user's own function reads it here, at the call
         func, var = passed
     return None
+
+
+def _outlined_from(callee: Function, func: Function) -> bool:
+    """Was ``callee`` a region of ``func`` (outlined by a pass: its span is inside
+    ``func``'s text), rather than a function the user wrote and ``func`` calls?"""
+    where, start = callee.span, func.span
+    if not where.is_valid() or not start.is_valid() or where.filename != start.filename:
+        return False
+    last = max((stmt.span.begin_line for stmt in iter_stmts(func.body)), default=-1)
+    return start.begin_line <= where.begin_line <= last
 
 
 def _reads(stmt: Stmt, var: E.Var) -> bool:

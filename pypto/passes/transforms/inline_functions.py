@@ -37,6 +37,8 @@ from ...ir.function import Function, Program
 from ...ir.node import Expr, GlobalVar, Stmt
 from ...ir.ops.effects import op_has_declared_arg_effects
 from ...ir.ops.registry import DEVICE_ONLY, OpDef
+from ...ir.region_nesting import (GRAPH_FORBIDDEN_FUNCS, Region, function_region,
+                                  region_refusal, scope_region)
 from ...ir.scope import SCOPE_ATTR_KEYS
 from ...ir.types import ShapedType
 from ...ir.utils import collect_def_vars, deep_clone, flatten_to_stmts
@@ -204,7 +206,7 @@ class _Template:
     """
 
     __slots__ = ("name", "params", "body", "has_return", "auto_scope", "rebound", "_stmts",
-                 "_prologue", "_span")
+                 "_prologue", "_span", "_regions")
 
     def __init__(self, func: Function, body: Stmt) -> None:
         stmts = flatten_to_stmts(body)
@@ -228,6 +230,24 @@ class _Template:
         self.auto_scope = None if _auto_scoped(func) else _hand_placed_auto_scope(body)
         self.body = self.body_without_copies(frozenset())
         self.has_return = trailing is not None
+        self._regions: list[tuple[S.ScopeStmt, tuple[Region, ...]]] | None = None
+
+    def regions(self) -> list[tuple[S.ScopeStmt, tuple[Region, ...]]]:
+        """Each region scope of the body with the body's regions around it, innermost
+        first (found on first need: only a call inside a region asks)."""
+        if self._regions is None:
+            found: list[tuple[S.ScopeStmt, tuple[Region, ...]]] = []
+            pending: list[tuple[Stmt, tuple[Region, ...]]] = [(self.body, ())]
+            while pending:
+                stmt, around = pending.pop()
+                if isinstance(stmt, S.ScopeStmt):
+                    region = scope_region(stmt)
+                    if region is not None:
+                        found.append((stmt, around))
+                        around = (region, *around)
+                pending.extend((child, around) for child in reversed(stmt_children(stmt)))
+            self._regions = found
+        return self._regions
 
     def body_without_copies(self, direct: frozenset) -> St.SeqStmts:
         """The body, with the local copy of each nested-rebound param not in ``direct``."""
@@ -289,6 +309,11 @@ class _Splicer(IRMutator):
         self._caller = caller.name
         self._auto_scoped = _auto_scoped(caller)
         self._kernel_depth = 0  # kernel regions around the statement being rewritten
+        # The regions around the statement being rewritten, innermost last; a kernel
+        # function's body is the outermost one (the parser's nesting rules read these).
+        self._func_type = caller.func_type
+        caller_region = function_region(caller.func_type)
+        self._regions: list[Region] = [] if caller_region is None else [caller_region]
         self._tuple_results: dict[E.Var, tuple[Expr, ...]] = {}
         self._touched, self._passed = _statements_to_calls(body, templates)
         # Splicing straight into the caller's Var (``_direct_params``) is decided for
@@ -305,13 +330,42 @@ class _Splicer(IRMutator):
         # (a tuple result, or a re-minted Var): with neither pending, it stays as is.
         if id(op) not in self._touched and not self._tuple_results and not self.var_remap:
             return op
-        if not _is_kernel_scope(op):
+        region = scope_region(op) if isinstance(op, S.ScopeStmt) else None
+        kernel = _is_kernel_scope(op)
+        if region is None and not kernel:
             return super().visit_stmt(op)
-        self._kernel_depth += 1
+        if region is not None:
+            self._regions.append(region)
+        self._kernel_depth += kernel
         try:
             return super().visit_stmt(op)
         finally:
-            self._kernel_depth -= 1
+            self._kernel_depth -= kernel
+            if region is not None:
+                self._regions.pop()
+
+    def _check_nesting(self, template: _Template, call: E.Call) -> None:
+        """The parser's nesting rules (``ir.region_nesting``) for the callee's regions
+        spliced here: the body must be what the same text written here could be."""
+        forbids_graphs = self._func_type in GRAPH_FORBIDDEN_FUNCS
+        if not self._regions and not forbids_graphs:
+            return
+        around_call = tuple(reversed(self._regions))
+        for scope, around in template.regions():
+            refusal = region_refusal(scope, (*around, *around_call))
+            if refusal is None and forbids_graphs and isinstance(scope, S.GraphScopeStmt):
+                message = (f'pl.graph("{scope.name_hint}") is not valid inside a '
+                           f"{self._func_type.name} function")
+            elif refusal is None:
+                continue
+            else:
+                message = refusal.message
+            raise PassError(
+                f"in function '{self._caller}': the Inline function '{template.name}' cannot "
+                f"be spliced here: its {message} (line {scope.span.begin_line})", call.span,
+                code=PassErrorCode.INLINE_REGION_NESTING, pass_name=PASS_NAME,
+                hint=f"Call '{template.name}' outside the region, or write its body here "
+                     "in a form the region allows")
 
     def _template_of(self, expr: Expr) -> _Template | None:
         if type(expr) is E.Call and isinstance(expr.op, GlobalVar):
@@ -378,6 +432,7 @@ class _Splicer(IRMutator):
                 call.span, code=PassErrorCode.INLINE_AUTO_SCOPE_CONFLICT, pass_name=PASS_NAME,
                 hint=f"Add auto_scope=False to '{self._caller}' too, use pl.manual_scope() in "
                      f"'{template.name}', or call it inside a kernel region")
+        self._check_nesting(template, call)
         args = [self.visit_expr(a) for a in call.args]
         splice = next(self._splices)
         direct = self._direct_params(template, call, args, stmt)

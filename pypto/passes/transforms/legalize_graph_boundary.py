@@ -375,11 +375,12 @@ def _loop_result_hint(program: Program, graph: Function) -> str | None:
     value = next((v for v in last.value if v not in params), None)
     if not isinstance(value, E.Var):
         return None
-    loop = next((s for s in iter_stmts(body) if isinstance(s, (St.ForStmt, St.WhileStmt))
-                 and value in s.return_vars), None)
-    if loop is None:
+    # by identity: `in` / `.index` on Exprs would compare with `==`, which builds IR
+    found = next(((s, k) for s in iter_stmts(body) if isinstance(s, (St.ForStmt, St.WhileStmt))
+                  for k, rv in enumerate(s.return_vars) if rv is value), None)
+    if found is None:
         return None
-    k = loop.return_vars.index(value)
+    loop, k = found
     handed_on = trailing_yield(loop.body)
     if handed_on is None or k >= len(handed_on.value) or k >= len(loop.iter_args):
         return None

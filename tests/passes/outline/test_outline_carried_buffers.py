@@ -282,3 +282,61 @@ def test_a_loop_yielding_a_buffer_other_than_its_start_is_still_refused_at_the_r
     assert err.hint == ("'e' is 'x' when the loop does not run and 'acc' after it runs; "
                         "start the loop from 'acc' (init_values=(acc, ...)) so that it is "
                         "'acc' on every path")
+
+
+_LEAKY_KERNELS = '''
+import pypto.language as pl
+
+M = pl.dynamic("M")
+
+
+@pl.program
+class P:
+    @pl.function(type=pl.FunctionType.InCore)
+    def kern(self, x: pl.Tensor[[M, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return acc
+
+    @pl.function(type=pl.FunctionType.InCore)
+    def leak(self, x: pl.Tensor[[M, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        return x
+
+    @pl.function
+    def main(self, x: pl.Tensor[[M, 16], pl.FP32], acc: pl.InOut[pl.Tensor[[16, 16], pl.FP32]]) -> pl.Tensor[[16, 16], pl.FP32]:
+        with pl.graph("g"):
+'''  # `leak` returns x where it declares acc's type (accepted: M is dynamic)
+
+
+def _graph_boundary_refusal(body: str) -> passes.PassError:
+    text = _LEAKY_KERNELS + body
+    with pytest.raises(passes.PassError) as info:
+        default_pipeline(pl.parse(text, filename="leak.py"))
+    err = info.value
+    assert err.pass_name == "LegalizeGraphBoundary"
+    assert "'acc' is defined inside pl.graph region 'g' and read after it" in str(err)
+    return err
+
+
+def test_the_loop_result_hint_finds_the_loop_by_identity():
+    # The hint looked the graph's result up with `in` / `.index` on return_vars, which
+    # compare with `==` and so build IR: a non-scalar result raised the builder's
+    # "Operator '==': left operand must be a scalar" as the refusal, with no line.
+    # (Found by the salted semantic mutations: a kernel returning x, not acc.)
+    err = _graph_boundary_refusal("""\
+            for j in pl.range(3):
+                acc = self.leak(x, acc)
+            for i in pl.range(2):
+                acc = self.leak(x, acc)
+        return acc
+""")
+    assert err.span.begin_line == 24  # return acc
+
+
+def test_a_graph_result_passed_to_a_user_kernel_is_blamed_at_the_call():
+    # The read after the graph is the call: before, the blame followed the value into
+    # the kernel and named a line of the kernel's body (found by salted mutations).
+    err = _graph_boundary_refusal("""\
+            acc = self.leak(x, acc)
+        acc = self.kern(x, acc)
+        return acc
+""")
+    assert err.span.begin_line == 21  # acc = self.kern(x, acc), not kern's `return acc`
